@@ -1,0 +1,1 @@
+"""tensorzoo audio: mirrors the PyTorch domain library (see shared DESIGN)."""

@@ -1,0 +1,50 @@
+"""tensorzoo core: tensors, ops and autograd with PyTorch's names and semantics."""
+from core._native import _C
+from core._size import Size
+from core._tensor import Tensor
+from core import _creation
+from core._creation import tensor, as_tensor, from_numpy
+from core._random import Generator, manual_seed, seed, initial_seed, default_generator, get_rng_state, set_rng_state
+
+dtype = _C.dtype
+bool = _C.bool  # noqa: A001 - mirrors torch.bool
+uint8 = _C.uint8
+int8 = _C.int8
+int16 = _C.int16
+int32 = _C.int32
+int64 = _C.int64
+float16 = _C.float16
+bfloat16 = _C.bfloat16
+float32 = _C.float32
+float64 = _C.float64
+complex64 = _C.complex64
+quint8 = _C.quint8
+qint8 = _C.qint8
+qint32 = _C.qint32
+# PyTorch's aliases.
+half = float16
+float = float32  # noqa: A001
+double = float64
+short = int16
+int = int32  # noqa: A001
+long = int64
+cfloat = complex64
+
+set_num_threads = _C.set_num_threads
+get_num_threads = _C.get_num_threads
+get_default_dtype = _C.get_default_dtype
+set_default_dtype = _C.set_default_dtype
+
+
+def _export_ops():
+    # Every function-variant op in the C++ op table becomes core.<name>, unless a Python
+    # wrapper of the same name already exists (it then calls the op itself).
+    namespace = globals()
+    for name, fn in _C._functions.items():
+        namespace.setdefault(name, fn)
+
+
+_export_ops()
+del _export_ops
+
+__version__ = "0.1.0"

@@ -1,0 +1,83 @@
+"""Tensors from Python data: core.tensor, core.as_tensor, core.from_numpy."""
+import builtins
+
+import numpy as np
+
+from core._native import _C
+
+_NUMPY_OF = {
+    _C.bool: np.bool_, _C.uint8: np.uint8, _C.int8: np.int8, _C.int16: np.int16,
+    _C.int32: np.int32, _C.int64: np.int64, _C.float16: np.float16, _C.float32: np.float32,
+    _C.float64: np.float64, _C.complex64: np.complex64,
+}
+
+
+def from_numpy(array):
+    """A tensor sharing memory with `array` (no copy)."""
+    return _C.from_numpy(array)
+
+
+def _infer_dtype(array):
+    # Python data follows PyTorch: ints -> int64, floats -> the default dtype.
+    kind = array.dtype.kind
+    if kind == "b":
+        return _C.bool
+    if kind in "iu":
+        return _C.int64
+    if kind == "f":
+        return _C.get_default_dtype()
+    if kind == "c":
+        return _C.complex64
+    raise TypeError(f"tensor(): could not infer dtype of {array.dtype} data")
+
+
+def _to_array(data, name):
+    if isinstance(data, _C._TensorBase):
+        return (data if data.dtype in _NUMPY_OF else data.to(_C.float32)).numpy()
+    try:
+        array = np.asarray(data)
+    except ValueError as e:
+        raise ValueError(f"{name}(): {e}") from None
+    if array.dtype == object or array.dtype.kind in "USV":
+        raise TypeError(f"{name}(): could not convert {type(data).__name__} data to a tensor "
+                        "(ragged nested sequences or unsupported element types)")
+    return array
+
+
+def tensor(data, dtype=None):
+    """A new tensor holding a copy of `data` (nested lists, numbers, numpy arrays, tensors)."""
+    array = _to_array(data, "tensor")
+    if dtype is None:
+        if isinstance(data, _C._TensorBase):
+            dtype = data.dtype
+        elif isinstance(data, np.ndarray):
+            dtype = _from_numpy_dtype(array.dtype)
+        else:
+            dtype = _infer_dtype(array)
+    target = _NUMPY_OF.get(dtype)
+    if target is None:  # bfloat16 and quantized types go through float32
+        return _C.from_numpy(np.array(array, dtype=np.float32, copy=True)).to(dtype)
+    return _C.from_numpy(np.array(array, dtype=target, copy=True))
+
+
+def _from_numpy_dtype(np_dtype):
+    for ours, theirs in _NUMPY_OF.items():
+        if np.dtype(theirs) == np_dtype:
+            return ours
+    raise TypeError(f"can't convert np.ndarray of type {np_dtype}")
+
+
+def as_tensor(data, dtype=None):
+    """Like tensor(), but shares memory with tensors and numpy arrays when it can."""
+    if isinstance(data, _C._TensorBase):
+        return data if dtype is None or data.dtype == dtype else data.to(dtype)
+    if isinstance(data, np.ndarray) and (dtype is None or _NUMPY_OF.get(dtype) == data.dtype.type):
+        try:
+            return _C.from_numpy(data)
+        except (TypeError, ValueError):
+            pass
+    return tensor(data, dtype=dtype)
+
+
+def frombuffer_uint8(data):
+    return _C.from_numpy(np.frombuffer(builtins.bytes(data), dtype=np.uint8).copy())

@@ -1,0 +1,8 @@
+// Pieces of the `core._C` module, each set up by its own file.
+#pragma once
+#include <pybind11/pybind11.h>
+
+namespace tz::py {
+void init_numpy(pybind11::module_& m);
+void init_runtime(pybind11::module_& m);
+}  // namespace tz::py

@@ -1,0 +1,239 @@
+#include "bindings/py_ops.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "bindings/py_args.h"
+#include "bindings/py_dtype.h"
+#include "bindings/py_errors.h"
+#include "bindings/py_tensor.h"
+#include "ops/registry.h"
+
+namespace tz::py {
+
+namespace {
+
+struct PyOp {
+  PyObject_HEAD
+  vectorcallfunc vectorcall;
+  std::vector<const Op*>* overloads;
+  PyObject* name;
+};
+
+PyTypeObject PyOpType = {PyVarObject_HEAD_INIT(nullptr, 0)};
+
+// Named tuples for ops that return several named values (max.dim -> values, indices).
+std::map<const Op*, PyObject*> g_return_types;
+
+PyObject* scalar_to_py(const Scalar& s) {
+  if (s.is_bool()) return PyBool_FromLong(s.to_bool());
+  if (s.is_integral()) return PyLong_FromLongLong(s.to_int());
+  if (s.is_complex()) {
+    complex64 c = s.to_complex();
+    return PyComplex_FromDoubles(c.real(), c.imag());
+  }
+  return PyFloat_FromDouble(s.to_double());
+}
+
+PyObject* value_to_py(const Value& v, const Op* op);
+
+PyObject* tuple_to_py(const Value::Tuple& items, const Op* op) {
+  PyObject* tup = PyTuple_New(static_cast<Py_ssize_t>(items.size()));
+  for (size_t i = 0; i < items.size(); ++i) {
+    PyObject* item = value_to_py(items[i], nullptr);
+    if (!item) return Py_DECREF(tup), nullptr;
+    PyTuple_SET_ITEM(tup, i, item);
+  }
+  auto it = op ? g_return_types.find(op) : g_return_types.end();
+  if (it == g_return_types.end()) return tup;
+  PyObject* named = PyObject_Call(it->second, tup, nullptr);
+  Py_DECREF(tup);
+  return named;
+}
+
+PyObject* value_to_py(const Value& v, const Op* op) {
+  if (v.is_none()) Py_RETURN_NONE;
+  if (v.is_tensor()) return wrap(v.tensor());
+  if (v.holds<Scalar>()) return scalar_to_py(v.scalar());
+  if (v.holds<int64_t>()) return PyLong_FromLongLong(v.to_int());
+  if (v.holds<double>()) return PyFloat_FromDouble(v.to_double());
+  if (v.holds<bool>()) return PyBool_FromLong(v.to_bool());
+  if (v.holds<std::string>()) return PyUnicode_FromString(v.str().c_str());
+  if (v.holds<DType>()) return new_ref(dtype_object(v.dtype()));
+  if (v.holds<IntList>()) {
+    const IntList& l = v.int_list();
+    PyObject* tup = PyTuple_New(static_cast<Py_ssize_t>(l.size()));
+    for (size_t i = 0; i < l.size(); ++i) PyTuple_SET_ITEM(tup, i, PyLong_FromLongLong(l[i]));
+    return tup;
+  }
+  if (v.holds<TensorList>()) {
+    const TensorList& l = v.tensor_list();
+    PyObject* tup = PyTuple_New(static_cast<Py_ssize_t>(l.size()));
+    for (size_t i = 0; i < l.size(); ++i) PyTuple_SET_ITEM(tup, i, wrap(l[i]));
+    return tup;
+  }
+  if (v.is_tuple()) return tuple_to_py(v.tuple(), op);
+  PyErr_SetString(PyExc_RuntimeError, "op returned a value Python cannot represent");
+  return nullptr;
+}
+
+PyObject* op_vectorcall(PyObject* self, PyObject* const* args, size_t nargsf, PyObject* kwnames) {
+  auto* op = reinterpret_cast<PyOp*>(self);
+  size_t nargs = PyVectorcall_NARGS(nargsf);
+  TZ_PY_BEGIN
+  Stack stack;
+  std::string why, first_why;
+  for (const Op* candidate : *op->overloads) {
+    if (!parse_args(candidate->schema, args, nargs, kwnames, stack, why)) {
+      if (first_why.empty()) first_why = why;
+      continue;
+    }
+    Value result;
+    {
+      // Kernels never touch Python objects: let other Python threads run meanwhile.
+      PyThreadState* saved = PyEval_SaveThread();
+      try {
+        result = call_op(*candidate, stack);
+      } catch (...) {
+        PyEval_RestoreThread(saved);
+        throw;
+      }
+      PyEval_RestoreThread(saved);
+    }
+    return value_to_py(result, candidate);
+  }
+  std::string name = PyUnicode_AsUTF8(op->name);
+  std::string msg;
+  if (op->overloads->size() == 1) {
+    msg = name + "(): " + first_why;
+  } else {
+    msg = name + "() received an invalid combination of arguments - got " +
+          describe_args(args, nargs, kwnames) + ", but expected one of:";
+    for (const Op* candidate : *op->overloads) msg += "\n * " + describe_schema(candidate->schema);
+  }
+  PyErr_SetString(PyExc_TypeError, msg.c_str());
+  return nullptr;
+  TZ_PY_END(nullptr)
+}
+
+// Bind like a Python function: `tensor.add` is `add` with self filled in.
+PyObject* op_descr_get(PyObject* self, PyObject* obj, PyObject*) {
+  if (obj == nullptr || obj == Py_None) return new_ref(self);
+  return PyMethod_New(self, obj);
+}
+
+PyObject* op_repr(PyObject* self) {
+  return PyUnicode_FromFormat("<core op %U>", reinterpret_cast<PyOp*>(self)->name);
+}
+
+PyObject* op_get_name(PyObject* self, void*) { return new_ref(reinterpret_cast<PyOp*>(self)->name); }
+
+PyObject* op_get_doc(PyObject* self, void*) {
+  std::string doc;
+  for (const Op* o : *reinterpret_cast<PyOp*>(self)->overloads) doc += describe_schema(o->schema) + "\n";
+  return PyUnicode_FromString(doc.c_str());
+}
+
+PyObject* op_get_signatures(PyObject* self, void*) {
+  auto* overloads = reinterpret_cast<PyOp*>(self)->overloads;
+  PyObject* list = PyList_New(static_cast<Py_ssize_t>(overloads->size()));
+  for (size_t i = 0; i < overloads->size(); ++i)
+    PyList_SET_ITEM(list, i, PyUnicode_FromString((*overloads)[i]->def.signature));
+  return list;
+}
+
+PyObject* op_get_samples(PyObject* self, void*) {
+  auto* overloads = reinterpret_cast<PyOp*>(self)->overloads;
+  PyObject* list = PyList_New(static_cast<Py_ssize_t>(overloads->size()));
+  for (size_t i = 0; i < overloads->size(); ++i)
+    PyList_SET_ITEM(list, i, PyUnicode_FromString((*overloads)[i]->def.sample));
+  return list;
+}
+
+PyObject* op_get_name_rules(PyObject* self, void*) {
+  static const char* rules[] = {"keep", "unify", "reduce", "permute", "contract",
+                                "factory", "custom", "unsupported", "none"};
+  auto* overloads = reinterpret_cast<PyOp*>(self)->overloads;
+  PyObject* list = PyList_New(static_cast<Py_ssize_t>(overloads->size()));
+  for (size_t i = 0; i < overloads->size(); ++i)
+    PyList_SET_ITEM(list, i, PyUnicode_FromString(rules[static_cast<int>((*overloads)[i]->def.names)]));
+  return list;
+}
+
+PyGetSetDef op_getset[] = {
+    {"__name__", op_get_name, nullptr, nullptr, nullptr},
+    {"__doc__", op_get_doc, nullptr, nullptr, nullptr},
+    {"signatures", op_get_signatures, nullptr, "the op table signatures of every overload", nullptr},
+    {"samples", op_get_samples, nullptr, "the sample kind of every overload (for tests)", nullptr},
+    {"name_rules", op_get_name_rules, nullptr, "the named-tensor rule of every overload", nullptr},
+    {nullptr, nullptr, nullptr, nullptr, nullptr},
+};
+
+PyObject* make_op(const std::string& name, std::vector<const Op*>* overloads) {
+  PyOp* op = PyObject_New(PyOp, &PyOpType);
+  op->vectorcall = op_vectorcall;
+  op->overloads = overloads;  // owned by the (immortal) registry-derived tables below
+  op->name = PyUnicode_FromString(name.c_str());
+  return reinterpret_cast<PyObject*>(op);
+}
+
+void make_return_type(const Op& op, PyObject* namedtuple) {
+  if (!op.schema.returns_tuple || op.schema.returns.empty() || op.schema.returns[0].name.empty()) return;
+  PyObject* fields = PyList_New(0);
+  for (const ReturnSpec& r : op.schema.returns) {
+    PyObject* f = PyUnicode_FromString(r.name.c_str());
+    PyList_Append(fields, f);
+    Py_DECREF(f);
+  }
+  PyObject* type = PyObject_CallFunction(namedtuple, "sO", op.schema.name.c_str(), fields);
+  Py_DECREF(fields);
+  if (!type) throw_python_error();
+  PyObject_SetAttrString(type, "__module__", PyUnicode_FromString("core.return_types"));
+  g_return_types[&op] = type;
+}
+
+}  // namespace
+
+void init_ops(PyObject* module) {
+  PyTypeObject& t = PyOpType;
+  t.tp_name = "core._C._Op";
+  t.tp_basicsize = sizeof(PyOp);
+  t.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL | Py_TPFLAGS_METHOD_DESCRIPTOR;
+  t.tp_vectorcall_offset = offsetof(PyOp, vectorcall);
+  t.tp_call = PyVectorcall_Call;
+  t.tp_descr_get = op_descr_get;
+  t.tp_repr = op_repr;
+  t.tp_getset = op_getset;
+  if (PyType_Ready(&t) < 0) throw_python_error();
+
+  PyObject* collections = PyImport_ImportModule("collections");
+  if (!collections) throw_python_error();
+  PyObject* namedtuple = PyObject_GetAttrString(collections, "namedtuple");
+  Py_DECREF(collections);
+
+  // Overload lists per variant, kept for the life of the process.
+  static std::map<std::string, std::vector<const Op*>> functions, methods;
+  for (const Op& op : OpRegistry::get().ops()) {
+    if (op.def.variants & kFunction) functions[op.schema.name].push_back(&op);
+    if (op.def.variants & kMethod) methods[op.schema.name].push_back(&op);
+    make_return_type(op, namedtuple);
+  }
+  Py_DECREF(namedtuple);
+  PyObject* fdict = PyDict_New();
+  PyObject* mdict = PyDict_New();
+  for (auto& [name, overloads] : functions) {
+    PyObject* f = make_op(name, &overloads);
+    PyDict_SetItemString(fdict, name.c_str(), f);
+    Py_DECREF(f);
+  }
+  for (auto& [name, overloads] : methods) {
+    PyObject* f = make_op(name, &overloads);
+    PyDict_SetItemString(mdict, name.c_str(), f);
+    Py_DECREF(f);
+  }
+  PyModule_AddObject(module, "_functions", fdict);
+  PyModule_AddObject(module, "_methods", mdict);
+}
+
+}  // namespace tz::py

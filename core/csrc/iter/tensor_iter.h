@@ -1,0 +1,81 @@
+// Broadcasting elementwise iteration. Operands (outputs first) are broadcast to one shape,
+// dimensions are reordered by the first output's strides and coalesced where contiguous,
+// and a 1-D inner loop is handed runs of elements with per-operand byte strides.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "iter/thread_pool.h"
+#include "tensor/tensor.h"
+
+namespace tz {
+
+// The broadcast shape of several shapes (numpy rules); names `op` in the error.
+Shape broadcast_shapes(const Shape& a, const Shape& b, const char* op);
+
+class TensorIter {
+ public:
+  static constexpr int kMaxOperands = 8;
+  static constexpr int64_t kGrain = 32768;  // elements per parallel chunk, at least
+
+  // `operands` = outputs then inputs; every operand must broadcast to `shape`. The iterator
+  // keeps raw pointers: the operands must stay alive while it is used.
+  TensorIter(const std::vector<Tensor>& operands, const Shape& shape);
+
+  int64_t numel() const { return numel_; }
+  int num_operands() const { return nops_; }
+  int ndim() const { return static_cast<int>(shape_.size()); }
+
+  // f(char** data, const int64_t* strides, int64_t n): process n elements; element i of
+  // operand k is at data[k] + i * strides[k]. Runs in parallel when large enough.
+  template <typename F>
+  void for_each(const F& f, int64_t grain = kGrain) const {
+    if (numel_ == 0) return;
+    if (numel_ < grain || get_num_threads() == 1) {
+      run_range(f, 0, numel_);
+      return;
+    }
+    parallel_for(0, numel_, grain, [&](int64_t b, int64_t e) { run_range(f, b, e); });
+  }
+
+  // Serial iteration over [begin, end) of the linear index space.
+  template <typename F>
+  void run_range(const F& f, int64_t begin, int64_t end) const {
+    std::array<char*, kMaxOperands> ptrs;
+    std::array<int64_t, kMaxOperands> inner;
+    std::array<int64_t, 16> idx{};
+    const int nd = ndim();
+    if (nd == 0) {
+      for (int k = 0; k < nops_; ++k) ptrs[k] = base_[k], inner[k] = 0;
+      f(ptrs.data(), inner.data(), 1);
+      return;
+    }
+    // Decompose `begin` into a multi-index (dim 0 is fastest).
+    int64_t rem = begin;
+    for (int d = 0; d < nd; ++d) idx[d] = rem % shape_[d], rem /= shape_[d];
+    for (int k = 0; k < nops_; ++k) inner[k] = strides_[k][0];
+    int64_t pos = begin;
+    while (pos < end) {
+      for (int k = 0; k < nops_; ++k) {
+        char* p = base_[k];
+        for (int d = 0; d < nd; ++d) p += idx[d] * strides_[k][d];
+        ptrs[k] = p;
+      }
+      int64_t n = std::min(shape_[0] - idx[0], end - pos);
+      f(ptrs.data(), inner.data(), n);
+      pos += n;
+      idx[0] += n;
+      for (int d = 0; d < nd - 1 && idx[d] >= shape_[d]; ++d) idx[d] = 0, idx[d + 1]++;
+    }
+  }
+
+ private:
+  int nops_ = 0;
+  int64_t numel_ = 0;
+  Shape shape_;                                        // iteration shape, fastest dim first
+  std::array<char*, kMaxOperands> base_{};
+  std::array<std::vector<int64_t>, kMaxOperands> strides_;  // byte strides per operand
+};
+
+}  // namespace tz

@@ -1,0 +1,179 @@
+#include "iter/thread_pool.h"
+
+#include <pthread.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "tensor/errors.h"
+
+namespace tz {
+
+namespace {
+
+thread_local bool t_in_parallel = false;
+
+// One job at a time: workers claim chunk indices from `next_chunk` until none are left.
+struct Job {
+  const std::function<void(int64_t, int64_t)>* fn = nullptr;
+  int64_t begin = 0, end = 0, chunk = 1, num_chunks = 0;
+  std::atomic<int64_t> next_chunk{0};
+  std::atomic<int64_t> chunks_done{0};
+  std::exception_ptr error;
+  std::mutex error_mutex;
+
+  void run_chunks() {
+    for (int64_t c; (c = next_chunk.fetch_add(1)) < num_chunks;) {
+      int64_t b = begin + c * chunk, e = std::min(end, b + chunk);
+      try {
+        (*fn)(b, e);
+      } catch (...) {
+        std::lock_guard<std::mutex> g(error_mutex);
+        if (!error) error = std::current_exception();
+      }
+      chunks_done.fetch_add(1, std::memory_order_release);
+    }
+  }
+};
+
+class ThreadPool {
+ public:
+  explicit ThreadPool(int workers) {
+    for (int i = 0; i < workers; ++i) threads_.emplace_back([this] { worker_loop(); });
+  }
+  ~ThreadPool() {
+    {
+      std::lock_guard<std::mutex> g(mutex_);
+      stop_ = true;
+    }
+    wake_.notify_all();
+    for (auto& t : threads_) t.join();
+  }
+  int workers() const { return static_cast<int>(threads_.size()); }
+
+  void run(Job& job) {
+    std::lock_guard<std::mutex> one_job_at_a_time(run_mutex_);
+    {
+      std::lock_guard<std::mutex> g(mutex_);
+      job_ = &job;
+      generation_.fetch_add(1, std::memory_order_release);
+    }
+    wake_.notify_all();
+    job.run_chunks();
+    // Short spin, then yield: the other workers are finishing their last chunk.
+    for (int spins = 0; job.chunks_done.load(std::memory_order_acquire) < job.num_chunks; ++spins)
+      if (spins > 2000) std::this_thread::yield();
+    std::unique_lock<std::mutex> lock(mutex_);
+    job_ = nullptr;
+    // `job` lives on this stack frame: wait until no worker still looks at it.
+    idle_.wait(lock, [&] { return active_ == 0; });
+  }
+
+ private:
+  void worker_loop() {
+    t_in_parallel = true;
+    uint64_t seen = 0;
+    for (;;) {
+      // Spin briefly for the next job before sleeping: ops often come back to back.
+      for (int spins = 0; spins < 20000 && generation_.load(std::memory_order_acquire) == seen; ++spins)
+        __builtin_ia32_pause();
+      std::unique_lock<std::mutex> lock(mutex_);
+      wake_.wait(lock, [&] { return stop_ || generation_.load() != seen; });
+      if (stop_) return;
+      seen = generation_.load();
+      Job* job = job_;
+      if (!job) continue;
+      active_++;
+      lock.unlock();
+      job->run_chunks();
+      lock.lock();
+      if (--active_ == 0) idle_.notify_all();
+    }
+  }
+
+  std::vector<std::thread> threads_;
+  std::mutex run_mutex_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::condition_variable idle_;
+  Job* job_ = nullptr;
+  std::atomic<uint64_t> generation_{0};
+  int active_ = 0;
+  bool stop_ = false;
+};
+
+int default_threads() {
+  unsigned n = std::thread::hardware_concurrency();
+  return n == 0 ? 1 : static_cast<int>(n);
+}
+
+std::mutex g_pool_mutex;
+int g_num_threads = default_threads();
+ThreadPool* g_pool = nullptr;  // created lazily; deliberately leaked at exit and after fork
+
+void forget_pool_after_fork() {
+  // The child has none of the parent's threads: drop the pool and start afresh on demand.
+  g_pool = nullptr;
+  new (&g_pool_mutex) std::mutex();
+}
+
+ThreadPool* pool() {
+  static bool registered = (pthread_atfork(nullptr, nullptr, forget_pool_after_fork), true);
+  (void)registered;
+  std::lock_guard<std::mutex> g(g_pool_mutex);
+  int wanted = g_num_threads - 1;
+  if (g_pool && g_pool->workers() != wanted) {
+    delete g_pool;
+    g_pool = nullptr;
+  }
+  if (!g_pool && wanted > 0) g_pool = new ThreadPool(wanted);
+  return g_pool;
+}
+
+}  // namespace
+
+int get_num_threads() { return g_num_threads; }
+
+void set_num_threads(int n) {
+  TZ_CHECK(n >= 1, Value, "set_num_threads(): expected a positive number of threads, got ", n);
+  std::lock_guard<std::mutex> g(g_pool_mutex);
+  g_num_threads = n;
+}
+
+bool in_parallel_region() { return t_in_parallel; }
+
+void parallel_for(int64_t begin, int64_t end, int64_t grain,
+                  const std::function<void(int64_t, int64_t)>& fn) {
+  if (begin >= end) return;
+  int64_t n = end - begin;
+  grain = std::max<int64_t>(grain, 1);
+  int threads = g_num_threads;
+  if (t_in_parallel || threads == 1 || n <= grain) {
+    fn(begin, end);
+    return;
+  }
+  ThreadPool* p = pool();
+  if (!p) {
+    fn(begin, end);
+    return;
+  }
+  int64_t max_chunks = std::min<int64_t>((n + grain - 1) / grain, int64_t(threads) * 4);
+  Job job;
+  job.fn = &fn;
+  job.begin = begin;
+  job.end = end;
+  job.chunk = (n + max_chunks - 1) / max_chunks;
+  job.num_chunks = (n + job.chunk - 1) / job.chunk;
+  t_in_parallel = true;
+  p->run(job);
+  t_in_parallel = false;
+  if (job.error) std::rethrow_exception(job.error);
+}
+
+}  // namespace tz

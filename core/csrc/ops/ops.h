@@ -1,0 +1,6 @@
+// The C++ op API, one header per op family.
+#pragma once
+#include "ops/conversion.h"
+#include "ops/creation.h"
+#include "ops/elementwise.h"
+#include "ops/views.h"

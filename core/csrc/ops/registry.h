@@ -1,0 +1,68 @@
+// The op registry. Every op is one OpDef entry in op_table.cpp: its signature (parsed into
+// a Schema), whether it is a function and/or a Tensor method, its named-tensor rule, its
+// boxed kernel, and the sample kind the generated tests draw inputs from. The Python
+// bindings and (later) autograd recording are derived from these entries.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "ops/schema.h"
+
+namespace tz {
+
+// How an op treats dimension names (shared/SPEC.md 1.5).
+enum class NameRule : uint8_t {
+  Keep,        // unary and pointwise: output keeps the input's names
+  Unify,       // broadcasting binary ops: names unify from the right
+  Reduce,      // reductions, select, int indexing: drop the reduced dims' names
+  Permute,     // transpose, permute: reorder names
+  Contract,    // mm, matmul, bmm, dot: drop contracted names without checking them
+  Factory,     // factories: names come from `names=`
+  Custom,      // the op sets names itself
+  Unsupported, // raises "not yet supported with named tensors"
+  None,        // the result is not a tensor with dims (item, equal, ...)
+};
+
+enum Variants : uint8_t { kFunction = 1, kMethod = 2, kBoth = 3 };
+
+using BoxedKernel = Value (*)(Stack&);
+
+struct OpDef {
+  const char* signature;
+  uint8_t variants;
+  NameRule names;
+  BoxedKernel fn;
+  const char* sample;  // input kind for tests/core/test_op_matrix.py; "" = tested by hand
+};
+
+struct Op {
+  Schema schema;
+  OpDef def;
+};
+
+class OpRegistry {
+ public:
+  static OpRegistry& get();
+  void add(const OpDef* defs, size_t n);
+  const std::vector<Op>& ops() const { return ops_; }
+  // Every overload registered under a base name, in table order.
+  const std::vector<const Op*>& overloads(const std::string& name) const;
+
+ private:
+  std::vector<Op> ops_;
+  mutable std::unordered_map<std::string, std::vector<const Op*>> by_name_;
+};
+
+// Registers a static table at load time.
+struct OpTableRegistrar {
+  template <size_t N> explicit OpTableRegistrar(const OpDef (&defs)[N]) {
+    OpRegistry::get().add(defs, N);
+  }
+};
+
+// Calls an op through the registry with boxed arguments (already matched to its schema).
+Value call_op(const Op& op, Stack& args);
+
+}  // namespace tz

@@ -1,0 +1,40 @@
+#include "tensor/storage.h"
+
+#include <atomic>
+#include <cstdlib>
+#include <new>
+
+#include "tensor/errors.h"
+
+namespace tz {
+
+namespace {
+constexpr size_t kAlignment = 64;
+std::atomic<int64_t> g_bytes_in_use{0};
+}  // namespace
+
+std::shared_ptr<Storage> Storage::allocate(size_t nbytes) {
+  void* data = nullptr;
+  if (nbytes > 0) {
+    size_t rounded = (nbytes + kAlignment - 1) / kAlignment * kAlignment;
+    data = std::aligned_alloc(kAlignment, rounded);
+    TZ_CHECK(data != nullptr, Runtime, "out of memory: tried to allocate ", nbytes, " bytes");
+    g_bytes_in_use += static_cast<int64_t>(nbytes);
+  }
+  return std::shared_ptr<Storage>(new Storage(data, nbytes, true, nullptr));
+}
+
+std::shared_ptr<Storage> Storage::wrap(void* data, size_t nbytes, std::shared_ptr<void> owner) {
+  return std::shared_ptr<Storage>(new Storage(data, nbytes, false, std::move(owner)));
+}
+
+Storage::~Storage() {
+  if (owns_ && data_ != nullptr) {
+    std::free(data_);
+    g_bytes_in_use -= static_cast<int64_t>(nbytes_);
+  }
+}
+
+int64_t Storage::bytes_in_use() { return g_bytes_in_use.load(); }
+
+}  // namespace tz

@@ -1,0 +1,1 @@
+"""tensorzoo crypto_rng: mirrors the PyTorch domain library (see shared DESIGN)."""

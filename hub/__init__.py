@@ -1,0 +1,1 @@
+"""tensorzoo hub: mirrors the PyTorch domain library (see shared DESIGN)."""

@@ -1,0 +1,124 @@
+"""References for the foundation ops (creation, views, conversion, basic arithmetic)."""
+import numpy as np
+
+from .registry import reference, torch_result_type
+
+
+def _binary(fn, a, b, floating=False):
+    """Applies fn in PyTorch's result dtype (ints divide into the default float)."""
+    dt = torch_result_type(a, b)
+    if floating and dt.kind in "biu":
+        dt = np.dtype(np.float32)
+    return np.asarray(fn(np.asarray(a).astype(dt), np.asarray(b).astype(dt))).astype(dt)
+
+
+@reference("add")
+def add(a, b, alpha=1):
+    return _binary(lambda x, y: x | y if x.dtype == np.bool_ else x + y, a, b)
+
+
+@reference("sub", skip_dtypes=("bool",))
+def sub(a, b, alpha=1):
+    return _binary(np.subtract, a, b)
+
+
+@reference("mul")
+def mul(a, b):
+    return _binary(lambda x, y: x & y if x.dtype == np.bool_ else x * y, a, b)
+
+
+@reference("div", rtol=1e-5, atol=1e-5)
+def div(a, b):
+    return _binary(np.true_divide, a, b, floating=True)
+
+
+@reference("clone")
+def clone(a):
+    return a.copy()
+
+
+@reference("contiguous", method=True)
+def contiguous(a):
+    return a
+
+
+def _as_dtype(name):
+    return None if name is None else np.dtype(name)
+
+
+@reference("zeros")
+def zeros(size, dtype=None):
+    return np.zeros(size, dtype=_as_dtype(dtype) or np.float32)
+
+
+@reference("ones")
+def ones(size, dtype=None):
+    return np.ones(size, dtype=_as_dtype(dtype) or np.float32)
+
+
+@reference("full")
+def full(size, value, dtype=None):
+    natural = np.bool_ if isinstance(value, bool) else np.int64 if isinstance(value, int) else np.float32
+    return np.full(size, value, dtype=_as_dtype(dtype) or natural)
+
+
+@reference("arange")
+def arange(*args):
+    integral = all(isinstance(a, int) for a in args)
+    return np.arange(*args, dtype=np.int64 if integral else np.float32)
+
+
+@reference("arange.start")
+def arange_start(*args):
+    return arange(*args)
+
+
+@reference("fill_", method=True)
+def fill_(a, value):
+    return np.full_like(a, value)
+
+
+@reference("add_", method=True)
+def add_(a, b, alpha=1):
+    return (a + b).astype(a.dtype)
+
+
+@reference("sub_", method=True)
+def sub_(a, b, alpha=1):
+    return (a - b).astype(a.dtype)
+
+
+@reference("mul_", method=True)
+def mul_(a, b):
+    return (a * b).astype(a.dtype)
+
+
+@reference("div_", method=True, skip_dtypes=("uint8", "int8", "int16", "int32", "int64"))
+def div_(a, b):
+    return (a / b).astype(a.dtype)
+
+
+@reference("view", method=True, contiguous_only=True)
+def view(a, shape):
+    return a.reshape(shape)
+
+
+@reference("reshape")
+def reshape(a, shape):
+    return a.reshape(shape)
+
+
+@reference("permute")
+def permute(a, dims):
+    return np.transpose(a, dims)
+
+
+@reference("transpose")
+def transpose(a, d0, d1):
+    return np.swapaxes(a, d0, d1) if a.ndim else a
+
+
+@reference("expand", method=True)
+def expand(a, shape):
+    shape = tuple(a.shape[i - (len(shape) - a.ndim)] if s == -1 else s for i, s in enumerate(shape))
+    return np.broadcast_to(a, shape)

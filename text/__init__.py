@@ -1,0 +1,1 @@
+"""tensorzoo text: mirrors the PyTorch domain library (see shared DESIGN)."""

@@ -1,0 +1,1 @@
+"""tensorzoo vision: mirrors the PyTorch domain library (see shared DESIGN)."""

@@ -1,1 +1,1 @@
-"""tensorzoo audio: mirrors the PyTorch domain library (see shared DESIGN)."""
+"""tensorzoo audio: load/save/info, sox effects and spectral transforms (mirrors torchaudio 0.8)."""

@@ -109,6 +109,10 @@ class Tensor(_C._TensorBase):
             return (_rebuild_converted, (self.to(_C.float32).numpy(), self.dtype))
         return (tensor, (self.numpy().copy(), self.dtype))
 
+    # ---- indexing (__getitem__ / __setitem__)
+
+    # ---- matmul operators (@)
+
     # ---- Python operators, all through the op table
     def __add__(self, other):
         return _C._functions["add"](self, other)

@@ -1,1 +1,1 @@
-"""tensorzoo crypto_rng: mirrors the PyTorch domain library (see shared DESIGN)."""
+"""tensorzoo crypto_rng: CSPRNG generators and AES128 encrypt/decrypt (mirrors torchcsprng 0.2)."""

@@ -1,1 +1,1 @@
-"""tensorzoo hub: mirrors the PyTorch domain library (see shared DESIGN)."""
+"""tensorzoo hub: load models and weights by name, with download, cache and hash checks (mirrors torch.hub)."""

@@ -1,1 +1,1 @@
-"""tensorzoo text: mirrors the PyTorch domain library (see shared DESIGN)."""
+"""tensorzoo text: iterator datasets, tokenizers and vocab (mirrors torchtext 0.9)."""

@@ -1,1 +1,1 @@
-"""tensorzoo vision: mirrors the PyTorch domain library (see shared DESIGN)."""
+"""tensorzoo vision: models, transforms, ops, io, datasets and utils (mirrors torchvision 0.9)."""

@@ -4,3 +4,4 @@
 #include "ops/creation.h"
 #include "ops/elementwise.h"
 #include "ops/views.h"
+// (families add their headers here, one line each)

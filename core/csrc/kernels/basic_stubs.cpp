@@ -1,4 +1,5 @@
-// The dispatch stubs themselves; kernels/isa/*.cpp fill them in.
+// The copy and binary dispatch stubs; kernels/isa/*.cpp fill them in. Other kernel
+// families define their stubs in their own kernels/<family>_stubs.cpp.
 #include "kernels/binary.h"
 #include "kernels/copy.h"
 

@@ -1,12 +1,11 @@
 """The foundation under every op: storage, dtypes, half conversions, threads, SIMD paths."""
 import os
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 
 import core
+from support import run_python
 
 
 def test_storage_is_64_byte_aligned():
@@ -103,8 +102,8 @@ def test_forked_child_can_use_the_thread_pool():
         "_, status = os.waitpid(pid, 0)\n"
         "raise SystemExit(os.waitstatus_to_exitcode(status))\n"
     )
-    result = subprocess.run([sys.executable, "-c", code], timeout=60, env=dict(os.environ))
-    assert result.returncode == 0
+    result = run_python(code)
+    assert result.returncode == 0, result.stderr
 
 
 @pytest.mark.parametrize("capability", ["baseline", "avx2", "avx512"])
@@ -129,8 +128,7 @@ def test_every_simd_build_gives_identical_results(capability):
             if cap != "default":
                 env["TENSORZOO_CPU_CAPABILITY"] = cap
             path = os.path.join(tmp, f"{cap}.npz")
-            run = subprocess.run([sys.executable, "-c", code, path], env=env, capture_output=True,
-                                 text=True, timeout=60)
+            run = run_python(code, path, env=env)
             assert run.returncode == 0, run.stderr
             outputs[cap] = np.load(path)
         for key in outputs["default"].files:

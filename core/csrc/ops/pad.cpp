@@ -2,6 +2,9 @@
 // input into its interior. Reflect, replicate and circular pad one dim per pass: each
 // output position o along the dim reads input index i = o - left, mapped back into
 // [0, n); every border is then one strided copy from a reversed, repeated or shifted view.
+// (Circular, like PyTorch, first crops negative pads and wraps within what is left.)
+#include <limits>
+
 #include "ops/creation.h"
 #include "ops/joining.h"
 #include "ops/joining_util.h"
@@ -14,6 +17,20 @@ using joining::slice_dim;
 namespace {
 
 enum class PadMode { Reflect, Replicate, Circular };
+
+// The pad value as a Scalar of the tensor's kind; integer types take it truncated and
+// must be able to hold it (PyTorch's checked conversion).
+Scalar fill_value(double value, DType dtype) {
+  if (!is_integral(dtype, false)) return Scalar(value);
+  double lo = 0, hi = 0;
+  TZ_DISPATCH_REAL(dtype, "pad", [&] {
+    lo = static_cast<double>(std::numeric_limits<scalar_t>::lowest());
+    hi = static_cast<double>(std::numeric_limits<scalar_t>::max());
+  });
+  TZ_CHECK(value >= lo && value <= hi, Runtime, "value cannot be converted to type ", dtype_name(dtype),
+           " without overflow");
+  return Scalar(static_cast<int64_t>(value));
+}
 
 Tensor constant_pad(const Tensor& t, const IntList& pad, double value) {
   const int64_t nd = t.dim(), k = static_cast<int64_t>(pad.size()) / 2;
@@ -28,7 +45,7 @@ Tensor constant_pad(const Tensor& t, const IntList& pad, double value) {
     grows = grows || l > 0 || r > 0;
   }
   Tensor out = Tensor::empty(shape, t.dtype());
-  if (grows) fill_(out, Scalar(value));
+  if (grows) fill_(out, fill_value(value, t.dtype()));
   Tensor dst = out, src = t;
   for (int64_t j = 0; j < k; ++j) {
     const int64_t d = nd - 1 - j, l = pad[2 * j], r = pad[2 * j + 1], n = t.sizes()[d];
@@ -59,14 +76,19 @@ Tensor border_source(const Tensor& src, int64_t d, int64_t first, int64_t count,
 
 Tensor pad_dim(const Tensor& src, int64_t d, int64_t l, int64_t r, PadMode mode, const Shape& input_shape) {
   const int64_t n = src.sizes()[d], out_n = n + l + r;
+  TZ_CHECK(out_n >= 0, Runtime, "input (size ", n, " at dimension ", d, ") is too small for padding (",
+           l, ", ", r, "): calculated output size ", out_n);
+  if (mode == PadMode::Circular && (l < 0 || r < 0)) {
+    // PyTorch crops first and wraps around what is left.
+    const int64_t lo = std::max<int64_t>(-l, 0), hi = std::max<int64_t>(-r, 0);
+    return pad_dim(slice_dim(src, d, lo, n - lo - hi), d, l + lo, r + hi, mode, input_shape);
+  }
   if (mode == PadMode::Reflect)
     TZ_CHECK(l < n && r < n, Runtime, "Argument #4: Padding size should be less than the corresponding "
              "input dimension, but got: padding (", l, ", ", r, ") at dimension ", d, " of input ",
              shape_str(input_shape));
   if (mode == PadMode::Circular)
     TZ_CHECK(l <= n && r <= n, Runtime, "Padding value causes wrapping around more than once.");
-  TZ_CHECK(out_n >= 0, Runtime, "input (size ", n, " at dimension ", d, ") is too small for padding (",
-           l, ", ", r, "): calculated output size ", out_n);
   Shape shape = src.sizes();
   shape[d] = out_n;
   Tensor out = Tensor::empty(shape, src.dtype());
@@ -103,8 +125,8 @@ Tensor pad(const Tensor& t, const IntList& pad, const std::string& mode, std::op
            "padding:\n  - 2D or 3D input: padding size = 2 (pads last dimension)\n  - 3D or 4D input: "
            "padding size = 4 (pads last 2 dimensions)\n  - 4D or 5D input: padding size = 6 (pads "
            "last 3 dimensions)");
-  // Every dim but an optional leading batch dim must be non-empty.
-  for (int64_t d = nd == k + 2 ? 1 : 0; d < nd; ++d)
+  // Reflect and replicate need every dim but an optional leading batch dim non-empty.
+  for (int64_t d = nd == k + 2 ? 1 : 0; m != PadMode::Circular && d < nd; ++d)
     TZ_CHECK(t.sizes()[d] > 0, Runtime, "Expected ", k + 1, "D or ", k + 2, "D (batch mode) tensor with "
              "possibly 0 batch size and other non-zero dimensions for input, but got: ", shape_str(t.sizes()));
   Tensor cur = t;

@@ -144,6 +144,10 @@ def pad(a, widths, mode="constant", value=None):
     for j in range(len(widths) // 2):
         d = a.ndim - 1 - j
         left, right = widths[2 * j], widths[2 * j + 1]
+        if mode == "circular":  # PyTorch crops negative pads first, then wraps what is left
+            lo, hi = max(-left, 0), max(-right, 0)
+            out = np.take(out, np.arange(lo, out.shape[d] - hi), axis=d)
+            left, right = max(left, 0), max(right, 0)
         n = out.shape[d]
         i = np.arange(n + left + right) - left
         if mode == "constant":

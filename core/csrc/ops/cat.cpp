@@ -44,7 +44,9 @@ void copy_blocks(const Tensor& out, const std::vector<Block>& blocks, int64_t ou
   });
 }
 
-TensorList map_list(const TensorList& tensors, Tensor (*fn)(const Tensor&)) {
+using TensorFn = Tensor (*)(const Tensor&);
+
+TensorList map_list(const TensorList& tensors, TensorFn fn) {
   TensorList out;
   out.reserve(tensors.size());
   for (const Tensor& t : tensors) out.push_back(fn(t));
@@ -135,20 +137,30 @@ Tensor atleast_3d(const Tensor& t) {
   }
 }
 
+TensorList atleast_1d(const TensorList& tensors) {
+  return map_list(tensors, static_cast<TensorFn>(atleast_1d));
+}
+TensorList atleast_2d(const TensorList& tensors) {
+  return map_list(tensors, static_cast<TensorFn>(atleast_2d));
+}
+TensorList atleast_3d(const TensorList& tensors) {
+  return map_list(tensors, static_cast<TensorFn>(atleast_3d));
+}
+
 Tensor hstack(const TensorList& tensors) {
   check_non_empty(tensors, "hstack");
-  TensorList ts = map_list(tensors, atleast_1d);
+  TensorList ts = map_list(tensors, static_cast<TensorFn>(atleast_1d));
   return cat(ts, ts[0].dim() == 1 ? 0 : 1);
 }
 
 Tensor vstack(const TensorList& tensors) {
   check_non_empty(tensors, "vstack");
-  return cat(map_list(tensors, atleast_2d), 0);
+  return cat(map_list(tensors, static_cast<TensorFn>(atleast_2d)), 0);
 }
 
 Tensor dstack(const TensorList& tensors) {
   check_non_empty(tensors, "dstack");
-  return cat(map_list(tensors, atleast_3d), 2);
+  return cat(map_list(tensors, static_cast<TensorFn>(atleast_3d)), 2);
 }
 
 Tensor column_stack(const TensorList& tensors) {

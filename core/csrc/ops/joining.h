@@ -19,6 +19,9 @@ Tensor column_stack(const TensorList& tensors);
 Tensor atleast_1d(const Tensor& t);
 Tensor atleast_2d(const Tensor& t);
 Tensor atleast_3d(const Tensor& t);
+TensorList atleast_1d(const TensorList& tensors);
+TensorList atleast_2d(const TensorList& tensors);
+TensorList atleast_3d(const TensorList& tensors);
 
 // ---- flip.cpp
 Tensor flip(const Tensor& t, const IntList& dims);

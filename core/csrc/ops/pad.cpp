@@ -27,7 +27,8 @@ Scalar fill_value(double value, DType dtype) {
     lo = static_cast<double>(std::numeric_limits<scalar_t>::lowest());
     hi = static_cast<double>(std::numeric_limits<scalar_t>::max());
   });
-  TZ_CHECK(value >= lo && value <= hi, Runtime, "value cannot be converted to type ", dtype_name(dtype),
+  // (int64's max rounds up to 2^63 as a double, which must still be refused.)
+  TZ_CHECK(value >= lo && value <= hi && value < 0x1p63, Runtime, "value cannot be converted to type ", dtype_name(dtype),
            " without overflow");
   return Scalar(static_cast<int64_t>(value));
 }

@@ -24,12 +24,16 @@ def from_numpy(array):
 
 def from_dlpack(ext_tensor):
     """A tensor sharing memory with a DLPack producer: an object with __dlpack__ (a numpy
-    array, a tensor) or a "dltensor" capsule, which is consumed (renamed "used_dltensor")."""
+    array, a tensor) or a "dltensor" / "dltensor_versioned" capsule, which is consumed
+    (renamed "used_dltensor..."); the producer's deleter runs when the tensor's memory dies."""
     if hasattr(ext_tensor, "__dlpack__"):
         device = tuple(ext_tensor.__dlpack_device__())
         if device[0] not in (1, 3):  # kDLCPU, kDLCUDAHost
             raise RuntimeError(f"from_dlpack(): only CPU tensors can be imported (device {device})")
-        ext_tensor = ext_tensor.__dlpack__()
+        try:
+            ext_tensor = ext_tensor.__dlpack__(max_version=(1, 0))
+        except TypeError:  # a producer from before DLPack 1.0
+            ext_tensor = ext_tensor.__dlpack__()
     return _C._from_dlpack(ext_tensor)
 
 

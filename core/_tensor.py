@@ -184,7 +184,8 @@ class Tensor(_C._TensorBase):
         return new
 
     def __dlpack__(self, stream=None, *, max_version=None, dl_device=None, copy=None):
-        """A DLPack capsule ("dltensor") over this tensor's memory (a copy if copy=True)."""
+        """A DLPack capsule over this tensor's memory (a copy if copy=True): "dltensor", or
+        "dltensor_versioned" when the consumer's max_version allows DLPack 1.x."""
         if stream is not None and stream != -1:
             raise ValueError("__dlpack__(): stream must be None for CPU tensors")
         if dl_device is not None and tuple(dl_device) != (_DL_CPU, 0):
@@ -192,7 +193,8 @@ class Tensor(_C._TensorBase):
                               "only the CPU (1, 0) is available")
         if getattr(self, "requires_grad", False):
             raise RuntimeError("Can't export tensors that require gradient, use tensor.detach()")
-        return _C._to_dlpack(self.clone() if copy else self)
+        versioned = max_version is not None and max_version[0] >= 1
+        return _C._to_dlpack(self.clone() if copy else self, versioned, builtins.bool(copy))
 
     def __dlpack_device__(self):
         return (_DL_CPU, 0)

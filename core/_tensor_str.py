@@ -175,7 +175,8 @@ def _nested_str(a, indent, summarize, formatter):
 def _values(t):
     """The tensor's values as numpy: float64 for floating types (exact), else native."""
     if t.dtype.is_quantized:
-        t = t.dequantize()
+        # The quantization layer supplies dequantize(); before it, show the stored integers.
+        return t.dequantize().numpy() if hasattr(t, "dequantize") else _C._to_numpy(t)
     if t.dtype == _C.bfloat16 or t.dtype == _C.float16:
         t = t.to(_C.float32)
     return _C._to_numpy(t)
@@ -213,6 +214,8 @@ def _add_suffixes(text, suffixes, indent):
 
 
 def _quantized_suffixes(t):
+    if not hasattr(t, "qscheme"):
+        return []
     suffixes = ["quantization_scheme=" + str(t.qscheme())]
     if "per_channel" in str(t.qscheme()):
         suffixes += ["scale=" + str(t.q_per_channel_scales()),

@@ -1,10 +1,12 @@
 // DLPack: zero-copy exchange of CPU tensors with numpy and other array libraries.
-// Producer: _to_dlpack(tensor) -> PyCapsule "dltensor" holding a DLManagedTensor.
+// Producer: _to_dlpack(tensor) -> PyCapsule "dltensor" (DLManagedTensor) or, for consumers
+// asking for DLPack >= 1.0, "dltensor_versioned" (DLManagedTensorVersioned).
 // Consumer: _from_dlpack(capsule) -> Tensor over the producer's memory; the capsule is
-// renamed "used_dltensor" and the producer's deleter runs when our storage dies.
+// renamed "used_dltensor[_versioned]" and the producer's deleter runs when our storage dies.
 #include <pybind11/pybind11.h>
 
-#include <cstring>
+#include <algorithm>
+#include <type_traits>
 #include <vector>
 
 #include "bindings/module.h"
@@ -17,7 +19,8 @@ namespace pyb = pybind11;
 
 namespace {
 
-// The DLPack ABI (dlpack.h, v0.x "unversioned" layout), written out from the spec.
+// The DLPack ABI (dlpack.h), written out from the spec: the v0.x "unversioned" managed
+// tensor and the v1.x versioned one (which adds a version and flags such as read-only).
 struct DLDevice {
   int32_t device_type;  // kDLCPU = 1, kDLCUDAHost = 3 (pinned host memory)
   int32_t device_id;
@@ -41,13 +44,34 @@ struct DLManagedTensor {
   void* manager_ctx;
   void (*deleter)(DLManagedTensor* self);
 };
+struct DLPackVersion {
+  uint32_t major;
+  uint32_t minor;
+};
+struct DLManagedTensorVersioned {
+  DLPackVersion version;
+  void* manager_ctx;
+  void (*deleter)(DLManagedTensorVersioned* self);
+  uint64_t flags;
+  DLTensor dl_tensor;
+};
 
+constexpr uint32_t kDLPackMajor = 1, kDLPackMinor = 0;
+constexpr uint64_t kFlagReadOnly = 1ull << 0, kFlagIsCopied = 1ull << 1;
 constexpr int32_t kDLCPU = 1;
 constexpr int32_t kDLCUDAHost = 3;
 enum : uint8_t { kDLInt = 0, kDLUInt = 1, kDLFloat = 2, kDLBfloat = 4, kDLComplex = 5, kDLBool = 6 };
 
-constexpr const char* kCapsuleName = "dltensor";
-constexpr const char* kUsedCapsuleName = "used_dltensor";
+// Capsule names, before and after a consumer takes ownership.
+template <typename Managed> struct CapsuleNames;
+template <> struct CapsuleNames<DLManagedTensor> {
+  static constexpr const char* fresh = "dltensor";
+  static constexpr const char* used = "used_dltensor";
+};
+template <> struct CapsuleNames<DLManagedTensorVersioned> {
+  static constexpr const char* fresh = "dltensor_versioned";
+  static constexpr const char* used = "used_dltensor_versioned";
+};
 
 DLDataType dl_dtype(DType t) {
   const uint8_t bits = static_cast<uint8_t>(itemsize(t) * 8);
@@ -98,48 +122,53 @@ DType dtype_of(DLDataType dt) {
        int(dt.bits), "); supported: bool, uint8, int8/16/32/64, float16/32/64, bfloat16, complex64");
 }
 
-// What a producer capsule owns: the tensor (keeping its storage alive) and the
-// shape/strides arrays the DLTensor points into.
+// What a producer capsule owns: the tensor (keeping its storage alive), the shape/strides
+// arrays the DLTensor points into, and the managed struct handed out.
+template <typename Managed>
 struct ExportContext {
   Tensor tensor;
   std::vector<int64_t> shape;
   std::vector<int64_t> strides;
-  DLManagedTensor managed;
+  Managed managed{};
 };
 
-void delete_export(DLManagedTensor* managed) {
-  delete static_cast<ExportContext*>(managed->manager_ctx);
+template <typename Managed>
+void delete_export(Managed* managed) {
+  delete static_cast<ExportContext<Managed>*>(managed->manager_ctx);
 }
 
-// Runs when the capsule dies: an unconsumed tensor is ours to free.
+// Runs when the capsule dies: a tensor no consumer took is ours to free.
+template <typename Managed>
 void capsule_destructor(PyObject* capsule) {
-  if (PyCapsule_IsValid(capsule, kUsedCapsuleName)) return;
+  if (PyCapsule_IsValid(capsule, CapsuleNames<Managed>::used)) return;
   PyObject *type, *value, *traceback;
   PyErr_Fetch(&type, &value, &traceback);  // destructors must not clobber a pending error
-  auto* managed = static_cast<DLManagedTensor*>(PyCapsule_GetPointer(capsule, kCapsuleName));
+  auto* managed = static_cast<Managed*>(PyCapsule_GetPointer(capsule, CapsuleNames<Managed>::fresh));
   if (managed && managed->deleter) managed->deleter(managed);
   PyErr_Clear();
   PyErr_Restore(type, value, traceback);
 }
 
-PyObject* to_dlpack(const Tensor& t) {
-  auto* ctx = new ExportContext{t, t.sizes(), t.strides(), {}};
-  DLTensor& dl = ctx->managed.dl_tensor;
-  try {
-    dl.dtype = dl_dtype(t.dtype());
-  } catch (...) {
-    delete ctx;
-    throw;
-  }
+template <typename Managed>
+PyObject* to_dlpack(const Tensor& t, uint64_t flags) {
+  const DLDataType dtype = dl_dtype(t.dtype());
+  auto* ctx = new ExportContext<Managed>{t, t.sizes(), t.strides()};
+  Managed& m = ctx->managed;
+  DLTensor& dl = m.dl_tensor;
   dl.data = t.raw_data();
   dl.device = {kDLCPU, 0};
   dl.ndim = static_cast<int32_t>(t.dim());
+  dl.dtype = dtype;
   dl.shape = ctx->shape.data();
   dl.strides = ctx->strides.data();
   dl.byte_offset = 0;
-  ctx->managed.manager_ctx = ctx;
-  ctx->managed.deleter = delete_export;
-  PyObject* capsule = PyCapsule_New(&ctx->managed, kCapsuleName, capsule_destructor);
+  m.manager_ctx = ctx;
+  m.deleter = delete_export<Managed>;
+  if constexpr (std::is_same_v<Managed, DLManagedTensorVersioned>) {
+    m.version = {kDLPackMajor, kDLPackMinor};
+    m.flags = flags;
+  }
+  PyObject* capsule = PyCapsule_New(&m, CapsuleNames<Managed>::fresh, capsule_destructor<Managed>);
   if (!capsule) {
     delete ctx;
     throw pyb::error_already_set();
@@ -147,13 +176,10 @@ PyObject* to_dlpack(const Tensor& t) {
   return capsule;
 }
 
-Tensor from_dlpack(PyObject* capsule) {
-  TZ_CHECK(PyCapsule_CheckExact(capsule), Type, "from_dlpack(): expected a DLPack capsule or an "
-           "object with __dlpack__, got ", Py_TYPE(capsule)->tp_name);
-  TZ_CHECK(PyCapsule_IsValid(capsule, kCapsuleName), Runtime,
-           "from_dlpack(): received an invalid capsule. Note that DLTensor capsules can be consumed "
-           "only once, so you might have already constructed a tensor from it once.");
-  auto* managed = static_cast<DLManagedTensor*>(PyCapsule_GetPointer(capsule, kCapsuleName));
+// A tensor over a producer's DLTensor; the capsule is marked used, and the producer's
+// deleter runs when the last tensor on the storage dies.
+template <typename Managed>
+Tensor adopt(PyObject* capsule, Managed* managed) {
   const DLTensor& dl = managed->dl_tensor;
   TZ_CHECK(dl.device.device_type == kDLCPU || dl.device.device_type == kDLCUDAHost, Runtime,
            "from_dlpack(): only CPU memory can be imported (got DLPack device type ",
@@ -173,10 +199,10 @@ Tensor from_dlpack(PyObject* capsule) {
   }
   void* data = static_cast<char*>(dl.data) + dl.byte_offset;
   // Consumed from here on: the capsule no longer frees it...
-  if (PyCapsule_SetName(capsule, kUsedCapsuleName) != 0) throw pyb::error_already_set();
-  // ...our storage does, running the producer's deleter when the last tensor on it dies.
+  if (PyCapsule_SetName(capsule, CapsuleNames<Managed>::used) != 0) throw pyb::error_already_set();
+  // ...our storage does.
   std::shared_ptr<void> owner(managed, [](void* p) {
-    auto* m = static_cast<DLManagedTensor*>(p);
+    auto* m = static_cast<Managed*>(p);
     if (m->deleter) m->deleter(m);
   });
   auto storage = Storage::wrap(data, static_cast<size_t>(extent), std::move(owner));
@@ -184,13 +210,41 @@ Tensor from_dlpack(PyObject* capsule) {
                                              std::make_shared<VersionCounter>()));
 }
 
+Tensor from_dlpack(PyObject* capsule) {
+  TZ_CHECK(PyCapsule_CheckExact(capsule), Type, "from_dlpack(): expected a DLPack capsule or an "
+           "object with __dlpack__, got ", Py_TYPE(capsule)->tp_name);
+  using V = DLManagedTensorVersioned;
+  if (PyCapsule_IsValid(capsule, CapsuleNames<V>::fresh)) {
+    auto* managed = static_cast<V*>(PyCapsule_GetPointer(capsule, CapsuleNames<V>::fresh));
+    TZ_CHECK(managed->version.major <= kDLPackMajor, Runtime, "from_dlpack(): DLPack version ",
+             managed->version.major, ".", managed->version.minor, " is newer than the supported ",
+             kDLPackMajor, ".x");
+    if ((managed->flags & kFlagReadOnly) &&
+        PyErr_WarnEx(PyExc_UserWarning, "from_dlpack(): the producer marked this memory read-only, "
+                     "and tensors do not support read-only memory: writing to the tensor is "
+                     "undefined behavior", 1) != 0)
+      throw pyb::error_already_set();
+    return adopt(capsule, managed);
+  }
+  TZ_CHECK(PyCapsule_IsValid(capsule, CapsuleNames<DLManagedTensor>::fresh), Runtime,
+           "from_dlpack(): received an invalid capsule. Note that DLTensor capsules can be consumed "
+           "only once, so you might have already constructed a tensor from it once.");
+  return adopt(capsule, static_cast<DLManagedTensor*>(
+                            PyCapsule_GetPointer(capsule, CapsuleNames<DLManagedTensor>::fresh)));
+}
+
 }  // namespace
 
 void init_dlpack(pyb::module_& m) {
-  m.def("_to_dlpack", [](pyb::handle t) {
+  // _to_dlpack(tensor, versioned=False, copied=False): a "dltensor" (v0) or
+  // "dltensor_versioned" (v1, flags IS_COPIED when copied) capsule.
+  m.def("_to_dlpack", [](pyb::handle t, bool versioned, bool copied) {
     TZ_CHECK(is_tensor(t.ptr()), Type, "to_dlpack(): expected a Tensor, got ", Py_TYPE(t.ptr())->tp_name);
-    return pyb::reinterpret_steal<pyb::object>(to_dlpack(unwrap(t.ptr())));
-  });
+    const Tensor& tensor = unwrap(t.ptr());
+    PyObject* capsule = versioned ? to_dlpack<DLManagedTensorVersioned>(tensor, copied ? kFlagIsCopied : 0)
+                                  : to_dlpack<DLManagedTensor>(tensor, 0);
+    return pyb::reinterpret_steal<pyb::object>(capsule);
+  }, pyb::arg("tensor"), pyb::arg("versioned") = false, pyb::arg("copied") = false);
   m.def("_from_dlpack", [](pyb::handle capsule) {
     return pyb::reinterpret_steal<pyb::object>(wrap(from_dlpack(capsule.ptr())));
   });

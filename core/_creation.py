@@ -98,7 +98,9 @@ def _from_numpy_dtype(np_dtype):
     for ours, theirs in _NUMPY_OF.items():
         if np.dtype(theirs) == np_dtype:
             return ours
-    raise TypeError(f"can't convert np.ndarray of type {np_dtype}")
+    if np_dtype == np.complex128:  # the one complex type here is complex64
+        return _C.complex64
+    raise TypeError(f"tensor(): can't convert np.ndarray of type {np_dtype}")
 
 
 def as_tensor(data, dtype=None):

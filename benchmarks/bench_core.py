@@ -58,8 +58,12 @@ def sum_1m():
 
 
 def _core_softmax():
+    """softmax(x, dim) from wherever core has it: core.softmax, Tensor.softmax or
+    core.nn.functional.softmax."""
     if hasattr(core, "softmax"):
         return core.softmax
+    if hasattr(core.Tensor, "softmax"):
+        return core.Tensor.softmax
     try:
         from core.nn import functional
 
@@ -89,6 +93,15 @@ def matmul(n):
                  flops=2.0 * n ** 3)
 
 
+def attention_scores():
+    q, k = _rng().standard_normal((2, 8, 8, 128, 64), dtype=np.float32)
+    eq = "bhqd,bhkd->bhqk"
+    return Bench("einsum bhqd,bhkd->bhqk (8,8,128,64)",
+                 _three(lambda x, y: core.einsum(eq, x, y), lambda x, y: torch.einsum(eq, x, y),
+                        lambda x, y: np.einsum(eq, x, y, optimize=True), q, k),
+                 flops=2.0 * 8 * 8 * 128 * 128 * 64)
+
+
 def index_rows():
     rng = _rng()
     x = rng.standard_normal((1000, 1000), dtype=np.float32)
@@ -98,4 +111,5 @@ def index_rows():
 
 
 def all_benches():
-    return [add_small(), add_1m(), sum_1m(), softmax(), matmul(512), matmul(2048), index_rows()]
+    return [add_small(), add_1m(), sum_1m(), softmax(), matmul(512), matmul(2048), attention_scores(),
+            index_rows()]

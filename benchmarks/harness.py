@@ -50,9 +50,9 @@ def set_threads(n):
         torch.set_num_threads(n)
 
 
-def median_seconds(fn, repeats=7, warmup=2, min_sample=0.02):
-    """Median seconds per call over `repeats` samples, each running fn enough times to
-    last at least `min_sample` seconds (so short ops are not dominated by timer noise)."""
+def calibrate(fn, warmup=2, min_sample=0.02):
+    """Calls per sample so that one sample lasts at least `min_sample` seconds (short ops
+    are then not dominated by timer noise)."""
     for _ in range(warmup):
         fn()
     number = 1
@@ -62,21 +62,40 @@ def median_seconds(fn, repeats=7, warmup=2, min_sample=0.02):
             fn()
         elapsed = time.perf_counter() - start
         if elapsed >= min_sample or number >= 1 << 20:
-            break
+            return number
         number *= 2 if elapsed == 0 else max(2, min(10, int(min_sample / elapsed) + 1))
+
+
+def sample_seconds(fn, number, count):
+    """`count` samples of seconds per call, each the mean over `number` calls, GC off."""
     gc_was_enabled = gc.isenabled()
     gc.disable()
     try:
         samples = []
-        for _ in range(repeats):
+        for _ in range(count):
             start = time.perf_counter()
             for _ in range(number):
                 fn()
             samples.append((time.perf_counter() - start) / number)
+        return samples
     finally:
         if gc_was_enabled:
             gc.enable()
-    return statistics.median(samples)
+
+
+def time_interleaved(fns, repeats=7, rounds=3, settle=0.05):
+    """Median seconds per call of each callable. Libraries take turns over several rounds,
+    so a change in background load hits all of them alike, and each turn starts after a
+    short pause so that another library's idle worker threads have stopped spinning."""
+    numbers = {lib: calibrate(fn) for lib, fn in fns.items()}
+    per_round = max(1, -(-repeats // rounds))
+    samples = {lib: [] for lib in fns}
+    for _ in range(rounds):
+        for lib, fn in fns.items():
+            time.sleep(settle)
+            fn()
+            samples[lib] += sample_seconds(fn, numbers[lib], per_round)
+    return {lib: statistics.median(s) for lib, s in samples.items()}
 
 
 def _to_numpy(value):
@@ -90,17 +109,19 @@ def _to_numpy(value):
 
 def run_bench(bench, repeats=7):
     result = Result(bench.name, flops=bench.flops)
-    outputs = {}
+    fns, outputs = {}, {}
     for lib in LIBRARIES:
         maker = bench.makers.get(lib)
         try:
             fn = maker() if maker is not None else None
             if fn is not None:
                 outputs[lib] = _to_numpy(fn())  # also proves the op exists and runs
+                fns[lib] = fn
         except Exception as e:  # noqa: BLE001 - a missing op prints n/a, it must not stop the run
-            fn = None
-            result.notes[lib] = f"{type(e).__name__}: {str(e).splitlines()[0][:60]}" if str(e) else type(e).__name__
-        result.seconds[lib] = median_seconds(fn, repeats=repeats) if fn is not None else None
+            first_line = str(e).splitlines()[0][:60] if str(e) else ""
+            result.notes[lib] = f"{type(e).__name__}: {first_line}" if first_line else type(e).__name__
+    timings = time_interleaved(fns, repeats=repeats) if fns else {}
+    result.seconds = {lib: timings.get(lib) for lib in LIBRARIES}
     if bench.check and "numpy" in outputs:
         ref = outputs["numpy"]
         for lib in ("ours", "pytorch"):
@@ -152,7 +173,8 @@ def header(threads):
         "tensorzoo core benchmarks: median time per call (lower is better); ratio = ours / PyTorch",
         f"threads: core.get_num_threads()={core.get_num_threads()}"
         + (f", torch.get_num_threads()={torch.get_num_threads()}" if torch is not None else ", PyTorch not installed")
-        + f" (requested {threads}; os.cpu_count()={os.cpu_count()}; numpy's BLAS uses its own pool)",
+        + f" (requested {threads}; os.cpu_count()={os.cpu_count()});"
+        + f" numpy's BLAS: OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS', 'unset')}",
         f"versions: core {core.__version__} (cpu capability {core._C._cpu_capability()})"
         + (f", torch {torch.__version__}" if torch is not None else "")
         + f", numpy {np.__version__}",

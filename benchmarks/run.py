@@ -2,27 +2,32 @@
 
     python benchmarks/run.py [--threads N] [--repeats R] [--filter SUBSTRING]
 
-Threads default to every core; core and PyTorch get the same count.
+Threads default to every core; core, PyTorch and numpy's BLAS get the same count.
 """
 import argparse
+import glob
 import os
 import sys
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
+_ROOT = os.path.dirname(_HERE)
 sys.path.insert(0, _HERE)  # harness, bench_core
-sys.path.insert(1, os.path.dirname(_HERE))  # the source tree's `core` when not installed
-
-import harness  # noqa: E402
-import bench_core  # noqa: E402
+if glob.glob(os.path.join(_ROOT, "core", "_C*.so")):
+    sys.path.insert(1, _ROOT)  # an in-place build (tools/dev_build.sh) wins over an installed one
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--threads", type=int, default=os.cpu_count() or 1,
-                        help="threads for core and PyTorch (default: all cores)")
-    parser.add_argument("--repeats", type=int, default=7, help="timed samples per measurement (median)")
+                        help="threads for core, PyTorch and numpy's BLAS (default: all cores)")
+    parser.add_argument("--repeats", type=int, default=9, help="timed samples per measurement (median)")
     parser.add_argument("--filter", default="", help="only cases whose name contains this")
     args = parser.parse_args(argv)
+
+    # numpy's OpenBLAS reads its thread count once, when numpy is first imported.
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", str(args.threads))
+    import harness
+    import bench_core
 
     harness.set_threads(args.threads)
     print(harness.header(args.threads), flush=True)

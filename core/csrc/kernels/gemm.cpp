@@ -62,6 +62,22 @@ template <typename A> A scalar_as(const Scalar& s) {
   else return static_cast<A>(s.to_double());
 }
 
+// Calls f(T{}) with the element type of a dtype the products support.
+template <typename F>
+void visit_dtype(DType dtype, const char* what, const F& f) {
+  switch (dtype) {
+    case DType::UInt8: return f(uint8_t{});
+    case DType::Int8: return f(int8_t{});
+    case DType::Int16: return f(int16_t{});
+    case DType::Int32: return f(int32_t{});
+    case DType::Int64: return f(int64_t{});
+    case DType::Float32: return f(float{});
+    case DType::Float64: return f(double{});
+    case DType::Complex64: return f(complex64{});
+    default: fail(ErrorKind::NotImplemented, what, ": not implemented for dtype ", dtype_name(dtype));
+  }
+}
+
 // A view of one m x n (sub)matrix of a GEMM: pointers already offset.
 struct Block {
   int64_t m, n, k;
@@ -102,20 +118,6 @@ void gemm_loop(const Block& blk, const Scalar& alpha_s, const Scalar& beta_s) {
         crow[j * blk.ccs] = T(v);
       }
     }
-  }
-}
-
-void run_loop(DType dtype, const Block& blk, const Scalar& alpha, const Scalar& beta) {
-  switch (dtype) {
-    case DType::UInt8: return gemm_loop<uint8_t>(blk, alpha, beta);
-    case DType::Int8: return gemm_loop<int8_t>(blk, alpha, beta);
-    case DType::Int16: return gemm_loop<int16_t>(blk, alpha, beta);
-    case DType::Int32: return gemm_loop<int32_t>(blk, alpha, beta);
-    case DType::Int64: return gemm_loop<int64_t>(blk, alpha, beta);
-    case DType::Float32: return gemm_loop<float>(blk, alpha, beta);
-    case DType::Float64: return gemm_loop<double>(blk, alpha, beta);
-    case DType::Complex64: return gemm_loop<complex64>(blk, alpha, beta);
-    default: fail(ErrorKind::NotImplemented, "gemm: not implemented for dtype ", dtype_name(dtype));
   }
 }
 
@@ -180,20 +182,10 @@ void scale_loop(const Block& blk, const Scalar& beta_s) {
 
 void run_block(DType dtype, const Block& blk, const Scalar& alpha, const Scalar& beta) {
   if (blk.m == 0 || blk.n == 0) return;
-  if (blk.k == 0) {
-    switch (dtype) {
-      case DType::UInt8: return scale_loop<uint8_t>(blk, beta);
-      case DType::Int8: return scale_loop<int8_t>(blk, beta);
-      case DType::Int16: return scale_loop<int16_t>(blk, beta);
-      case DType::Int32: return scale_loop<int32_t>(blk, beta);
-      case DType::Int64: return scale_loop<int64_t>(blk, beta);
-      case DType::Float32: return scale_loop<float>(blk, beta);
-      case DType::Float64: return scale_loop<double>(blk, beta);
-      case DType::Complex64: return scale_loop<complex64>(blk, beta);
-      default: fail(ErrorKind::NotImplemented, "gemm: not implemented for dtype ", dtype_name(dtype));
-    }
-  }
-  if (!run_blas(dtype, blk, alpha, beta)) run_loop(dtype, blk, alpha, beta);
+  if (blk.k == 0)
+    return visit_dtype(dtype, "gemm", [&](auto tag) { scale_loop<decltype(tag)>(blk, beta); });
+  if (!run_blas(dtype, blk, alpha, beta))
+    visit_dtype(dtype, "gemm", [&](auto tag) { gemm_loop<decltype(tag)>(blk, alpha, beta); });
 }
 
 // Element offset of batch entry `index` for one operand.
@@ -294,22 +286,11 @@ void dot_kernel(DType dtype, int64_t n, const void* x, int64_t incx, const void*
         return;
     }
   }
-  switch (dtype) {
-#define TZ_DOT_CASE(D, T)                                                                   \
-  case DType::D:                                                                            \
-    return dot_loop<T>(n, static_cast<const T*>(x), incx, static_cast<const T*>(y), incy, \
-                       conj_x, static_cast<T*>(out));
-    TZ_DOT_CASE(UInt8, uint8_t)
-    TZ_DOT_CASE(Int8, int8_t)
-    TZ_DOT_CASE(Int16, int16_t)
-    TZ_DOT_CASE(Int32, int32_t)
-    TZ_DOT_CASE(Int64, int64_t)
-    TZ_DOT_CASE(Float32, float)
-    TZ_DOT_CASE(Float64, double)
-    TZ_DOT_CASE(Complex64, complex64)
-#undef TZ_DOT_CASE
-    default: fail(ErrorKind::NotImplemented, "dot: not implemented for dtype ", dtype_name(dtype));
-  }
+  visit_dtype(dtype, "dot", [&](auto tag) {
+    using T = decltype(tag);
+    dot_loop<T>(n, static_cast<const T*>(x), incx, static_cast<const T*>(y), incy, conj_x,
+                static_cast<T*>(out));
+  });
 }
 
 }  // namespace tz

@@ -80,19 +80,9 @@ def addmm(inp, m1, m2, beta=1, alpha=1):
     return _affine(inp, _wide(m1) @ _wide(m2), beta, alpha)
 
 
-@reference("addmm_", method=True, **_TOL)
-def addmm_(inp, m1, m2, beta=1, alpha=1):
-    return addmm(inp, m1, m2, beta, alpha)
-
-
 @reference("addmv", **_TOL)
 def addmv(inp, mat, vec, beta=1, alpha=1):
     return _affine(inp, _wide(mat) @ _wide(vec), beta, alpha)
-
-
-@reference("addmv_", method=True, **_TOL)
-def addmv_(inp, mat, vec, beta=1, alpha=1):
-    return addmv(inp, mat, vec, beta, alpha)
 
 
 @reference("baddbmm", **_TOL)
@@ -100,20 +90,10 @@ def baddbmm(inp, b1, b2, beta=1, alpha=1):
     return _affine(inp, _wide(b1) @ _wide(b2), beta, alpha)
 
 
-@reference("baddbmm_", method=True, **_TOL)
-def baddbmm_(inp, b1, b2, beta=1, alpha=1):
-    return baddbmm(inp, b1, b2, beta, alpha)
-
-
 @reference("addbmm", **_TOL)
 def addbmm(inp, b1, b2, beta=1, alpha=1):
     product = (_wide(b1) @ _wide(b2)).sum(axis=0) if b1.shape[0] else np.zeros((b1.shape[1], b2.shape[2]), _wide(b1).dtype)
     return _affine(inp, product, beta, alpha)
-
-
-@reference("addbmm_", method=True, **_TOL)
-def addbmm_(inp, b1, b2, beta=1, alpha=1):
-    return addbmm(inp, b1, b2, beta, alpha)
 
 
 @reference("tensordot", **_TOL)
@@ -124,3 +104,8 @@ def tensordot(a, b, dims=2):
 @reference("einsum", **_TOL)
 def einsum(equation, *operands):
     return _product(lambda *ops: np.einsum(equation.replace(" ", ""), *ops), *operands)
+
+
+# The in-place variants return the same values as their out-of-place forms.
+for _name, _fn in (("addmm_", addmm), ("addmv_", addmv), ("baddbmm_", baddbmm), ("addbmm_", addbmm)):
+    reference(_name, method=True, **_TOL)(_fn)

@@ -2,7 +2,6 @@
 // labels nobody needs, then contract operands left to right, each pair as one batched GEMM
 // (shared labels still needed -> batch dims, shared labels no longer needed -> the GEMM's k).
 #include <algorithm>
-#include <array>
 #include <string>
 #include <vector>
 
@@ -218,8 +217,7 @@ Tensor einsum(const std::string& eq, const TensorList& operands) {
                  " has size ", size, " which does not broadcast with previously seen ellipsis with size ",
                  prev, " for the respective dimension");
       }
-      label_size[lab] = std::max(prev, size);
-      if (prev == 1 || prev < 0) label_size[lab] = size;
+      if (prev < 0 || prev == 1) label_size[lab] = size;  // size 1 broadcasts to any other
       label_count[lab]++;
       x.labels.push_back(lab);
       sizes.push_back(size);

@@ -179,6 +179,8 @@ def header(threads):
         + (f", torch {torch.__version__}" if torch is not None else "")
         + f", numpy {np.__version__}",
     ]
+    if hasattr(os, "getloadavg"):  # other work on the machine skews every column
+        lines.append("load average before the run: " + ", ".join(f"{v:.2f}" for v in os.getloadavg()))
     return "\n".join(lines)
 
 

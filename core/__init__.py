@@ -9,6 +9,7 @@ from core._tensor_str import set_printoptions, get_printoptions, printoptions
 from core._dtype_info import finfo, iinfo, is_tensor
 from core._random import Generator, manual_seed, seed, initial_seed, default_generator, get_rng_state, set_rng_state
 from core._joining import meshgrid, cartesian_prod, broadcast_tensors, atleast_1d, atleast_2d, atleast_3d
+from core._linalg import einsum, tensordot
 
 dtype = _C.dtype
 bool = _C.bool  # noqa: A001 - mirrors torch.bool

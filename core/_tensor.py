@@ -202,6 +202,24 @@ class Tensor(_C._TensorBase):
     # ---- indexing (__getitem__ / __setitem__)
 
     # ---- matmul operators (@)
+    # An operand matmul cannot take (a str, a list) gives NotImplemented, so Python tries the
+    # other operand's __rmatmul__ and then raises its usual "unsupported operand" TypeError.
+    # No __imatmul__: as in PyTorch, `a @= b` rebinds a to a new tensor.
+    def __matmul__(self, other):
+        try:
+            return _C._functions["matmul"](self, other)
+        except TypeError:
+            if isinstance(other, Tensor):
+                raise
+            return NotImplemented
+
+    def __rmatmul__(self, other):
+        try:
+            return _C._functions["matmul"](other, self)
+        except TypeError:
+            if isinstance(other, Tensor):
+                raise
+            return NotImplemented
 
     # ---- Python operators, all through the op table
     def __add__(self, other):

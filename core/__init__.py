@@ -7,6 +7,10 @@ from core._creation import tensor, as_tensor, from_numpy
 # Python-level functions of op families (one import line per family module).
 from core._random import Generator, manual_seed, seed, initial_seed, default_generator, get_rng_state, set_rng_state
 
+from core import autograd
+from core.autograd.grad_mode import no_grad, enable_grad, set_grad_enabled, inference_mode, is_grad_enabled
+from core.autograd.grad_mode import is_inference_mode_enabled
+
 dtype = _C.dtype
 bool = _C.bool  # noqa: A001 - mirrors torch.bool
 uint8 = _C.uint8

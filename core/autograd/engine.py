@@ -33,9 +33,9 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
         retain_graph = create_graph
     inputs = _as_tuple(inputs)
     captured = _C._run_backward(tensors, grads, retain_graph, create_graph, inputs, True, True)
-    # backward(inputs=...) accumulates into the chosen tensors, leaves or not.
+    # Chosen leaves accumulated in the engine; chosen non-leaves accumulate here.
     for t, g in zip(inputs, captured):
-        if g is None:
+        if g is None or t.is_leaf:
             continue
         if t.grad is None:
             t.grad = g if create_graph else g.clone()

@@ -315,11 +315,11 @@ void init_autograd(pyb::module_& m) {
       else node->next_edges.push_back(Edge{});
     }
     uint32_t nr = 0;
+    node->outputs.resize(pyb::len(outputs));  // every output position gets a gradient slot
     for (pyb::handle h : outputs) {
       if (!h.is_none()) {
         Tensor out = to_tensor(h, "Function.apply");
         if (is_floating(out.dtype()) || is_complex(out.dtype())) set_history(out, node, nr);
-        else node->outputs.resize(std::max<size_t>(node->outputs.size(), nr + 1));
       }
       nr++;
     }

@@ -11,6 +11,10 @@ from core._random import Generator, manual_seed, seed, initial_seed, default_gen
 from core._joining import meshgrid, cartesian_prod, broadcast_tensors, atleast_1d, atleast_2d, atleast_3d
 from core._linalg import einsum, tensordot
 
+from core import autograd
+from core.autograd.grad_mode import no_grad, enable_grad, set_grad_enabled, inference_mode, is_grad_enabled
+from core.autograd.grad_mode import is_inference_mode_enabled
+
 dtype = _C.dtype
 bool = _C.bool  # noqa: A001 - mirrors torch.bool
 uint8 = _C.uint8

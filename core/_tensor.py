@@ -199,6 +199,33 @@ class Tensor(_C._TensorBase):
     def __dlpack_device__(self):
         return (_DL_CPU, 0)
 
+    # ---- autograd
+    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+        """Accumulates the gradient of this tensor into the leaves' .grad."""
+        from core.autograd import backward
+
+        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+
+    def requires_grad_(self, requires_grad=True):
+        _C._requires_grad_(self, requires_grad)
+        return self
+
+    def detach(self):
+        """A tensor sharing this one's data, outside the graph."""
+        return _C._detach(self)
+
+    def detach_(self):
+        _C._detach_(self)
+        return self
+
+    def retain_grad(self):
+        _C._retain_grad(self)
+
+    def register_hook(self, hook):
+        """hook(grad) -> new grad or None, run when this tensor's gradient is computed."""
+        return _RemovableHandle(lambda hook_id: _C._remove_tensor_hook(self, hook_id),
+                                _C._register_hook(self, hook))
+
     # ---- indexing (__getitem__ / __setitem__)
 
     # ---- matmul operators (@)
@@ -257,6 +284,25 @@ class Tensor(_C._TensorBase):
 
     def __itruediv__(self, other):
         return self.div_(other)
+
+
+class _RemovableHandle:
+    """Returned by register_hook; remove() unregisters the hook."""
+
+    def __init__(self, remover, hook_id):
+        self._remover = remover
+        self.id = hook_id
+
+    def remove(self):
+        if self._remover is not None:
+            self._remover(self.id)
+            self._remover = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.remove()
 
 
 _DL_CPU = 1  # DLPack's kDLCPU

@@ -28,4 +28,5 @@ PYBIND11_MODULE(_C, m) {
   tz::py::init_numpy(m);
   tz::py::init_runtime(m);
   tz::py::init_dlpack(m);
+  tz::py::init_autograd(m);
 }

@@ -36,9 +36,9 @@ def _numerical_jacobians(fn, inputs, eps):
             for k in range(flat.size):
                 original = flat[k]
                 flat[k] = original + eps
-                plus = [o.numpy().astype(np.float64).reshape(-1).copy() for o in _flat_outputs(fn, inputs)]
+                plus = [o.detach().numpy().astype(np.float64).reshape(-1).copy() for o in _flat_outputs(fn, inputs)]
                 flat[k] = original - eps
-                minus = [o.numpy().astype(np.float64).reshape(-1).copy() for o in _flat_outputs(fn, inputs)]
+                minus = [o.detach().numpy().astype(np.float64).reshape(-1).copy() for o in _flat_outputs(fn, inputs)]
                 flat[k] = original
                 columns.append([(p - m) / (2 * eps) for p, m in zip(plus, minus)])
             jacobians.append([np.stack([c[j] for c in columns], axis=1) if columns else
@@ -62,7 +62,7 @@ def _analytical_jacobians(fn, inputs):
             grads = autograd_grad(out, diff_inputs, seed, retain_graph=True, allow_unused=True)
             for i, g in enumerate(grads):
                 if g is not None:
-                    jac[i][j][k, :] = g.numpy().astype(np.float64).reshape(-1)
+                    jac[i][j][k, :] = g.detach().numpy().astype(np.float64).reshape(-1)
     return jac
 
 

@@ -73,6 +73,7 @@ Tensor spread_offsets(const Tensor& offsets, const Shape& result_shape, int64_t 
 }
 
 void check_no_internal_overlap(const Tensor& t, const char* op) {
+  if (t.numel() == 0) return;
   for (int64_t d = 0; d < t.dim(); ++d)
     TZ_CHECK(t.sizes()[d] <= 1 || t.strides()[d] != 0, Runtime, op, "(): unsupported operation: more "
              "than one element of the written-to tensor refers to a single memory location. Please "

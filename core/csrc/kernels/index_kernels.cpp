@@ -106,6 +106,29 @@ void scatter_reduce(const Tensor& dst, const Tensor& values, const Tensor& offse
   });
 }
 
+// Assigning one value (a 0-d tensor expanded): fill rows of dst instead of copying them.
+bool scatter_fill(const Tensor& dst, const Tensor& values, const Tensor& offsets) {
+  for (int64_t s : values.strides())
+    if (s != 0) return false;
+  int64_t nd;
+  int64_t row = row_length(dst, dst, offsets, &nd);
+  const int64_t isz = dst.itemsize();
+  if (row * isz < kMinRowBytes) return false;
+  const int64_t* poff = offsets.data<int64_t>();
+  by_size(isz, [&](auto tag) {
+    using T = decltype(tag);
+    T v;
+    std::memcpy(&v, values.raw_data(), sizeof(T));
+    T* pd = static_cast<T*>(dst.raw_data());
+    parallel_for(0, dst.numel() / row, std::max<int64_t>(1, kRowGrainBytes / (row * isz)), [&](int64_t b, int64_t e) {
+      for_rows(dst, dst, offsets, nd, b, e, [&](int64_t da, int64_t, int64_t fa) {
+        std::fill_n(pd + da + poff[fa], row, v);
+      });
+    });
+  });
+  return true;
+}
+
 }  // namespace
 
 void index_gather_kernel(const Tensor& out, const Tensor& src, const Tensor& offsets) {
@@ -141,6 +164,7 @@ void index_gather_kernel(const Tensor& out, const Tensor& src, const Tensor& off
 void index_scatter_kernel(const Tensor& dst, const Tensor& values, const Tensor& offsets, ScatterMode mode) {
   if (dst.numel() == 0) return;
   if (mode != ScatterMode::Assign) return scatter_reduce(dst, values, offsets, mode);
+  if (scatter_fill(dst, values, offsets)) return;
   const int64_t isz = dst.itemsize();
   int64_t nd;
   int64_t row = row_length(dst, values, offsets, &nd);

@@ -106,6 +106,43 @@ void scatter_reduce(const Tensor& dst, const Tensor& values, const Tensor& offse
   });
 }
 
+// dst[i] = src[i], with the side kIndirectDst names displaced by offsets[i] elements: the
+// source for gathers, the destination for scatters. Rows long enough go by memcpy.
+template <bool kIndirectDst>
+void move_elements(const Tensor& dst, const Tensor& src, const Tensor& offsets) {
+  if (dst.numel() == 0) return;
+  const int64_t isz = dst.itemsize();
+  int64_t nd;
+  int64_t row = row_length(dst, src, offsets, &nd);
+  if (row * isz >= kMinRowBytes) {
+    char* pd = static_cast<char*>(dst.raw_data());
+    const char* ps = static_cast<const char*>(src.raw_data());
+    const int64_t* poff = offsets.data<int64_t>();
+    const int64_t bytes = row * isz;
+    // Scatters to repeated offsets race, as in PyTorch: which of the values lands is unspecified.
+    parallel_for(0, dst.numel() / row, std::max<int64_t>(1, kRowGrainBytes / bytes), [&](int64_t b, int64_t e) {
+      for_rows(dst, src, offsets, nd, b, e, [&](int64_t da, int64_t sa, int64_t fa) {
+        (kIndirectDst ? da : sa) += poff[fa];
+        std::memcpy(pd + da * isz, ps + sa * isz, bytes);
+      });
+    });
+    return;
+  }
+  TensorIter iter({dst, src, offsets}, dst.sizes());
+  by_size(isz, [&](auto tag) {
+    using T = decltype(tag);
+    iter.for_each([](char** data, const int64_t* strides, int64_t n) {
+      char* d = data[0];
+      const char* s = data[1];
+      const char* f = data[2];
+      for (int64_t i = 0; i < n; ++i, d += strides[0], s += strides[1], f += strides[2]) {
+        int64_t off = *reinterpret_cast<const int64_t*>(f);
+        reinterpret_cast<T*>(d)[kIndirectDst ? off : 0] = reinterpret_cast<const T*>(s)[kIndirectDst ? 0 : off];
+      }
+    });
+  });
+}
+
 // Assigning one value (a 0-d tensor expanded): fill rows of dst instead of copying them.
 bool scatter_fill(const Tensor& dst, const Tensor& values, const Tensor& offsets) {
   for (int64_t s : values.strides())
@@ -132,66 +169,14 @@ bool scatter_fill(const Tensor& dst, const Tensor& values, const Tensor& offsets
 }  // namespace
 
 void index_gather_kernel(const Tensor& out, const Tensor& src, const Tensor& offsets) {
-  if (out.numel() == 0) return;
-  const int64_t isz = out.itemsize();
-  int64_t nd;
-  int64_t row = row_length(out, src, offsets, &nd);
-  if (row * isz >= kMinRowBytes) {
-    char* po = static_cast<char*>(out.raw_data());
-    const char* ps = static_cast<const char*>(src.raw_data());
-    const int64_t* poff = offsets.data<int64_t>();
-    const int64_t bytes = row * isz;
-    parallel_for(0, out.numel() / row, std::max<int64_t>(1, kRowGrainBytes / bytes), [&](int64_t b, int64_t e) {
-      for_rows(out, src, offsets, nd, b, e, [&](int64_t oa, int64_t sa, int64_t fa) {
-        std::memcpy(po + oa * isz, ps + (sa + poff[fa]) * isz, bytes);
-      });
-    });
-    return;
-  }
-  TensorIter iter({out, src, offsets}, out.sizes());
-  by_size(isz, [&](auto tag) {
-    using T = decltype(tag);
-    iter.for_each([](char** data, const int64_t* strides, int64_t n) {
-      char* o = data[0];
-      const char* s = data[1];
-      const char* f = data[2];
-      for (int64_t i = 0; i < n; ++i, o += strides[0], s += strides[1], f += strides[2])
-        *reinterpret_cast<T*>(o) = reinterpret_cast<const T*>(s)[*reinterpret_cast<const int64_t*>(f)];
-    });
-  });
+  move_elements<false>(out, src, offsets);
 }
 
 void index_scatter_kernel(const Tensor& dst, const Tensor& values, const Tensor& offsets, ScatterMode mode) {
   if (dst.numel() == 0) return;
   if (mode != ScatterMode::Assign) return scatter_reduce(dst, values, offsets, mode);
   if (scatter_fill(dst, values, offsets)) return;
-  const int64_t isz = dst.itemsize();
-  int64_t nd;
-  int64_t row = row_length(dst, values, offsets, &nd);
-  if (row * isz >= kMinRowBytes) {
-    char* pd = static_cast<char*>(dst.raw_data());
-    const char* pv = static_cast<const char*>(values.raw_data());
-    const int64_t* poff = offsets.data<int64_t>();
-    const int64_t bytes = row * isz;
-    // Repeated offsets race, as in PyTorch: which of the values lands is unspecified.
-    parallel_for(0, dst.numel() / row, std::max<int64_t>(1, kRowGrainBytes / bytes), [&](int64_t b, int64_t e) {
-      for_rows(dst, values, offsets, nd, b, e, [&](int64_t da, int64_t va, int64_t fa) {
-        std::memcpy(pd + (da + poff[fa]) * isz, pv + va * isz, bytes);
-      });
-    });
-    return;
-  }
-  TensorIter iter({dst, values, offsets}, dst.sizes());
-  by_size(isz, [&](auto tag) {
-    using T = decltype(tag);
-    iter.for_each([](char** data, const int64_t* strides, int64_t n) {
-      char* d = data[0];
-      const char* v = data[1];
-      const char* f = data[2];
-      for (int64_t i = 0; i < n; ++i, d += strides[0], v += strides[1], f += strides[2])
-        reinterpret_cast<T*>(d)[*reinterpret_cast<const int64_t*>(f)] = *reinterpret_cast<const T*>(v);
-    });
-  });
+  move_elements<true>(dst, values, offsets);
 }
 
 void masked_fill_kernel(const Tensor& self, const Tensor& mask, const Tensor& value) {

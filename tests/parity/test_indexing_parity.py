@@ -208,3 +208,73 @@ def test_errors_like_torch(call):
     # index out of range, NotImplementedError for complex128).
     assert got.type is expected.type or (expected.type is RuntimeError and got.type in (IndexError, NotImplementedError)), \
         f"{got.type.__name__}({got.value}) vs torch {expected.type.__name__}({expected.value})"
+
+
+def _random_expression(rng, shape):
+    """A random mix of ints, slices, None, Ellipsis, bools, 0-d tensors, index tensors and
+    masks for a tensor of `shape`, as (kind, value) items."""
+    items, left, ellipsis = [], list(shape), False
+    for _ in range(rng.integers(0, 5)):
+        n = left[0] if left else 0
+        r = rng.random()
+        if r < 0.08 and not ellipsis:
+            items.append(("plain", Ellipsis))
+            ellipsis = True
+        elif r < 0.18:
+            items.append(("plain", None))
+        elif r < 0.22:
+            items.append(("plain", bool(rng.random() < 0.5)))
+        elif not left:
+            continue
+        elif r < 0.35:
+            items.append(("plain", int(rng.integers(-n, n)) if n else 0))
+            left.pop(0)
+        elif r < 0.42:
+            items.append(("tensor", np.array(rng.integers(-n, n)) if n else np.array(0)))
+            left.pop(0)
+        elif r < 0.6:
+            bounds = [None] + list(range(-n - 2, n + 3))
+            items.append(("plain", slice(rng.choice(bounds), rng.choice(bounds), rng.choice([None, 1, 2, 3]))))
+            left.pop(0)
+        elif r < 0.85:
+            k = int(rng.integers(0, 4))
+            shp = [(k,), (1, k), (k, 1), (2, 1)][rng.integers(0, 4)]
+            items.append(("tensor", rng.integers(-n, n, shp) if n else np.zeros(shp, np.int64)))
+            left.pop(0)
+        else:
+            k = int(rng.integers(1, min(2, len(left)) + 1))
+            items.append(("tensor", rng.random(left[:k]) > 0.5))
+            del left[:k]
+    return items
+
+
+def _build(m, items):
+    return tuple(m.tensor(v) if kind == "tensor" else v for kind, v in items)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_index_expressions_like_torch(seed):
+    rng = np.random.default_rng(seed)
+    for _ in range(300):
+        shape = tuple(int(s) for s in rng.integers(0, 4, rng.integers(0, 5)))
+        items = _random_expression(rng, shape)
+        a = rng.random(shape).astype(np.float32)
+        ours, theirs = _pair(a)
+        if len(shape) >= 2 and rng.random() < 0.3:  # non-contiguous self
+            ours, theirs = ours.transpose(0, 1), theirs.transpose(0, 1)
+        label = f"shape {shape} index {items}"
+        try:
+            expected = theirs[_build(torch, items)]
+        except (IndexError, RuntimeError, ValueError) as e:
+            with pytest.raises(type(e)):
+                ours[_build(core, items)]
+            continue
+        got = ours[_build(core, items)]
+        assert tuple(got.shape) == tuple(expected.shape), label
+        np.testing.assert_array_equal(got.numpy(), expected.numpy(), err_msg=label)
+        values = rng.random(tuple(expected.shape)).astype(np.float32)
+        theirs[_build(torch, items)] = torch.tensor(values)
+        if not np.array_equal(theirs[_build(torch, items)].numpy(), values):
+            continue  # repeated positions: which value lands is unspecified
+        ours[_build(core, items)] = core.tensor(values)
+        np.testing.assert_array_equal(ours.numpy(), theirs.numpy(), err_msg=label)

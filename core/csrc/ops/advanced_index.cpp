@@ -1,5 +1,5 @@
 // Advanced (integer-tensor and mask) indexing, and the flat take/put.
-#include <numeric>
+#include <algorithm>
 
 #include "iter/tensor_iter.h"
 #include "ops/conversion.h"
@@ -108,10 +108,6 @@ IndexedView indexed_view(const Tensor& self, const TensorList& indices, const In
     src = permute(self, order);
     first = 0;
   }
-  Shape sizes(src.sizes().begin() + first, src.sizes().begin() + first + k);
-  Shape strides(src.strides().begin() + first, src.strides().begin() + first + k);
-  Tensor offsets = index_offsets(defined, index_shape, sizes, strides, bounds);
-
   // Result: [dims before] + index_shape + [dims after]; the indexed block reads through offsets.
   Shape rsizes(src.sizes().begin(), src.sizes().begin() + first);
   Shape rstrides(src.strides().begin(), src.strides().begin() + first);
@@ -119,6 +115,15 @@ IndexedView indexed_view(const Tensor& self, const TensorList& indices, const In
   rstrides.insert(rstrides.end(), index_shape.size(), 0);
   rsizes.insert(rsizes.end(), src.sizes().begin() + first + k, src.sizes().end());
   rstrides.insert(rstrides.end(), src.strides().begin() + first + k, src.strides().end());
+
+  // An empty result reads and writes nothing, so (as in PyTorch) its indices go unchecked,
+  // unless they index into a dim of size 0.
+  Shape sizes(src.sizes().begin() + first, src.sizes().begin() + first + k);
+  Shape strides(src.strides().begin() + first, src.strides().begin() + first + k);
+  bool check = numel_of(rsizes) > 0 ||
+               (numel_of(index_shape) > 0 && std::find(sizes.begin(), sizes.end(), 0) != sizes.end());
+  Tensor offsets = check ? index_offsets(defined, index_shape, sizes, strides, bounds)
+                         : index_offsets({}, index_shape, {}, {}, bounds);
   Tensor view = Tensor::view_of(src, rsizes, rstrides, src.offset());
   return {view, spread_offsets(offsets, rsizes, first)};
 }

@@ -142,6 +142,8 @@ def test_index_add_copy_fill_semantics():
     (lambda x: x.index_fill(1, _t([0]), core.ones(1)), RuntimeError,
      "index_fill only supports a 0-dimensional value tensor, but got tensor with 1 dimension"),
     (lambda x: core.index_select(core.tensor(1.0), 0, _t([0, 0])), IndexError, "Index to scalar can have only 1 value"),
+    (lambda x: core.index_select(core.zeros((0, 3)), 1, _t([5])), IndexError, "index out of range in self"),
+    (lambda x: core.zeros((0, 3)).index_fill(0, _t([0]), 1.0), IndexError, "index is out of bounds for dimension with size 0"),
 ])
 def test_index_dim_errors(fn, exc, match):
     with pytest.raises(exc, match=match):

@@ -120,7 +120,7 @@ IndexedView indexed_view(const Tensor& self, const TensorList& indices, const In
   // unless they index into a dim of size 0.
   Shape sizes(src.sizes().begin() + first, src.sizes().begin() + first + k);
   Shape strides(src.strides().begin() + first, src.strides().begin() + first + k);
-  bool check = numel_of(rsizes) > 0 ||
+  bool check = bounds.check_unused || numel_of(rsizes) > 0 ||
                (numel_of(index_shape) > 0 && std::find(sizes.begin(), sizes.end(), 0) != sizes.end());
   Tensor offsets = check ? index_offsets(defined, index_shape, sizes, strides, bounds)
                          : index_offsets({}, index_shape, {}, {}, bounds);

@@ -50,7 +50,7 @@ Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index) {
   int64_t d = wrap_dim(dim, self.dim(), "index_select");
   TZ_CHECK(self.dim() > 0 || index.numel() == 1, Index, "index_select(): Index to scalar can have only 1 "
            "value, got ", index.numel(), " value(s)");
-  IndexedView v = dim_view(self, d, index, {false, ErrorKind::Index, IndexBounds::Message::InSelf});
+  IndexedView v = dim_view(self, d, index, {false, ErrorKind::Index, IndexBounds::Message::InSelf, -1, true});
   Tensor out = Tensor::empty(v.view.sizes(), self.dtype());
   index_gather_kernel(out, v.view, v.offsets);
   return self.dim() ? out : reshape(out, {});

@@ -16,6 +16,7 @@ struct IndexBounds {
   ErrorKind kind;
   Message message;
   int64_t dim = -1;  // the dimension Message::Dim names; -1: the index's position in the list
+  bool check_unused = false;  // check indices even when the result is empty (index_select)
 };
 
 // offsets = sum_k wrap(indices[k]) * strides[k], with the indices broadcast to `shape`, as a

@@ -51,8 +51,7 @@ void flat_to_strided(const Tensor& offsets, const Tensor& self) {
 // index's shape that stays at self's first element.
 IndexedView flat_view(const Tensor& self, const Tensor& index, const char* op) {
   check_index_dtype(index, false, op);
-  IndexBounds bounds = kFlatBounds;
-  Tensor offsets = index_offsets({index}, index.sizes(), {self.numel()}, {1}, bounds);
+  Tensor offsets = index_offsets({index}, index.sizes(), {self.numel()}, {1}, kFlatBounds);
   flat_to_strided(offsets, self);
   Tensor view = Tensor::view_of(self, index.sizes(), Shape(index.dim(), 0), self.offset());
   return {view, offsets};

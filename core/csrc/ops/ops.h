@@ -7,3 +7,4 @@
 #include "ops/linalg.h"
 #include "ops/views.h"
 // (families add their headers here, one line each)
+#include "ops/indexing.h"

@@ -121,21 +121,18 @@ Tensor stack(const TensorList& tensors, int64_t dim) {
   return cat(expanded, d);
 }
 
-Tensor atleast_1d(const Tensor& t) { return t.dim() >= 1 ? t : reshape(t, {1}); }
-
-Tensor atleast_2d(const Tensor& t) {
-  if (t.dim() >= 2) return t;
-  return t.dim() == 0 ? reshape(t, {1, 1}) : unsqueeze_view(t, 0);
+namespace {
+// A view with at least n dims; an alias (a new tensor) even when nothing changes, so that
+// autograd records it as its own output instead of rewriting the input's history.
+Tensor atleast_nd(const Tensor& t, int64_t n) {
+  const Shape shape = joining::atleast_shape(t.sizes(), n);
+  return shape == t.sizes() ? alias(t) : reshape(t, IntList(shape.begin(), shape.end()));
 }
+}  // namespace
 
-Tensor atleast_3d(const Tensor& t) {
-  switch (t.dim()) {
-    case 0: return reshape(t, {1, 1, 1});
-    case 1: return unsqueeze_view(unsqueeze_view(t, 0), 2);
-    case 2: return unsqueeze_view(t, 2);
-    default: return t;
-  }
-}
+Tensor atleast_1d(const Tensor& t) { return atleast_nd(t, 1); }
+Tensor atleast_2d(const Tensor& t) { return atleast_nd(t, 2); }
+Tensor atleast_3d(const Tensor& t) { return atleast_nd(t, 3); }
 
 TensorList atleast_1d(const TensorList& tensors) {
   return map_list(tensors, static_cast<TensorFn>(atleast_1d));

@@ -14,7 +14,7 @@ namespace tz {
 
 namespace {
 
-constexpr int kLetters = 52;  // 'A'-'Z' are labels 0-25, 'a'-'z' 26-51 (ASCII order)
+constexpr int kLetters = kEinsumLetters;  // 'A'-'Z' are labels 0-25, 'a'-'z' 26-51 (ASCII order)
 constexpr int kEllipsis = -1;  // marks "..." in a parsed term
 
 int letter_label(char c) {
@@ -23,7 +23,7 @@ int letter_label(char c) {
   return -2;
 }
 
-char label_char(int label) { return label < 26 ? char('A' + label) : char('a' + label - 26); }
+char label_char(int label) { return einsum_label_char(label); }
 
 // A parsed term: letter labels and at most one kEllipsis, in order.
 std::vector<int> parse_term(const std::string& eq, size_t begin, size_t end, bool output) {
@@ -140,8 +140,7 @@ Labeled contract(Labeled l, Labeled r, std::vector<bool> needed, int num_labels)
 
 }  // namespace
 
-Tensor einsum(const std::string& eq, const TensorList& operands) {
-  TZ_CHECK(!operands.empty(), Runtime, "einsum(): must provide at least one operand");
+EinsumLabels einsum_labels(const std::string& eq, const std::vector<int64_t>& dims) {
   const size_t arrow = eq.find("->");
   const size_t lhs_end = arrow == std::string::npos ? eq.size() : arrow;
 
@@ -154,19 +153,18 @@ Tensor einsum(const std::string& eq, const TensorList& operands) {
     if (end == lhs_end) break;
     begin = end + 1;
   }
-  TZ_CHECK(terms.size() <= operands.size(), Runtime,
+  TZ_CHECK(terms.size() <= dims.size(), Runtime,
            "einsum(): fewer operands were provided than specified in the equation");
-  TZ_CHECK(terms.size() >= operands.size(), Runtime,
+  TZ_CHECK(terms.size() >= dims.size(), Runtime,
            "einsum(): more operands were provided than specified in the equation");
-  for (const Tensor& t : operands) check_scalar_type(operands[0], t);
 
   // Ellipsis widths, then each operand's labels per dim.
   int64_t ell_max = 0;
-  std::vector<int64_t> ell_dims(operands.size(), 0);
+  std::vector<int64_t> ell_dims(dims.size(), 0);
   for (size_t i = 0; i < terms.size(); ++i) {
     const bool has_ell = std::count(terms[i].begin(), terms[i].end(), kEllipsis) > 0;
     const int64_t nsub = int64_t(terms[i].size()) - (has_ell ? 1 : 0);
-    const int64_t ndim = operands[i].dim();
+    const int64_t ndim = dims[i];
     if (has_ell) {
       TZ_CHECK(nsub <= ndim, Runtime, "einsum(): the number of subscripts in the equation (", nsub,
                ") is more than the number of dimensions (", ndim, ") for operand ", i);
@@ -178,12 +176,10 @@ Tensor einsum(const std::string& eq, const TensorList& operands) {
                " and no ellipsis was given");
     }
   }
-  const int num_labels = kLetters + int(ell_max);
-  std::vector<int64_t> label_size(num_labels, -1);
-  std::vector<int> label_count(num_labels, 0);
-  std::vector<Labeled> ops;
+  EinsumLabels spec;
+  spec.num_labels = kLetters + int(ell_max);
+  std::vector<int> label_count(spec.num_labels, 0);
   for (size_t i = 0; i < terms.size(); ++i) {
-    const Tensor& t = operands[i];
     std::vector<int> dim_labels;
     for (int lab : terms[i]) {
       if (lab != kEllipsis) {
@@ -192,6 +188,47 @@ Tensor einsum(const std::string& eq, const TensorList& operands) {
       }
       for (int64_t j = 0; j < ell_dims[i]; ++j) dim_labels.push_back(int(kLetters + ell_max - ell_dims[i] + j));
     }
+    for (int lab : dim_labels) label_count[lab]++;
+    spec.operands.push_back(std::move(dim_labels));
+  }
+
+  // Output labels: explicit, or the ellipsis dims then every letter used once, in ASCII order.
+  if (arrow != std::string::npos) {
+    for (int lab : parse_term(eq, arrow + 2, eq.size(), true)) {
+      if (lab == kEllipsis) {
+        for (int j = 0; j < ell_max; ++j) spec.output.push_back(kLetters + j);
+        continue;
+      }
+      TZ_CHECK(label_count[lab] > 0, Runtime, "einsum(): output subscript ", label_char(lab),
+               " does not appear in the equation for any input operand");
+      TZ_CHECK(std::find(spec.output.begin(), spec.output.end(), lab) == spec.output.end(), Runtime,
+               "einsum(): output subscript ", label_char(lab), " appears more than once in the output");
+      spec.output.push_back(lab);
+    }
+  } else {
+    for (int j = 0; j < ell_max; ++j) spec.output.push_back(kLetters + j);
+    // A letter repeated within one term (a trace, "ii") counts as used more than once.
+    for (int lab = 0; lab < kLetters; ++lab)
+      if (label_count[lab] == 1) spec.output.push_back(lab);
+  }
+  return spec;
+}
+
+Tensor einsum(const std::string& eq, const TensorList& operands) {
+  TZ_CHECK(!operands.empty(), Runtime, "einsum(): must provide at least one operand");
+  for (const Tensor& t : operands) check_scalar_type(operands[0], t);
+  std::vector<int64_t> dims;
+  for (const Tensor& t : operands) dims.push_back(t.dim());
+  const EinsumLabels spec = einsum_labels(eq, dims);
+  const int num_labels = spec.num_labels;
+  const int64_t ell_max = num_labels - kLetters;
+
+  std::vector<int64_t> label_size(num_labels, -1);
+  std::vector<Labeled> ops;
+  for (size_t i = 0; i < operands.size(); ++i) {
+    const Tensor& t = operands[i];
+    const std::vector<int>& dim_labels = spec.operands[i];
+    const int64_t ell_dims = std::count_if(dim_labels.begin(), dim_labels.end(), [](int l) { return l >= kLetters; });
     // Repeated labels take a diagonal: one dim whose stride is the sum of theirs.
     Shape sizes, strides;
     Labeled x;
@@ -213,12 +250,11 @@ Tensor einsum(const std::string& eq, const TensorList& operands) {
                  " which does not broadcast with previously seen size ", prev);
       } else {
         TZ_CHECK(prev < 0 || prev == size || prev == 1 || size == 1, Runtime, "einsum(): dimension ",
-                 lab - kLetters - (ell_max - ell_dims[i]), " covered by ellipsis in operand ", i,
+                 lab - kLetters - (ell_max - ell_dims), " covered by ellipsis in operand ", i,
                  " has size ", size, " which does not broadcast with previously seen ellipsis with size ",
                  prev, " for the respective dimension");
       }
       if (prev < 0 || prev == 1) label_size[lab] = size;  // size 1 broadcasts to any other
-      label_count[lab]++;
       x.labels.push_back(lab);
       sizes.push_back(size);
       strides.push_back(stride);
@@ -226,31 +262,7 @@ Tensor einsum(const std::string& eq, const TensorList& operands) {
     x.t = Tensor::view_of(t, sizes, strides, t.offset());
     ops.push_back(std::move(x));
   }
-
-  // Output labels: explicit, or the ellipsis dims then every letter used once, in ASCII order.
-  std::vector<int> out_labels;
-  if (arrow != std::string::npos) {
-    for (int lab : parse_term(eq, arrow + 2, eq.size(), true)) {
-      if (lab == kEllipsis) {
-        for (int j = 0; j < ell_max; ++j) out_labels.push_back(kLetters + j);
-        continue;
-      }
-      TZ_CHECK(label_count[lab] > 0, Runtime, "einsum(): output subscript ", label_char(lab),
-               " does not appear in the equation for any input operand");
-      TZ_CHECK(std::find(out_labels.begin(), out_labels.end(), lab) == out_labels.end(), Runtime,
-               "einsum(): output subscript ", label_char(lab), " appears more than once in the output");
-      out_labels.push_back(lab);
-    }
-  } else {
-    for (int j = 0; j < ell_max; ++j) out_labels.push_back(kLetters + j);
-    // A letter repeated within one term (a trace, "ii") counts as used more than once.
-    std::vector<int> occurrences(kLetters, 0);
-    for (const auto& term : terms)
-      for (int lab : term)
-        if (lab != kEllipsis) occurrences[lab]++;
-    for (int lab = 0; lab < kLetters; ++lab)
-      if (occurrences[lab] == 1) out_labels.push_back(lab);
-  }
+  const std::vector<int>& out_labels = spec.output;
   std::vector<bool> in_output(num_labels, false);
   for (int lab : out_labels) in_output[lab] = true;
 

@@ -49,6 +49,14 @@ Tensor unsqueeze_view(const Tensor& t, int64_t dim) {
   return Tensor::view_of(t, std::move(sizes), std::move(strides), t.offset());
 }
 
+Shape atleast_shape(const Shape& s, int64_t n) {
+  const int64_t nd = static_cast<int64_t>(s.size());
+  if (nd >= n) return s;
+  if (nd == 0) return Shape(n, 1);
+  if (nd == 1) return n == 2 ? Shape{1, s[0]} : Shape{1, s[0], 1};
+  return Shape{s[0], s[1], 1};  // nd == 2, n == 3
+}
+
 int64_t prod_range(const Shape& sizes, int64_t begin, int64_t end) {
   int64_t p = 1;
   for (int64_t i = begin; i < end; ++i) p *= sizes[i];

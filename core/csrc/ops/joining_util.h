@@ -20,6 +20,10 @@ Tensor slice_dim(const Tensor& t, int64_t dim, int64_t start, int64_t length, in
 // t with a new size-1 dimension at `dim` (already wrapped to [0, t.dim()]), as a view.
 Tensor unsqueeze_view(const Tensor& t, int64_t dim);
 
+// The shape atleast_{n}d gives a tensor of shape s: (k,) -> (1, k) for n = 2, (1, k, 1) for
+// n = 3; (m, k) -> (m, k, 1) for n = 3; 0-d -> all ones; n or more dims unchanged.
+Shape atleast_shape(const Shape& s, int64_t n);
+
 // Product of sizes[begin:end).
 int64_t prod_range(const Shape& sizes, int64_t begin, int64_t end);
 

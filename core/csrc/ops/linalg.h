@@ -2,6 +2,7 @@
 // tensordot and einsum. Products do not promote: operands must share a dtype (PyTorch).
 #pragma once
 #include <string>
+#include <vector>
 
 #include "ops/value.h"
 
@@ -39,6 +40,17 @@ Tensor tensordot(const Tensor& self, const Tensor& other, const IntList& dims_se
                  const IntList& dims_other);
 // Einstein summation ("ij,jk->ik", "...ij,...jk", "ii->i"), contracted pairwise via GEMMs.
 Tensor einsum(const std::string& equation, const TensorList& operands);
+// einsum's equation resolved for operands with `dims` dims: one label per operand dim
+// (letters 'A'-'Z' are 0-25, 'a'-'z' 26-51; ellipsis dims kEinsumLetters + j, aligned to
+// the right), the output's labels, and how many labels exist. Throws einsum's errors.
+constexpr int kEinsumLetters = 52;
+struct EinsumLabels {
+  std::vector<std::vector<int>> operands;
+  std::vector<int> output;
+  int num_labels = kEinsumLetters;
+};
+inline char einsum_label_char(int label) { return label < 26 ? char('A' + label) : char('a' + label - 26); }
+EinsumLabels einsum_labels(const std::string& equation, const std::vector<int64_t>& dims);
 
 // The shared core of every product above: beta * input + alpha * (a @ b) where a is
 // [*batch, m, k] and b is [*batch, k, n] with equal batch sizes (zero strides allowed);

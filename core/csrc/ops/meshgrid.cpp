@@ -34,7 +34,7 @@ TensorList meshgrid(const TensorList& tensors, const std::string& indexing) {
 Tensor cartesian_prod(const TensorList& tensors) {
   for (const Tensor& t : tensors)
     TZ_CHECK(t.dim() == 1, Runtime, "Expect a 1D vector, but got shape ", shape_str(t.sizes()));
-  if (tensors.size() == 1) return tensors[0];
+  if (tensors.size() == 1) return alias(tensors[0]);  // a new tensor: autograd records it
   TensorList grids = meshgrid(tensors, "ij");
   for (Tensor& g : grids) g = reshape(g, {-1});
   return stack(grids, 1);

@@ -1,0 +1,129 @@
+#include "autograd/grad_util.h"
+
+#include <algorithm>
+
+#include "ops/creation.h"
+
+namespace tz::grad {
+
+namespace {
+
+int64_t prod(const Shape& s, size_t begin, size_t end) {
+  int64_t p = 1;
+  for (size_t i = begin; i < end; ++i) p *= s[i];
+  return p;
+}
+
+// x viewed as (a, r, b) summed over r: a GEMV or a batched GEMM against ones, so that the
+// sum is recorded (as mv/matmul) for double backward. Returns a*b elements in any shape.
+Tensor sum_middle(const Tensor& x, int64_t a, int64_t r, int64_t b) {
+  Tensor ones_r = ones({r}, x.dtype());
+  if (b == 1) return op(TZ_OP("mv"), {F::reshape(x, {a, r}), ones_r});
+  if (a == 1) return op(TZ_OP("mv"), {F::transpose(F::reshape(x, {r, b}), 0, 1), ones_r});
+  return op(TZ_OP("matmul"), {ones_r, F::reshape(x, {a, r, b})});
+}
+
+}  // namespace
+
+Tensor sum_dims(const Tensor& x, IntList dims, bool keepdim) {
+  const int64_t nd = x.dim();
+  for (int64_t& d : dims) d = wrap_dim(d, nd, "sum");
+  std::sort(dims.begin(), dims.end());
+  dims.erase(std::unique(dims.begin(), dims.end()), dims.end());
+  Tensor cur = x;
+  Shape sizes = x.sizes();
+  // Runs of adjacent dims, last run first, each summed as the middle of (a, r, b).
+  for (size_t i = dims.size(); i > 0;) {
+    const size_t last = --i;
+    while (i > 0 && dims[i - 1] == dims[i] - 1) --i;
+    const size_t first = static_cast<size_t>(dims[i]), stop = static_cast<size_t>(dims[last]) + 1;
+    const int64_t r = prod(sizes, first, stop);
+    if (r != 1) {
+      Tensor summed = sum_middle(cur, prod(sizes, 0, first), r, prod(sizes, stop, sizes.size()));
+      for (size_t k = first; k < stop; ++k) sizes[k] = 1;
+      cur = F::reshape(summed, sizes);
+    } else {
+      for (size_t k = first; k < stop; ++k) sizes[k] = 1;
+    }
+  }
+  if (!keepdim) {
+    Shape kept;
+    for (int64_t d = 0; d < nd; ++d)
+      if (!std::binary_search(dims.begin(), dims.end(), d)) kept.push_back(sizes[d]);
+    sizes = kept;
+  }
+  return cur.sizes() == sizes ? cur : F::reshape(cur, sizes);
+}
+
+Tensor sum_all_but(const Tensor& x, int64_t keep) {
+  IntList dims;
+  for (int64_t d = 0; d < x.dim(); ++d)
+    if (d != keep) dims.push_back(d);
+  return sum_dims(x, dims);
+}
+
+Tensor pad_dims(const Tensor& x, const std::vector<DimPad>& pads) {
+  const int64_t nd = x.dim();
+  int64_t lowest = nd;
+  bool any = false;
+  for (const DimPad& p : pads) {
+    lowest = std::min(lowest, p.dim);
+    any = any || p.before != 0 || p.after != 0;
+  }
+  if (!any) return x;
+  IntList widths(2 * (nd - lowest), 0);
+  for (const DimPad& p : pads) {
+    const int64_t j = nd - 1 - p.dim;  // pad lists start at the last dim
+    widths[2 * j] += p.before;
+    widths[2 * j + 1] += p.after;
+  }
+  return op(TZ_OP("pad"), {x, widths});
+}
+
+Tensor slice(const Tensor& x, int64_t dim, int64_t start, int64_t length) {
+  return pad_dims(x, {{dim, -start, start + length - x.size(dim)}});
+}
+
+Tensor place(const Tensor& x, int64_t dim, int64_t start, int64_t total) {
+  return pad_dims(x, {{dim, start, total - start - x.size(dim)}});
+}
+
+Tensor conj(const Tensor& x) {
+  if (!is_complex(x.dtype())) return x;
+  // conj comes with the elementwise family; looked up when first needed.
+  static const Op* conj_op = [] {
+    const auto& found = OpRegistry::get().overloads("conj");
+    return found.empty() ? nullptr : found.front();
+  }();
+  TZ_CHECK(conj_op != nullptr, NotImplemented, "derivatives for complex inputs need conj(), which is "
+           "not available yet");
+  return op(*conj_op, {x});
+}
+
+Scalar conj(const Scalar& s) {
+  if (!s.is_complex()) return s;
+  complex64 v = s.to_complex();
+  return Scalar(complex64(v.real(), -v.imag()));
+}
+
+Tensor scale(const Tensor& x, const Scalar& s) {
+  if (!s.is_complex() && s.to_double() == 1.0) return x;
+  return F::mul(x, s);
+}
+
+Tensor cast(const Tensor& x, DType dtype) {
+  return x.dtype() == dtype ? x : op(TZ_OP("to.dtype"), {x, dtype});
+}
+
+IntList negated(IntList values) {
+  for (int64_t& v : values) v = -v;
+  return values;
+}
+
+Tensor unsqueeze(const Tensor& x, int64_t dim) {
+  Shape s = x.sizes();
+  s.insert(s.begin() + wrap_dim(dim, x.dim() + 1, "unsqueeze"), 1);
+  return F::reshape(x, s);
+}
+
+}  // namespace tz::grad

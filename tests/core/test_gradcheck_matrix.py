@@ -1,0 +1,121 @@
+"""float64 gradcheck (and gradgradcheck) for every differentiable entry of the op table.
+
+Inputs come from the op matrix's sample kinds (tests/core/op_matrix): floating cases are
+promoted to float64, including broadcast and non-contiguous (transposed) layouts.
+"""
+import importlib
+import pkgutil
+
+import numpy as np
+import pytest
+
+import core
+from core import _C, autograd
+
+import op_matrix
+from op_matrix import registry
+
+for _mod in pkgutil.iter_modules(op_matrix.__path__):
+    importlib.import_module(f"op_matrix.{_mod.name}")
+
+MAX_CASES = 3  # per op: gradcheck is O(numel^2); the op matrix covers breadth
+
+
+def _entries():
+    seen = {}
+    for table, method in ((_C._functions, False), (_C._methods, True)):
+        for name, op in table.items():
+            for sig, kind, deriv in zip(op.signatures, op.samples, op.derivatives):
+                full = sig.split("(")[0]
+                seen.setdefault(full, (kind, method, deriv))
+    return sorted((n, k, m, d) for n, (k, m, d) in seen.items())
+
+
+ENTRIES = _entries()
+DIFFERENTIABLE = [e for e in ENTRIES if e[1] and e[3] in ("yes", "first-order")]
+
+
+def _is_float(a):
+    return isinstance(a, np.ndarray) and a.dtype.kind == "f"
+
+
+def _arrays_of(arg):
+    """The arrays an argument holds: itself, or the elements of a Tensor[] list."""
+    if isinstance(arg, np.ndarray):
+        return [arg]
+    if isinstance(arg, list) and arg and all(isinstance(a, np.ndarray) for a in arg):
+        return arg
+    return []
+
+
+def _to64(a):
+    return a.astype(np.float64) if _is_float(a) else a
+
+
+def _float_case(case):
+    """The case with floating arrays in float64, or None if it has no floating input.
+    Tensor[] arguments (lists of arrays) count element by element."""
+    if not any(_is_float(a) for arg in case.args for a in _arrays_of(arg)):
+        return None
+    args = tuple([_to64(a) for a in arg] if _arrays_of(arg) and isinstance(arg, list) else _to64(arg)
+                 for arg in case.args)
+    if any(_is_float(a) and a.size > 40 for arg in args for a in _arrays_of(arg)):
+        return None  # keep finite differences cheap
+    return args, case.kwargs
+
+
+def _tensor(array, transposed):
+    if transposed and array.ndim >= 2:
+        t = core.from_numpy(np.asfortranarray(array)).detach()
+    else:
+        t = core.tensor(array)
+    return t.requires_grad_()
+
+
+def _callable(name, method, args, kwargs, transposed):
+    base = name.split(".")[0]
+    # (argument index, list index or None) of every floating array: those become inputs.
+    positions = [(i, None) for i, a in enumerate(args) if _is_float(a)]
+    positions += [(i, j) for i, a in enumerate(args) if isinstance(a, list)
+                  for j, x in enumerate(_arrays_of(a)) if _is_float(x)]
+    inputs = [_tensor(args[i] if j is None else args[i][j], transposed) for i, j in positions]
+
+    def static(a):
+        if isinstance(a, np.ndarray):
+            return core.tensor(a)
+        if _arrays_of(a) and isinstance(a, list):
+            return [core.tensor(x) for x in a]
+        return a
+
+    static_args = [static(a) for a in args]
+    kwargs = {k: getattr(core, v) if k == "dtype" and isinstance(v, str) else v for k, v in kwargs.items()}
+
+    def fn(*tensors):
+        call = [list(a) if isinstance(a, list) else a for a in static_args]
+        for (i, j), t in zip(positions, tensors):
+            if j is None:
+                call[i] = t
+            else:
+                call[i][j] = t
+        if base.endswith("_"):
+            call[0] = call[0].clone()  # in-place ops can't run on leaves
+        if method or base.endswith("_"):
+            out = getattr(call[0], base)(*call[1:], **kwargs)
+        else:
+            out = getattr(core, base)(*call, **kwargs)
+        return out
+
+    return fn, inputs
+
+
+@pytest.mark.parametrize("name,kind,method,deriv", DIFFERENTIABLE, ids=[e[0] for e in DIFFERENTIABLE])
+def test_gradcheck(name, kind, method, deriv):
+    ref = registry.REFERENCES.get(name)
+    cases = [c for c in (_float_case(c) for c in registry.SAMPLES[kind](np.random.default_rng(0))) if c]
+    assert cases, f"{name}: sample kind {kind} has no floating case to gradcheck"
+    for i, (args, kwargs) in enumerate(cases[:MAX_CASES]):
+        transposed = i == 1 and not (ref and ref.contiguous_only)
+        fn, inputs = _callable(name, method or (ref is not None and ref.method), args, kwargs, transposed)
+        assert autograd.gradcheck(fn, inputs, atol=1e-6, rtol=1e-4), name
+        if deriv == "yes":
+            assert autograd.gradgradcheck(fn, inputs, atol=1e-5, rtol=1e-3), name

@@ -222,18 +222,18 @@ TensorList einsum_backward(const BackwardContext& c) {
     }
     backward_eq += "->" + term(have);
     Tensor t = op(TZ_OP("einsum"), {backward_eq, args});
+    // Labels only operand i has were summed away, and size-1 labels of the others broadcast
+    // along operand i: the gradient is constant along those dims.
     std::vector<Axis> axes;
+    Shape unit = t.sizes(), full;
+    for (int lab : missing) unit.push_back(1);
     for (int lab : have) axes.push_back({lab, 0});
-    // Labels only operand i has were summed away: the gradient is constant along them.
-    if (!missing.empty()) {
-      Shape unit = t.sizes(), full = t.sizes();
-      for (int lab : missing) {
-        unit.push_back(1);
-        full.push_back(sizes[std::find(labels.begin(), labels.end(), lab) - labels.begin()]);
-        axes.push_back({lab, 0});
-      }
-      t = F::expand(F::reshape(t, unit), full);
+    for (int lab : missing) axes.push_back({lab, 0});
+    for (size_t d = 0; d < axes.size(); ++d) {
+      const int64_t own = sizes[std::find(labels.begin(), labels.end(), axes[d].label) - labels.begin()];
+      full.push_back(unit[d] == 1 ? own : unit[d]);  // (own == 1 < unit[d]: the engine sums)
     }
+    if (full != t.sizes()) t = F::expand(F::reshape(t, unit), full);
     // Each repeat of a label: move its first axis last, then spread it over a diagonal.
     std::vector<Axis> final_axes;
     for (int lab : labels) {

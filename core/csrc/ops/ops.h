@@ -5,3 +5,4 @@
 #include "ops/elementwise.h"
 #include "ops/views.h"
 // (families add their headers here, one line each)
+#include "ops/random.h"

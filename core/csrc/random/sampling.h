@@ -1,0 +1,111 @@
+// Scalar draws from a Generator that follow PyTorch's CPU sampling bit for bit: which
+// engine call a sample consumes (32 or 64 bits), the masks, and the floating-point order
+// of operations (PyTorch's kernels are compiled with FMA contraction, so `a * b + c`
+// there is one rounding: std::fma here). The caller holds the generator's lock.
+#pragma once
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+#include "random/generator.h"
+#include "tensor/half.h"
+
+namespace tz::sampling {
+
+constexpr double kPi = 3.14159265358979323846;
+
+// Precision of a uniform real of type T: its mantissa digits.
+template <typename T>
+constexpr int uniform_digits() {
+  if constexpr (std::is_same_v<T, double>) return 53;
+  else if constexpr (std::is_same_v<T, float>) return 24;
+  else if constexpr (std::is_same_v<T, Half>) return 11;
+  else return 8;  // BFloat16
+}
+
+// The type uniform reals of type T are computed in (half types compute in float).
+template <typename T>
+using acc_t = std::conditional_t<std::is_same_v<T, double>, double, float>;
+
+// Uniform in [0, 1) on the grid of T's precision: 64-bit draws for double, 32 otherwise.
+template <typename T>
+inline acc_t<T> uniform01(Generator& g) {
+  constexpr int d = uniform_digits<T>();
+  if constexpr (std::is_same_v<T, double>) {
+    return static_cast<double>(g.random64() & ((uint64_t(1) << d) - 1)) * (1.0 / double(uint64_t(1) << d));
+  } else {
+    return static_cast<float>(g.random() & ((1u << d) - 1)) * (1.0f / float(1u << d));
+  }
+}
+
+// Uniform in [from, to) as a T; `from` and `to` are already values of T.
+template <typename T>
+inline T uniform_real(Generator& g, T from, T to) {
+  using A = acc_t<T>;
+  A x = uniform01<T>(g);
+  A range = static_cast<A>(T(static_cast<A>(to) - static_cast<A>(from)));  // a T, like c10's Half
+  return static_cast<T>(std::fma(x, range, static_cast<A>(from)));
+}
+
+// Standard normal by Box-Muller on two 53-bit uniforms; the sine half is cached in the
+// generator and returned by the next call. Returns z * std + mean.
+inline double normal_double(Generator& g, double mean, double std) {
+  double z;
+  if (g.next_double_normal) {
+    z = *g.next_double_normal;
+    g.next_double_normal.reset();
+  } else {
+    double u1 = uniform01<double>(g);
+    double u2 = uniform01<double>(g);
+    double r = std::sqrt(-2.0 * std::log1p(-u2));
+    double theta = (2.0 * kPi) * u1;
+    g.next_double_normal = r * std::sin(theta);
+    z = r * std::cos(theta);
+  }
+  return std::fma(z, std, mean);
+}
+
+inline bool bernoulli(Generator& g, double p) { return uniform01<double>(g) < p; }
+// Probabilities stored in a float-like tensor draw 24-bit uniforms and compare in float.
+inline bool bernoulli(Generator& g, float p) { return uniform01<float>(g) < p; }
+
+inline double exponential(Generator& g, double lambd) {
+  return (-1.0 / lambd) * std::log1p(-uniform01<double>(g));
+}
+
+inline double cauchy(Generator& g, double median, double sigma) {
+  return std::fma(sigma, std::tan(kPi * (uniform01<double>(g) - 0.5)), median);
+}
+
+inline double log_normal(Generator& g, double mean, double std) {
+  return std::exp(normal_double(g, mean, std));
+}
+
+inline double geometric(Generator& g, double p) {
+  return std::ceil(std::log(uniform01<double>(g)) / std::log1p(-p));
+}
+
+// random_(): [0, max] for integers, [0, 2^digits] for floating types, {0, 1} for bool.
+template <typename T>
+inline T random_bits(Generator& g) {
+  if constexpr (std::is_same_v<T, bool>) {
+    return (g.random() & 1u) != 0;
+  } else if constexpr (std::is_same_v<T, int64_t>) {
+    return static_cast<int64_t>(g.random64() % (uint64_t(INT64_MAX) + 1));
+  } else if constexpr (std::is_same_v<T, double>) {
+    return static_cast<double>(g.random64() % ((uint64_t(1) << 53) + 1));
+  } else if constexpr (std::is_integral_v<T>) {
+    return static_cast<T>(g.random() % (uint64_t(std::numeric_limits<T>::max()) + 1));
+  } else {
+    return T(static_cast<float>(g.random() % ((uint64_t(1) << uniform_digits<T>()) + 1)));
+  }
+}
+
+// An integer in [base, base + range); ranges of 2^28 and more draw 64 bits.
+inline int64_t random_from_to(Generator& g, uint64_t range, int64_t base) {
+  uint64_t v = range >= (uint64_t(1) << 28) ? g.random64() : g.random();
+  return static_cast<int64_t>(v % range + static_cast<uint64_t>(base));
+}
+
+}  // namespace tz::sampling

@@ -13,3 +13,4 @@ def pytest_report_header(config):
     import core
 
     return f"tensorzoo core: cpu capability {core._C._cpu_capability()}, threads {core.get_num_threads()}"
+

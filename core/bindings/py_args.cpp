@@ -186,16 +186,15 @@ bool parse_args(const Schema& schema, PyObject* const* args, size_t nargs, PyObj
   size_t npositional = 0;
   while (npositional < nparams && !schema.args[npositional].kwarg_only) npositional++;
 
-  // `view(2, 3)`: an int list parameter that is the only positional one absorbs varargs.
+  // `view(2, 3)`: an int list that is the only positional parameter (after self) absorbs
+  // positional ints, as in PyTorch; `sum(0, True)` must not turn into dim=[0, 1].
   size_t first_list = nargs > 0 && is_tensor(args[0]) && !schema.args.empty() &&
                               schema.args[0].type == ArgType::Tensor ? 1 : 0;
-  bool varargs = nargs > first_list + 1 && npositional > first_list &&
-                 schema.args[first_list].type == ArgType::IntList;
+  bool varargs = nargs > first_list + 1 && npositional == first_list + 1 &&
+                 schema.args[first_list].type == ArgType::IntList && !PyBool_Check(args[first_list]);
   if (varargs) {
-    for (size_t i = first_list + 1; i < npositional; ++i)
-      varargs = varargs && schema.args[i].has_default;
     int64_t probe;
-    varargs = varargs && to_int(args[first_list], probe);
+    varargs = to_int(args[first_list], probe);
   }
   if (varargs) {
     IntList l(nargs - first_list);

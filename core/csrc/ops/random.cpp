@@ -75,15 +75,49 @@ std::pair<int64_t, int64_t> integral_range(DType dt) {
   }
 }
 
-// A floating dtype of `digits` mantissa bits takes integers with |v| <= 2^digits (all exact,
-// so PyTorch's rounding of the bounds to the dtype never changes them once they pass).
+// v rounded to a floating dtype (as PyTorch casts its bounds).
+double rounded_to(int64_t v, DType dt) {
+  switch (dt) {
+    case DType::Float16: return static_cast<float>(Half(static_cast<float>(v)));
+    case DType::BFloat16: return static_cast<float>(BFloat16(static_cast<float>(v)));
+    case DType::Float32: return static_cast<float>(v);
+    default: return static_cast<double>(v);
+  }
+}
+
+// PyTorch's update_from / update_to: a bound the dtype cannot hold moves inwards to a
+// value whose neighbour it can.
+int64_t step_below(int64_t v, DType dt) {
+  int n = 0;
+  for (uint64_t mag = v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v); mag >>= 1;) ++n;
+  int shift = n - uniform_digits(dt) + 1;
+  return shift > 0 ? int64_t(1) << shift : 1;
+}
+
+int64_t update_from(int64_t from, DType dt) {
+  if (from == INT64_MAX) return from;
+  double r = rounded_to(from + 1, dt);
+  if (!(std::fabs(r) < 9.2e18) || static_cast<int64_t>(r) >= from) return from;
+  return static_cast<int64_t>(r) + step_below(from + 1, dt);
+}
+
+int64_t update_to(int64_t to, DType dt) {
+  if (to == INT64_MIN) return to;
+  double r = rounded_to(to - 1, dt);
+  if (!(std::fabs(r) < 9.2e18) || static_cast<int64_t>(r) < to) return to;
+  return static_cast<int64_t>(r) - step_below(to - 1, dt);
+}
+
+// Bounds of random_ and randint: the dtype's range (finite range for floating dtypes).
 void check_bounds(int64_t from, int64_t to_inc, DType dt, const char* op) {
-  int64_t lo, hi;
+  double lo, hi;
   if (is_floating(dt)) {
-    hi = int64_t(1) << uniform_digits(dt);
+    hi = floating_max(dt);
     lo = -hi;
   } else {
-    std::tie(lo, hi) = integral_range(dt);
+    auto range = integral_range(dt);
+    lo = static_cast<double>(range.first);
+    hi = static_cast<double>(range.second);
   }
   TZ_CHECK(from >= lo && from <= hi, Runtime, op, "(): from is out of bounds for ", dtype_name(dt));
   TZ_CHECK(to_inc >= lo && to_inc <= hi, Runtime, op, "(): to - 1 is out of bounds for ", dtype_name(dt));
@@ -96,15 +130,26 @@ void fill_from_to(const Tensor& t, int64_t from, std::optional<int64_t> to, Gene
            "(): not implemented for dtype ", dtype_name(t.dtype()));
   const DType dt = t.dtype();
   if (to) {
-    TZ_CHECK(from < *to, Runtime, op, "(): expected 'from' to be less than 'to', but got from=", from,
-             " >= to=", *to);
-    check_bounds(from, *to - 1, dt, op);
+    int64_t end = *to;
+    TZ_CHECK(from < end, Runtime, op, "(): expected 'from' to be less than 'to', but got from=", from,
+             " >= to=", end);
+    if (is_floating(dt)) {
+      from = update_from(from, dt);
+      end = update_to(end, dt);
+      TZ_CHECK(from < end, Runtime, op, "(): expected 'from' cast to ", dtype_name(dt),
+               " to be less than 'to' cast to it, but got from=", from, " >= to=", end);
+    }
+    check_bounds(from, end - 1, dt, op);
     if (t.numel() == 0) return;
-    random_from_to_kernel(t, static_cast<uint64_t>(*to) - static_cast<uint64_t>(from), from, g);
+    random_from_to_kernel(t, static_cast<uint64_t>(end) - static_cast<uint64_t>(from), from, g);
   } else if (from != std::numeric_limits<int64_t>::lowest()) {
-    const int64_t to_inc = is_floating(dt) ? int64_t(1) << uniform_digits(dt) : integral_range(dt).second;
-    TZ_CHECK(!is_floating(dt) || from < to_inc, Runtime, op, "(): expected 'from' to be less than ", to_inc,
-             " for ", dtype_name(dt), ", but got from=", from);
+    int64_t to_inc = integral_range(dt).second;
+    if (is_floating(dt)) {
+      to_inc = uniform_digits(dt) >= 63 ? INT64_MAX : int64_t(1) << uniform_digits(dt);
+      from = update_from(from, dt);
+      TZ_CHECK(from < to_inc, Runtime, op, "(): expected 'from' cast to ", dtype_name(dt),
+               " to be less than ", to_inc, ", but got from=", from);
+    }
     check_bounds(from, to_inc, dt, op);
     if (t.numel() == 0) return;
     random_from_to_kernel(t, static_cast<uint64_t>(to_inc) - static_cast<uint64_t>(from) + 1, from, g);

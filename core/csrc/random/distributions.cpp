@@ -21,7 +21,8 @@ void fill_floating(const Tensor& self, const char* op, Generator& g, Draw&& draw
 void uniform_kernel(const Tensor& self, double from, double to, Generator& g) {
   GeneratorLock lock(g);
   TZ_DISPATCH_SAMPLING_FLOATING(self.dtype(), "uniform_", [&] {
-    const scalar_t lo = static_cast<scalar_t>(from), hi = static_cast<scalar_t>(to);
+    using acc = sampling::acc_t<scalar_t>;
+    const acc lo = static_cast<acc>(from), hi = static_cast<acc>(to);
     fill_serial<scalar_t>(self, [&] { return sampling::uniform_real<scalar_t>(g, lo, hi); });
   });
 }

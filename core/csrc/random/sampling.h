@@ -15,37 +15,35 @@ namespace tz::sampling {
 
 constexpr double kPi = 3.14159265358979323846;
 
-// Precision of a uniform real of type T: its mantissa digits.
+// Mantissa digits of T (what random_() spans for floating types).
 template <typename T>
-constexpr int uniform_digits() {
+constexpr int mantissa_digits() {
   if constexpr (std::is_same_v<T, double>) return 53;
   else if constexpr (std::is_same_v<T, float>) return 24;
   else if constexpr (std::is_same_v<T, Half>) return 11;
   else return 8;  // BFloat16
 }
 
-// The type uniform reals of type T are computed in (half types compute in float).
+// The type uniform reals of type T are computed in: half types use float's uniforms.
 template <typename T>
 using acc_t = std::conditional_t<std::is_same_v<T, double>, double, float>;
 
-// Uniform in [0, 1) on the grid of T's precision: 64-bit draws for double, 32 otherwise.
+// Uniform in [0, 1): 53 bits of a 64-bit draw for double, else 24 bits of a 32-bit draw.
 template <typename T>
 inline acc_t<T> uniform01(Generator& g) {
-  constexpr int d = uniform_digits<T>();
   if constexpr (std::is_same_v<T, double>) {
-    return static_cast<double>(g.random64() & ((uint64_t(1) << d) - 1)) * (1.0 / double(uint64_t(1) << d));
+    return static_cast<double>(g.random64() & ((uint64_t(1) << 53) - 1)) * (1.0 / 9007199254740992.0);
   } else {
-    return static_cast<float>(g.random() & ((1u << d) - 1)) * (1.0f / float(1u << d));
+    return static_cast<float>(g.random() & ((1u << 24) - 1)) * (1.0f / 16777216.0f);
   }
 }
 
-// Uniform in [from, to) as a T; `from` and `to` are already values of T.
+// Uniform in [from, to) computed in acc_t<T> and rounded to T; a value that rounds up to
+// `to` becomes `from`, so the range stays half-open.
 template <typename T>
-inline T uniform_real(Generator& g, T from, T to) {
-  using A = acc_t<T>;
-  A x = uniform01<T>(g);
-  A range = static_cast<A>(T(static_cast<A>(to) - static_cast<A>(from)));  // a T, like c10's Half
-  return static_cast<T>(std::fma(x, range, static_cast<A>(from)));
+inline T uniform_real(Generator& g, acc_t<T> from, acc_t<T> to) {
+  T v = static_cast<T>(std::fma(uniform01<T>(g), to - from, from));
+  return static_cast<acc_t<T>>(v) >= static_cast<acc_t<T>>(static_cast<T>(to)) ? static_cast<T>(from) : v;
 }
 
 // Standard normal by Box-Muller on two 53-bit uniforms; the sine half is cached in the
@@ -98,7 +96,7 @@ inline T random_bits(Generator& g) {
   } else if constexpr (std::is_integral_v<T>) {
     return static_cast<T>(g.random() % (uint64_t(std::numeric_limits<T>::max()) + 1));
   } else {
-    return T(static_cast<float>(g.random() % ((uint64_t(1) << uniform_digits<T>()) + 1)));
+    return T(static_cast<float>(g.random() % ((uint64_t(1) << mantissa_digits<T>()) + 1)));
   }
 }
 

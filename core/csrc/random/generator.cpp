@@ -50,16 +50,6 @@ void MT19937::twist() {
   next_ = 0;
 }
 
-uint32_t MT19937::operator()() {
-  if (--left_ <= 0) twist();
-  uint32_t y = state_[next_++];
-  y ^= y >> 11;
-  y ^= (y << 7) & 0x9d2c5680u;
-  y ^= (y << 15) & 0xefc60000u;
-  y ^= y >> 18;
-  return y;
-}
-
 bool MT19937::set(uint64_t seed, int left, int next, const uint32_t* words) {
   // The same validity rule as PyTorch: `next` may equal kN right before a twist.
   if (left < 1 || left > kN || next < 0 || next > kN) return false;

@@ -58,7 +58,16 @@ class MT19937 {
   static constexpr int kN = 624;
   explicit MT19937(uint64_t seed = 5489) { init(seed); }
   void init(uint64_t seed);
-  uint32_t operator()();
+  // Inline: samplers call it once per element.
+  uint32_t operator()() {
+    if (--left_ <= 0) twist();
+    uint32_t y = state_[next_++];
+    y ^= y >> 11;
+    y ^= (y << 7) & 0x9d2c5680u;
+    y ^= (y << 15) & 0xefc60000u;
+    y ^= y >> 18;
+    return y;
+  }
 
   uint64_t seed() const { return seed_; }
   int left() const { return left_; }  // draws until the next twist, plus one
@@ -81,6 +90,10 @@ class CPUGenerator final : public Generator {
   static constexpr size_t kLegacyStateSize = 5048, kStateSize = 5056;
   explicit CPUGenerator(uint64_t seed = kDefaultSeed) : engine_(seed) {}
   uint32_t random() override { return engine_(); }
+  uint64_t random64() override {
+    uint64_t hi = engine_();
+    return (hi << 32) | engine_();
+  }
   void set_seed(uint64_t seed) override;
   uint64_t initial_seed() const override { return engine_.seed(); }
   // PyTorch's byte layout, so states move between torch and core in both directions.
@@ -96,5 +109,13 @@ class CPUGenerator final : public Generator {
 const GeneratorPtr& default_generator();
 // `g` if given, else the default generator.
 inline Generator& generator_or_default(const GeneratorPtr& g) { return g ? *g : *default_generator(); }
+
+// Calls f(engine) with the engine's static type when it is the default CPU engine (its
+// draws then inline into the sampling loop), else with the Generator interface.
+template <typename F>
+decltype(auto) with_engine(Generator& g, F&& f) {
+  if (auto* cpu = dynamic_cast<CPUGenerator*>(&g)) return f(*cpu);
+  return f(g);
+}
 
 }  // namespace tz

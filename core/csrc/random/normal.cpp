@@ -35,10 +35,12 @@ void transform_blocks(T* data, int64_t nblocks, Fn fn) {
   parallel_for(0, nblocks, kBlocksPerTask, [&](int64_t b, int64_t e) { fn(data + b * kBlock, e - b); });
 }
 
-// Draws `count` uniforms of type T into buf (T's precision, float storage for half types).
-template <typename T, typename Buf>
-void draw_uniforms(Buf* buf, int64_t count, Generator& g) {
-  for (int64_t i = 0; i < count; ++i) buf[i] = sampling::uniform01<T>(g);
+// Draws `count` uniforms of type T into buf, holding g's lock.
+template <typename T>
+void draw_uniforms(T* buf, int64_t count, Generator& g) {
+  with_engine(g, [&](auto& eng) {
+    for (int64_t i = 0; i < count; ++i) buf[i] = sampling::uniform01<T>(eng);
+  });
 }
 
 // float32 and float64: uniforms for every element, then 16 more for a partial last block.
@@ -94,8 +96,10 @@ void normal_kernel(const Tensor& self, double mean, double std, Generator& g) {
     }
   }
   GeneratorLock lock(g);
-  TZ_DISPATCH_SAMPLING_FLOATING(dt, "normal_", [&] {
-    fill_serial<scalar_t>(self, [&] { return static_cast<scalar_t>(sampling::normal_double(g, mean, std)); });
+  with_engine(g, [&](auto& eng) {
+    TZ_DISPATCH_SAMPLING_FLOATING(dt, "normal_", [&] {
+      fill_serial<scalar_t>(self, [&] { return static_cast<scalar_t>(sampling::normal_double(eng, mean, std)); });
+    });
   });
 }
 

@@ -7,8 +7,8 @@ namespace tz {
 
 namespace {
 
-template <typename T>
-void shuffle(T* r, int64_t stride, int64_t n, Generator& g) {
+template <typename T, typename E>
+void shuffle(T* r, int64_t stride, int64_t n, E& g) {
   if (n < static_cast<int64_t>(std::numeric_limits<uint32_t>::max() / 20)) {
     for (int64_t i = 0; i < n; ++i) r[i * stride] = static_cast<T>(i);
     for (int64_t i = 0; i + 1 < n; ++i) {
@@ -30,7 +30,9 @@ void randperm_kernel(const Tensor& out, Generator& g) {
   GeneratorLock lock(g);
   const int64_t n = out.numel();
   const int64_t stride = out.dim() ? out.strides()[0] : 1;
-  TZ_DISPATCH_REAL(out.dtype(), "randperm", [&] { shuffle(out.data<scalar_t>(), stride, n, g); });
+  with_engine(g, [&](auto& eng) {
+    TZ_DISPATCH_REAL(out.dtype(), "randperm", [&] { shuffle(out.data<scalar_t>(), stride, n, eng); });
+  });
 }
 
 }  // namespace tz

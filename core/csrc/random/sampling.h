@@ -1,7 +1,8 @@
-// Scalar draws from a Generator that follow PyTorch's CPU sampling bit for bit: which
-// engine call a sample consumes (32 or 64 bits), the masks, and the floating-point order
-// of operations (PyTorch's kernels are compiled with FMA contraction, so `a * b + c`
-// there is one rounding: std::fma here). The caller holds the generator's lock.
+// Scalar draws from an engine (a Generator, or a CPUGenerator for inlined draws; see
+// with_engine) that follow PyTorch's CPU sampling bit for bit: which engine call a sample
+// consumes (32 or 64 bits), the masks, and the floating-point order of operations
+// (PyTorch's kernels are compiled with FMA contraction, so `a * b + c` there is one
+// rounding: std::fma here). The caller holds the generator's lock.
 #pragma once
 #include <cmath>
 #include <cstdint>
@@ -29,8 +30,8 @@ template <typename T>
 using acc_t = std::conditional_t<std::is_same_v<T, double>, double, float>;
 
 // Uniform in [0, 1): 53 bits of a 64-bit draw for double, else 24 bits of a 32-bit draw.
-template <typename T>
-inline acc_t<T> uniform01(Generator& g) {
+template <typename T, typename E>
+inline acc_t<T> uniform01(E& g) {
   if constexpr (std::is_same_v<T, double>) {
     return static_cast<double>(g.random64() & ((uint64_t(1) << 53) - 1)) * (1.0 / 9007199254740992.0);
   } else {
@@ -40,15 +41,16 @@ inline acc_t<T> uniform01(Generator& g) {
 
 // Uniform in [from, to) computed in acc_t<T> and rounded to T; a value that rounds up to
 // `to` becomes `from`, so the range stays half-open.
-template <typename T>
-inline T uniform_real(Generator& g, acc_t<T> from, acc_t<T> to) {
+template <typename T, typename E>
+inline T uniform_real(E& g, acc_t<T> from, acc_t<T> to) {
   T v = static_cast<T>(std::fma(uniform01<T>(g), to - from, from));
   return static_cast<acc_t<T>>(v) >= static_cast<acc_t<T>>(static_cast<T>(to)) ? static_cast<T>(from) : v;
 }
 
 // Standard normal by Box-Muller on two 53-bit uniforms; the sine half is cached in the
 // generator and returned by the next call. Returns z * std + mean.
-inline double normal_double(Generator& g, double mean, double std) {
+template <typename E>
+inline double normal_double(E& g, double mean, double std) {
   double z;
   if (g.next_double_normal) {
     z = *g.next_double_normal;
@@ -64,29 +66,35 @@ inline double normal_double(Generator& g, double mean, double std) {
   return std::fma(z, std, mean);
 }
 
-inline bool bernoulli(Generator& g, double p) { return uniform01<double>(g) < p; }
+template <typename E>
+inline bool bernoulli(E& g, double p) { return uniform01<double>(g) < p; }
 // Probabilities stored in a float-like tensor draw 24-bit uniforms and compare in float.
-inline bool bernoulli(Generator& g, float p) { return uniform01<float>(g) < p; }
+template <typename E>
+inline bool bernoulli(E& g, float p) { return uniform01<float>(g) < p; }
 
-inline double exponential(Generator& g, double lambd) {
+template <typename E>
+inline double exponential(E& g, double lambd) {
   return (-1.0 / lambd) * std::log1p(-uniform01<double>(g));
 }
 
-inline double cauchy(Generator& g, double median, double sigma) {
+template <typename E>
+inline double cauchy(E& g, double median, double sigma) {
   return std::fma(sigma, std::tan(kPi * (uniform01<double>(g) - 0.5)), median);
 }
 
-inline double log_normal(Generator& g, double mean, double std) {
+template <typename E>
+inline double log_normal(E& g, double mean, double std) {
   return std::exp(normal_double(g, mean, std));
 }
 
-inline double geometric(Generator& g, double p) {
+template <typename E>
+inline double geometric(E& g, double p) {
   return std::ceil(std::log(uniform01<double>(g)) / std::log1p(-p));
 }
 
 // random_(): [0, max] for integers, [0, 2^digits] for floating types, {0, 1} for bool.
-template <typename T>
-inline T random_bits(Generator& g) {
+template <typename T, typename E>
+inline T random_bits(E& g) {
   if constexpr (std::is_same_v<T, bool>) {
     return (g.random() & 1u) != 0;
   } else if constexpr (std::is_same_v<T, int64_t>) {
@@ -101,7 +109,8 @@ inline T random_bits(Generator& g) {
 }
 
 // An integer in [base, base + range); ranges of 2^28 and more draw 64 bits.
-inline int64_t random_from_to(Generator& g, uint64_t range, int64_t base) {
+template <typename E>
+inline int64_t random_from_to(E& g, uint64_t range, int64_t base) {
   uint64_t v = range >= (uint64_t(1) << 28) ? g.random64() : g.random();
   return static_cast<int64_t>(v % range + static_cast<uint64_t>(base));
 }

@@ -1,6 +1,4 @@
 """Tensors from Python data: core.tensor, core.as_tensor, core.from_numpy."""
-import builtins
-
 import numpy as np
 
 from core._native import _C
@@ -78,6 +76,3 @@ def as_tensor(data, dtype=None):
             pass
     return tensor(data, dtype=dtype)
 
-
-def frombuffer_uint8(data):
-    return _C.from_numpy(np.frombuffer(builtins.bytes(data), dtype=np.uint8).copy())

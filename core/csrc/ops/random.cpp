@@ -3,11 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <tuple>
 
+#include "iter/tensor_iter.h"
 #include "ops/conversion.h"
 #include "ops/creation.h"
-#include "iter/tensor_iter.h"
 #include "ops/elementwise.h"
 #include "random/distributions.h"
 #include "random/multinomial.h"
@@ -44,7 +43,8 @@ Tensor real_view(const Tensor& t) {
                                              t.impl()->version));
 }
 
-int uniform_digits(DType dt) {
+// Mantissa digits of a floating dtype.
+int mantissa_digits(DType dt) {
   switch (dt) {
     case DType::Float16: return 11;
     case DType::BFloat16: return 8;
@@ -90,7 +90,7 @@ double rounded_to(int64_t v, DType dt) {
 int64_t step_below(int64_t v, DType dt) {
   int n = 0;
   for (uint64_t mag = v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v); mag >>= 1;) ++n;
-  int shift = n - uniform_digits(dt) + 1;
+  int shift = n - mantissa_digits(dt) + 1;
   return shift > 0 ? int64_t(1) << shift : 1;
 }
 
@@ -145,7 +145,7 @@ void fill_from_to(const Tensor& t, int64_t from, std::optional<int64_t> to, Gene
   } else if (from != std::numeric_limits<int64_t>::lowest()) {
     int64_t to_inc = integral_range(dt).second;
     if (is_floating(dt)) {
-      to_inc = uniform_digits(dt) >= 63 ? INT64_MAX : int64_t(1) << uniform_digits(dt);
+      to_inc = int64_t(1) << mantissa_digits(dt);
       from = update_from(from, dt);
       TZ_CHECK(from < to_inc, Runtime, op, "(): expected 'from' cast to ", dtype_name(dt),
                " to be less than ", to_inc, ", but got from=", from);
@@ -307,8 +307,8 @@ Tensor randperm(int64_t n, const GeneratorPtr& g, std::optional<DType> dtype) {
            "randperm(): not implemented for dtype ", dtype_name(dt));
   // Every value must be exact in a floating result.
   if (dt == DType::Float16 || dt == DType::Float32 || dt == DType::Float64)
-    TZ_CHECK(n <= (int64_t(1) << uniform_digits(dt)) + 1, Runtime, "randperm(): n cannot be greater than 2^",
-             uniform_digits(dt), "+1 for ", dtype_name(dt));
+    TZ_CHECK(n <= (int64_t(1) << mantissa_digits(dt)) + 1, Runtime, "randperm(): n cannot be greater than 2^",
+             mantissa_digits(dt), "+1 for ", dtype_name(dt));
   Tensor t = Tensor::empty({n}, dt);
   randperm_kernel(t, generator_or_default(g));
   return t;

@@ -311,6 +311,16 @@ def test_multinomial_transposed_input():
         _check(5, lambda: core.multinomial(cp, n, repl), lambda: torch.multinomial(tp, n, repl), f"multinomial .t() {n}")
 
 
+def test_multinomial_ties_between_zero_probabilities():
+    # Zero-probability categories all get the key 0; their order is what PyTorch's topk
+    # selection (partial_sort or nth_element + sort) leaves.
+    for p in [[0.5, 0.5, 0, 0, 0], [0, 0, 1] + [0] * 17, [1] * 3 + [0] * 200, [0.2] * 30 + [0] * 70]:
+        cp, tp = core.tensor(p, dtype=core.float32), torch.tensor(p, dtype=torch.float32)
+        for k in sorted({2, 3, len(p) // 2, len(p) - 1, len(p)}):
+            for seed in range(5):
+                _check(seed, lambda: core.multinomial(cp, k), lambda: torch.multinomial(tp, k), f"ties {len(p)} k={k}")
+
+
 # ---------------------------------------------------------------------- generators and sequences
 
 def test_explicit_generators():

@@ -58,12 +58,29 @@ void with_replacement(const Tensor& probs, int64_t n_sample, const Tensor& out, 
   }
 }
 
-// True when a ranks above b: larger first, NaN above everything, ties by index.
+// PyTorch's topk comparator: larger first, NaN above everything; ties keep whatever order
+// the standard algorithms leave, which the selection below reproduces.
 template <typename A>
 bool ranks_above(const std::pair<A, int64_t>& a, const std::pair<A, int64_t>& b) {
-  if (std::isnan(a.first) != std::isnan(b.first)) return std::isnan(a.first);
-  if (a.first != b.first && !std::isnan(a.first)) return a.first > b.first;
-  return a.second < b.second;
+  return (std::isnan(a.first) && !std::isnan(b.first)) || a.first > b.first;
+}
+
+// The k largest first, selected the way PyTorch's CPU topk does (partial_sort for small k,
+// else nth_element and a sort of the first k - 1), so ties come out in the same order.
+// One sample is an argmax: the first largest (or first NaN).
+template <typename A>
+void select_top(std::vector<std::pair<A, int64_t>>& q, int64_t k) {
+  if (k == 1) {
+    auto best = q.begin();
+    for (auto it = q.begin(); it != q.end(); ++it)
+      if (!std::isnan(best->first) && (std::isnan(it->first) || it->first > best->first)) best = it;
+    std::iter_swap(q.begin(), best);
+  } else if (k * 64 <= static_cast<int64_t>(q.size())) {
+    std::partial_sort(q.begin(), q.begin() + k, q.end(), ranks_above<A>);
+  } else {
+    std::nth_element(q.begin(), q.begin() + k - 1, q.end(), ranks_above<A>);
+    std::sort(q.begin(), q.begin() + k - 1, ranks_above<A>);
+  }
 }
 
 template <typename T>
@@ -81,7 +98,7 @@ void top_keys(const Tensor& probs, const Tensor& keys, int64_t n_sample, const T
       A qv = static_cast<A>(q[i * k.row_stride + j * k.col_stride]);
       ranked[j] = {static_cast<A>(static_cast<T>(pv / qv)), j};
     }
-    std::partial_sort(ranked.begin(), ranked.begin() + n_sample, ranked.end(), ranks_above<A>);
+    select_top(ranked, n_sample);
     for (int64_t s = 0; s < n_sample; ++s) r[i * res.row_stride + s * res.col_stride] = ranked[s].second;
   }
 }

@@ -1,5 +1,7 @@
 #include "bindings/py_args.h"
 
+#include <cstring>
+
 #include "bindings/py_dtype.h"
 #include "bindings/py_errors.h"
 #include "bindings/py_generator.h"
@@ -10,8 +12,14 @@ namespace tz::py {
 
 namespace {
 
+// numpy scalars (np.float32(2), np.int64(3), np.bool_(True)) count as Python numbers.
+bool is_numpy_scalar(PyObject* o) {
+  const char* name = Py_TYPE(o)->tp_name;
+  return std::strncmp(name, "numpy.", 6) == 0 && std::strcmp(name, "numpy.ndarray") != 0;
+}
+
 bool is_number(PyObject* o) {
-  return PyLong_Check(o) || PyFloat_Check(o) || PyComplex_Check(o);
+  return PyLong_Check(o) || PyFloat_Check(o) || PyComplex_Check(o) || is_numpy_scalar(o);
 }
 
 // A Python (or numpy) scalar -> Scalar. Bools stay bools.
@@ -29,6 +37,15 @@ bool to_scalar(PyObject* o, Scalar& out) {
     return out = Scalar(complex64(float(c.real), float(c.imag))), true;
   }
   if (is_tensor(o) && unwrap(o).numel() == 1) return out = item(unwrap(o)), true;
+  if (is_numpy_scalar(o)) {
+    const char* name = Py_TYPE(o)->tp_name;
+    if (std::strstr(name, "bool")) return out = Scalar(bool(PyObject_IsTrue(o))), true;
+    if (std::strstr(name, "complex")) {
+      Py_complex c = PyComplex_AsCComplex(o);
+      if (c.real == -1.0 && PyErr_Occurred()) throw_python_error();
+      return out = Scalar(complex64(float(c.real), float(c.imag))), true;
+    }
+  }
   // numpy scalars and other number-likes.
   if (PyIndex_Check(o)) {
     long long v = PyLong_AsLongLong(o);

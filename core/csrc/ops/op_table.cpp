@@ -1,6 +1,8 @@
 // THE op table. One entry per op (overload): signature with defaults, variants (function
 // and/or Tensor method), named-tensor rule, boxed kernel, and the sample kind the generated
 // tests in tests/core/test_op_matrix.py draw inputs from. Bindings are derived from it.
+#include "autograd/functions.h"
+#include "autograd/op_node.h"
 #include "ops/ops.h"
 #include "ops/registry.h"
 
@@ -9,6 +11,8 @@ namespace {
 
 using N = NameRule;
 #define OP [](Stack & a) -> Value
+// A derivative formula: `c` is the BackwardContext (c.grad(), c.tensor(arg), c.result()...).
+#define GRAD [](BackwardContext & c) -> TensorList
 
 const OpDef kOpTable[] = {
     // ---------------------------------------------------------------- creation
@@ -43,37 +47,68 @@ const OpDef kOpTable[] = {
 
     // ---------------------------------------------------------------- views
     {"view(Tensor self, int[] size) -> Tensor", kMethod, N::Custom,
-     OP { return view(a[0].tensor(), a[1].int_list()); }, "reshape"},
+     OP { return view(a[0].tensor(), a[1].int_list()); }, "reshape",
+     "", GRAD { return {F::reshape(c.grad(), c.input_sizes(0))}; }},
     {"reshape(Tensor self, int[] shape) -> Tensor", kBoth, N::Custom,
-     OP { return reshape(a[0].tensor(), a[1].int_list()); }, "reshape"},
+     OP { return reshape(a[0].tensor(), a[1].int_list()); }, "reshape",
+     "", GRAD { return {F::reshape(c.grad(), c.input_sizes(0))}; }},
     {"permute(Tensor self, int[] dims) -> Tensor", kBoth, N::Permute,
-     OP { return permute(a[0].tensor(), a[1].int_list()); }, "permute"},
+     OP { return permute(a[0].tensor(), a[1].int_list()); }, "permute",
+     "", GRAD {
+       const IntList& dims = c.args[1].int_list();
+       IntList inverse(dims.size());
+       for (size_t i = 0; i < dims.size(); ++i) inverse[wrap_dim(dims[i], dims.size(), "permute")] = i;
+       return {F::permute(c.grad(), inverse)};
+     }},
     {"transpose(Tensor self, int dim0, int dim1) -> Tensor", kBoth, N::Permute,
-     OP { return transpose(a[0].tensor(), a[1].to_int(), a[2].to_int()); }, "transpose"},
+     OP { return transpose(a[0].tensor(), a[1].to_int(), a[2].to_int()); }, "transpose",
+     "", GRAD { return {F::transpose(c.grad(), c.args[1].to_int(), c.args[2].to_int())}; }},
     {"expand(Tensor self, int[] size) -> Tensor", kMethod, N::Custom,
-     OP { return expand(a[0].tensor(), a[1].int_list()); }, "expand"},
+     OP { return expand(a[0].tensor(), a[1].int_list()); }, "expand",
+     "", GRAD { return {c.grad()}; }},  // the engine sums the gradient back to the input's shape
     {"as_strided(Tensor self, int[] size, int[] stride, int? storage_offset=None) -> Tensor", kBoth, N::Unsupported,
      OP { return as_strided(a[0].tensor(), a[1].int_list(), a[2].int_list(), a[3].opt_int()); }, ""},
     {"contiguous(Tensor self) -> Tensor", kMethod, N::Keep,
-     OP { return contiguous(a[0].tensor()); }, "unary_any"},
+     OP { return contiguous(a[0].tensor()); }, "unary_any",
+     "", GRAD { return {c.grad()}; }},
 
     // ---------------------------------------------------------------- elementwise
     {"add(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", kBoth, N::Unify,
-     OP { return add(a[0].tensor(), a[1].tensor(), a[2].scalar()); }, "binary_arith"},
+     OP { return add(a[0].tensor(), a[1].tensor(), a[2].scalar()); }, "binary_arith",
+     "", GRAD { return {c.grad(), F::mul(c.grad(), c.args[2].scalar())}; }},
     {"add_(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", kMethod, N::Unify,
-     OP { return binary_op_(BinaryOp::Add, a[0].tensor(), a[1].tensor(), "add_", a[2].scalar()); }, "binary_inplace"},
+     OP { return binary_op_(BinaryOp::Add, a[0].tensor(), a[1].tensor(), "add_", a[2].scalar()); }, "binary_inplace",
+     "", GRAD { return {c.grad(), F::mul(c.grad(), c.args[2].scalar())}; }},
     {"sub(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", kBoth, N::Unify,
-     OP { return sub(a[0].tensor(), a[1].tensor(), a[2].scalar()); }, "binary_arith"},
+     OP { return sub(a[0].tensor(), a[1].tensor(), a[2].scalar()); }, "binary_arith",
+     "", GRAD { return {c.grad(), F::mul(c.grad(), Scalar(-c.args[2].scalar().to_double()))}; }},
     {"sub_(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", kMethod, N::Unify,
-     OP { return binary_op_(BinaryOp::Sub, a[0].tensor(), a[1].tensor(), "sub_", a[2].scalar()); }, "binary_inplace"},
+     OP { return binary_op_(BinaryOp::Sub, a[0].tensor(), a[1].tensor(), "sub_", a[2].scalar()); }, "binary_inplace",
+     "", GRAD { return {c.grad(), F::mul(c.grad(), Scalar(-c.args[2].scalar().to_double()))}; }},
     {"mul(Tensor self, Tensor other) -> Tensor", kBoth, N::Unify,
-     OP { return mul(a[0].tensor(), a[1].tensor()); }, "binary_arith"},
+     OP { return mul(a[0].tensor(), a[1].tensor()); }, "binary_arith",
+     "self other", GRAD {
+       return {c.needs_grad(0) ? F::mul(c.grad(), c.tensor(1)) : Tensor(),
+               c.needs_grad(1) ? F::mul(c.grad(), c.tensor(0)) : Tensor()};
+     }},
     {"mul_(Tensor self, Tensor other) -> Tensor", kMethod, N::Unify,
-     OP { return binary_op_(BinaryOp::Mul, a[0].tensor(), a[1].tensor(), "mul_"); }, "binary_inplace"},
+     OP { return binary_op_(BinaryOp::Mul, a[0].tensor(), a[1].tensor(), "mul_"); }, "binary_inplace",
+     "self other", GRAD {
+       return {c.needs_grad(0) ? F::mul(c.grad(), c.tensor(1)) : Tensor(),
+               c.needs_grad(1) ? F::mul(c.grad(), c.tensor(0)) : Tensor()};
+     }},
     {"div(Tensor self, Tensor other) -> Tensor", kBoth, N::Unify,
-     OP { return div(a[0].tensor(), a[1].tensor()); }, "binary_arith"},
+     OP { return div(a[0].tensor(), a[1].tensor()); }, "binary_arith",
+     "self other", GRAD {
+       Tensor g_self = F::div(c.grad(), c.tensor(1));
+       return {g_self, c.needs_grad(1) ? F::neg(F::div(F::mul(g_self, c.tensor(0)), c.tensor(1))) : Tensor()};
+     }},
     {"div_(Tensor self, Tensor other) -> Tensor", kMethod, N::Unify,
-     OP { return binary_op_(BinaryOp::Div, a[0].tensor(), a[1].tensor(), "div_"); }, "binary_inplace"},
+     OP { return binary_op_(BinaryOp::Div, a[0].tensor(), a[1].tensor(), "div_"); }, "binary_inplace",
+     "self other", GRAD {
+       Tensor g_self = F::div(c.grad(), c.tensor(1));
+       return {g_self, c.needs_grad(1) ? F::neg(F::div(F::mul(g_self, c.tensor(0)), c.tensor(1))) : Tensor()};
+     }},
 
     // ---------------------------------------------------------------- random
     {"rand(int[] size, *, Generator? generator=None, ScalarType? dtype=None) -> Tensor", kFunction, N::Factory,
@@ -217,19 +252,109 @@ const OpDef kOpTable[] = {
     // ---------------------------------------------------------------- sorting
 
     // ---------------------------------------------------------------- linalg
+    {"matmul(Tensor self, Tensor other) -> Tensor", kBoth, N::Contract,
+     OP { return matmul(a[0].tensor(), a[1].tensor()); }, "matmul"},
+    {"mm(Tensor self, Tensor mat2) -> Tensor", kBoth, N::Contract,
+     OP { return mm(a[0].tensor(), a[1].tensor()); }, "mm"},
+    {"bmm(Tensor self, Tensor mat2) -> Tensor", kBoth, N::Contract,
+     OP { return bmm(a[0].tensor(), a[1].tensor()); }, "bmm"},
+    {"mv(Tensor self, Tensor vec) -> Tensor", kBoth, N::Contract,
+     OP { return mv(a[0].tensor(), a[1].tensor()); }, "mv"},
+    {"dot(Tensor self, Tensor tensor) -> Tensor", kBoth, N::Contract,
+     OP { return dot(a[0].tensor(), a[1].tensor()); }, "dot"},
+    {"vdot(Tensor self, Tensor other) -> Tensor", kBoth, N::Contract,
+     OP { return vdot(a[0].tensor(), a[1].tensor()); }, "dot"},
+    {"outer(Tensor self, Tensor vec2) -> Tensor", kBoth, N::Custom,
+     OP { return outer(a[0].tensor(), a[1].tensor()); }, "outer"},
+    {"ger(Tensor self, Tensor vec2) -> Tensor", kBoth, N::Custom,
+     OP { return outer(a[0].tensor(), a[1].tensor()); }, "outer"},
+    {"addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor", kBoth, N::Contract,
+     OP { return addmm(a[0].tensor(), a[1].tensor(), a[2].tensor(), a[3].scalar(), a[4].scalar()); }, "addmm"},
+    {"addmm_(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor", kMethod, N::Contract,
+     OP { return addmm_(a[0].tensor(), a[1].tensor(), a[2].tensor(), a[3].scalar(), a[4].scalar()); }, "addmm_inplace"},
+    {"addmv(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor", kBoth, N::Contract,
+     OP { return addmv(a[0].tensor(), a[1].tensor(), a[2].tensor(), a[3].scalar(), a[4].scalar()); }, "addmv"},
+    {"addmv_(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor", kMethod, N::Contract,
+     OP { return addmv_(a[0].tensor(), a[1].tensor(), a[2].tensor(), a[3].scalar(), a[4].scalar()); }, "addmv_inplace"},
+    {"baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor", kBoth, N::Contract,
+     OP { return baddbmm(a[0].tensor(), a[1].tensor(), a[2].tensor(), a[3].scalar(), a[4].scalar()); }, "baddbmm"},
+    {"baddbmm_(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor", kMethod, N::Contract,
+     OP { return baddbmm_(a[0].tensor(), a[1].tensor(), a[2].tensor(), a[3].scalar(), a[4].scalar()); }, "baddbmm_inplace"},
+    {"addbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor", kBoth, N::Contract,
+     OP { return addbmm(a[0].tensor(), a[1].tensor(), a[2].tensor(), a[3].scalar(), a[4].scalar()); }, "addbmm"},
+    {"addbmm_(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor", kMethod, N::Contract,
+     OP { return addbmm_(a[0].tensor(), a[1].tensor(), a[2].tensor(), a[3].scalar(), a[4].scalar()); }, "addbmm_inplace"},
+    {"tensordot(Tensor self, Tensor other, int[] dims_self, int[] dims_other) -> Tensor", kFunction, N::Unsupported,
+     OP { return tensordot(a[0].tensor(), a[1].tensor(), a[2].int_list(), a[3].int_list()); }, "tensordot"},
+    {"einsum(str equation, Tensor[] tensors) -> Tensor", kFunction, N::Unsupported,
+     OP { return einsum(a[0].str(), a[1].tensor_list()); }, "einsum"},
 
     // ---------------------------------------------------------------- conversion
     {"clone(Tensor self) -> Tensor", kBoth, N::Keep,
-     OP { return clone(a[0].tensor()); }, "unary_any"},
-    {"copy_(Tensor self, Tensor src) -> Tensor", kMethod, N::Keep,
-     OP { return copy_(a[0].tensor(), a[1].tensor()); }, ""},
+     OP { return clone(a[0].tensor()); }, "unary_any",
+     "", GRAD { return {c.grad()}; }},
+    {"copy_(Tensor self, Tensor src, bool non_blocking=False) -> Tensor", kMethod, N::Keep,
+     OP { return copy_(a[0].tensor(), a[1].tensor()); }, "copy"},
+    // Tensor.to: core/_tensor.py normalises device objects, then these overloads decide.
     {"to.dtype(Tensor self, ScalarType dtype, bool non_blocking=False, bool copy=False) -> Tensor", kMethod, N::Keep,
-     OP { return to_dtype(a[0].tensor(), a[1].dtype(), a[3].to_bool()); }, ""},
+     OP { return to_dtype(a[0].tensor(), a[1].dtype(), a[3].to_bool()); }, "to_dtype",
+     "", GRAD { return {c.grad()}; }},  // the engine casts the gradient back to the input dtype
+    {"to.other(Tensor self, Tensor other, bool non_blocking=False, bool copy=False) -> Tensor", kMethod, N::Keep,
+     OP { return to_dtype(a[0].tensor(), a[1].tensor().dtype(), a[3].to_bool()); }, "type_as"},
+    {"to.device(Tensor self, str? device=None, ScalarType? dtype=None, bool non_blocking=False, bool copy=False) -> Tensor", kMethod, N::Keep,
+     OP { return to_device(a[0].tensor(), a[1].is_none() ? std::nullopt : std::optional<std::string>(a[1].str()),
+                           a[2].opt_dtype(), a[4].to_bool()); }, ""},
+    {"cpu(Tensor self) -> Tensor", kMethod, N::Keep,
+     OP { return a[0].tensor(); }, "unary_any"},
+    {"type(Tensor self) -> str", kMethod, N::None,
+     OP { return tensor_type_name(a[0].tensor().dtype()); }, ""},
+    {"type.dtype(Tensor self, ScalarType dtype, bool non_blocking=False) -> Tensor", kMethod, N::Keep,
+     OP { return to_dtype(a[0].tensor(), a[1].dtype()); }, ""},
+    {"type.str(Tensor self, str dtype, bool non_blocking=False) -> Tensor", kMethod, N::Keep,
+     OP { return to_dtype(a[0].tensor(), dtype_from_type_name(a[1].str())); }, ""},
+    {"type_as(Tensor self, Tensor other) -> Tensor", kMethod, N::Keep,
+     OP { return to_dtype(a[0].tensor(), a[1].tensor().dtype()); }, "type_as"},
+    {"float(Tensor self) -> Tensor", kMethod, N::Keep,
+     OP { return to_dtype(a[0].tensor(), DType::Float32); }, "unary_any"},
+    {"double(Tensor self) -> Tensor", kMethod, N::Keep,
+     OP { return to_dtype(a[0].tensor(), DType::Float64); }, "unary_any"},
+    {"half(Tensor self) -> Tensor", kMethod, N::Keep,
+     OP { return to_dtype(a[0].tensor(), DType::Float16); }, "unary_any"},
+    {"bfloat16(Tensor self) -> Tensor", kMethod, N::Keep,
+     OP { return to_dtype(a[0].tensor(), DType::BFloat16); }, "unary_any"},
+    {"int(Tensor self) -> Tensor", kMethod, N::Keep,
+     OP { return to_dtype(a[0].tensor(), DType::Int32); }, "unary_any"},
+    {"long(Tensor self) -> Tensor", kMethod, N::Keep,
+     OP { return to_dtype(a[0].tensor(), DType::Int64); }, "unary_any"},
+    {"short(Tensor self) -> Tensor", kMethod, N::Keep,
+     OP { return to_dtype(a[0].tensor(), DType::Int16); }, "unary_any"},
+    {"char(Tensor self) -> Tensor", kMethod, N::Keep,
+     OP { return to_dtype(a[0].tensor(), DType::Int8); }, "unary_any"},
+    {"byte(Tensor self) -> Tensor", kMethod, N::Keep,
+     OP { return to_dtype(a[0].tensor(), DType::UInt8); }, "unary_nonneg"},
+    {"bool(Tensor self) -> Tensor", kMethod, N::Keep,
+     OP { return to_dtype(a[0].tensor(), DType::Bool); }, "unary_any"},
+    {"cfloat(Tensor self) -> Tensor", kMethod, N::Keep,
+     OP { return to_dtype(a[0].tensor(), DType::Complex64); }, "unary_any"},
     {"item(Tensor self) -> Scalar", kMethod, N::None,
-     OP { return item(a[0].tensor()); }, ""},
+     OP { return item(a[0].tensor()); }, "one_element"},
+    // Type helpers (ScalarType in and out).
+    {"promote_types(ScalarType type1, ScalarType type2) -> ScalarType", kFunction, N::None,
+     OP { return promote_types(a[0].dtype(), a[1].dtype()); }, ""},
+    {"result_type(Tensor tensor, Tensor other) -> ScalarType", kFunction, N::None,
+     OP { return result_type(a[0].tensor(), a[1].tensor()); }, ""},
+    {"can_cast(ScalarType from, ScalarType to) -> bool", kFunction, N::None,
+     OP { return can_cast(a[0].dtype(), a[1].dtype()); }, ""},
+    {"is_floating_point(Tensor self) -> bool", kFunction, N::None,
+     OP { return is_floating(a[0].tensor().dtype()); }, "unary_any"},
+    {"is_complex(Tensor self) -> bool", kFunction, N::None,
+     OP { return is_complex(a[0].tensor().dtype()); }, "unary_any"},
+    {"numel(Tensor self) -> int", kFunction, N::None,
+     OP { return a[0].tensor().numel(); }, "unary_any"},
 };
 
 #undef OP
+#undef GRAD
 const OpTableRegistrar registrar(kOpTable);
 
 }  // namespace

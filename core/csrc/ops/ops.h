@@ -4,6 +4,7 @@
 #include "ops/creation.h"
 #include "ops/elementwise.h"
 #include "ops/joining.h"
+#include "ops/linalg.h"
 #include "ops/views.h"
 // (families add their headers here, one line each)
 #include "ops/random.h"

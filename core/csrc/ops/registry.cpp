@@ -1,5 +1,9 @@
 #include "ops/registry.h"
 
+#include <sstream>
+
+#include "autograd/op_node.h"
+
 namespace tz {
 
 OpRegistry& OpRegistry::get() {
@@ -7,10 +11,43 @@ OpRegistry& OpRegistry::get() {
   return registry;
 }
 
+namespace {
+// "self result" -> indices of the named arguments, and whether the output is saved.
+void parse_saves(Op& op) {
+  std::istringstream words(op.def.saves);
+  for (std::string w; words >> w;) {
+    if (w == "result") {
+      op.saves_result = true;
+      continue;
+    }
+    size_t i = 0;
+    while (i < op.schema.args.size() && op.schema.args[i].name != w) ++i;
+    TZ_CHECK(i < op.schema.args.size(), Runtime, "op table: '", op.def.signature,
+             "' saves unknown argument '", w, "'");
+    op.saved_args.push_back(static_cast<int>(i));
+  }
+}
+}  // namespace
+
+TensorList not_differentiable(BackwardContext&) { return {}; }
+
 void OpRegistry::add(const OpDef* defs, size_t n) {
   ops_.reserve(ops_.size() + n);
-  for (size_t i = 0; i < n; ++i) ops_.push_back(Op{parse_schema(defs[i].signature), defs[i]});
+  for (size_t i = 0; i < n; ++i) {
+    Op op{parse_schema(defs[i].signature), defs[i]};
+    parse_saves(op);
+    for (const Op& other : ops_) op.overload_index += other.schema.name == op.schema.name;
+    ops_.push_back(std::move(op));
+  }
   by_name_.clear();  // `ops_` may have moved: rebuild the index on next use
+}
+
+const Op& find_op(const std::string& full_name) {
+  size_t dot = full_name.find('.');
+  std::string overload = dot == std::string::npos ? "" : full_name.substr(dot + 1);
+  for (const Op* op : OpRegistry::get().overloads(full_name.substr(0, dot)))
+    if (op->schema.overload == overload) return *op;
+  fail(ErrorKind::Runtime, "no op named ", full_name, " in the op table");
 }
 
 const std::vector<const Op*>& OpRegistry::overloads(const std::string& name) const {
@@ -21,7 +58,9 @@ const std::vector<const Op*>& OpRegistry::overloads(const std::string& name) con
   return it == by_name_.end() ? none : it->second;
 }
 
-Value call_op(const Op& op, Stack& args) {
+Value call_op(const Op& op, Stack& args) { return autograd::call_with_autograd(op, args); }
+
+Value call_op_untracked(const Op& op, Stack& args) {
   try {
     return op.def.fn(args);
   } catch (const Error& e) {

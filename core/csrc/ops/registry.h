@@ -29,17 +29,29 @@ enum Variants : uint8_t { kFunction = 1, kMethod = 2, kBoth = 3 };
 
 using BoxedKernel = Value (*)(Stack&);
 
+struct BackwardContext;  // autograd/op_node.h
+// A derivative formula: gradients of the tensor inputs (in argument order; undefined where
+// not needed) from those of the outputs, written with differentiable ops.
+using BackwardFn = TensorList (*)(BackwardContext&);
+// For entries whose float outputs carry no gradient (random draws, rounding, ...).
+TensorList not_differentiable(BackwardContext&);
+
 struct OpDef {
   const char* signature;
   uint8_t variants;
   NameRule names;
   BoxedKernel fn;
-  const char* sample;  // input kind for tests/core/test_op_matrix.py; "" = tested by hand
+  const char* sample;            // input kind for tests/core/test_op_matrix.py; "" = tested by hand
+  const char* saves = "";        // what backward needs: argument names and/or "result"
+  BackwardFn backward = nullptr; // null: no derivative yet (recording it raises)
 };
 
 struct Op {
   Schema schema;
   OpDef def;
+  std::vector<int> saved_args;  // parsed from def.saves
+  bool saves_result = false;
+  int overload_index = 0;       // among entries of the same base name (MulBackward<i>)
 };
 
 class OpRegistry {
@@ -62,7 +74,12 @@ struct OpTableRegistrar {
   }
 };
 
-// Calls an op through the registry with boxed arguments (already matched to its schema).
+// Calls an op through the registry with boxed arguments (already matched to its schema),
+// recording autograd history when needed.
 Value call_op(const Op& op, Stack& args);
+// Same, without autograd: what the recorded node wraps.
+Value call_op_untracked(const Op& op, Stack& args);
+// The op registered under a full name ("add", "max.dim"); throws if there is none.
+const Op& find_op(const std::string& full_name);
 
 }  // namespace tz

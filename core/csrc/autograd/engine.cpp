@@ -1,0 +1,203 @@
+#include "autograd/engine.h"
+
+#include <cmath>
+#include <queue>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "autograd/accumulate_grad.h"
+#include "autograd/functions.h"
+#include "autograd/grad_mode.h"
+#include "ops/ops.h"
+
+namespace tz::autograd {
+
+namespace {
+
+struct CompareBySequence {
+  bool operator()(Node* a, Node* b) const { return a->sequence_nr() < b->sequence_nr(); }
+};
+
+// Where the caller wants a gradient captured: node + which of its gradient inputs.
+struct Capture {
+  Node* fn;
+  uint32_t input_nr;
+  Tensor grad;
+};
+
+bool has_nan(const Tensor& t) {
+  if (!t.defined() || !(is_floating(t.dtype()) || is_complex(t.dtype()))) return false;
+  Tensor c = contiguous(to_dtype(t, is_complex(t.dtype()) ? DType::Complex64 : DType::Float64));
+  int64_t n = t.numel();
+  if (is_complex(t.dtype())) {
+    const complex64* p = c.data<complex64>();
+    for (int64_t i = 0; i < n; ++i)
+      if (std::isnan(p[i].real()) || std::isnan(p[i].imag())) return true;
+    return false;
+  }
+  const double* p = c.data<double>();
+  for (int64_t i = 0; i < n; ++i)
+    if (std::isnan(p[i])) return true;
+  return false;
+}
+
+// Fits a gradient to the tensor it belongs to: un-broadcast, then cast.
+Tensor fit_gradient(Tensor grad, const OutputMeta& meta, const Node& producer, size_t index) {
+  if (!grad.defined()) return grad;
+  if (grad.sizes() != meta.sizes) {
+    Shape bs = broadcast_shapes(meta.sizes, grad.sizes(), "backward");
+    TZ_CHECK(bs == grad.sizes() && numel_of(meta.sizes) <= grad.numel(), Runtime, "Function ",
+             producer.name(), " returned an invalid gradient at index ", index, " - got ",
+             shape_str(grad.sizes()), " but expected shape compatible with ", shape_str(meta.sizes));
+    grad = sum_to(grad, meta.sizes);
+  }
+  if (grad.dtype() != meta.dtype && !is_complex(meta.dtype))
+    grad = F::tensor_call(TZ_OP("to.dtype"), {grad, meta.dtype});
+  return grad;
+}
+
+void accumulate_into(TensorList& buffer, size_t slot, Tensor grad) {
+  if (!grad.defined()) return;
+  if (!buffer[slot].defined()) buffer[slot] = std::move(grad);
+  else buffer[slot] = F::add(buffer[slot], grad);  // recorded under create_graph
+}
+
+}  // namespace
+
+Tensor sum_to(const Tensor& grad, const Shape& shape) {
+  // TEMPORARY until the reduction family lands: accumulate serially into a broadcast view.
+  Tensor out = zeros(shape, grad.dtype());
+  Tensor view = expand(out, IntList(grad.sizes().begin(), grad.sizes().end()));
+  TensorIter iter({view, view, grad}, grad.sizes());
+  binary_stub.get();
+  iter.run_range([&](char** data, const int64_t* strides, int64_t n) {
+    TZ_DISPATCH_FLOATING(grad.dtype(), "sum_to", [&] {
+      for (int64_t i = 0; i < n; ++i)
+        *reinterpret_cast<scalar_t*>(data[0] + i * strides[0]) =
+            *reinterpret_cast<scalar_t*>(data[1] + i * strides[1]) + *reinterpret_cast<scalar_t*>(data[2] + i * strides[2]);
+    });
+  }, 0, grad.numel());
+  return out;
+}
+
+TensorList run_backward(const TensorList& roots, const TensorList& grad_roots,
+                        const TensorList& inputs, const BackwardOptions& options) {
+  // The root node feeds the given gradients to every root's edge.
+  std::vector<Edge> root_edges;
+  TensorList root_grads;
+  for (size_t i = 0; i < roots.size(); ++i) {
+    const Tensor& r = roots[i];
+    TZ_CHECK(requires_grad(r), Runtime, "element ", i, " of tensors does not require grad and does "
+             "not have a grad_fn");
+    Tensor g = i < grad_roots.size() ? grad_roots[i] : Tensor();
+    if (!g.defined()) {
+      TZ_CHECK(r.numel() == 1, Runtime, "grad can be implicitly created only for scalar outputs");
+      g = ones(r.sizes(), r.dtype());
+    } else {
+      TZ_CHECK(g.sizes() == r.sizes(), Runtime, "Mismatch in shape: grad_output[", i, "] has a shape of ",
+               shape_str(g.sizes()), " and output[", i, "] has a shape of ", shape_str(r.sizes()), ".");
+    }
+    root_edges.push_back(gradient_edge(r));
+    root_grads.push_back(g);
+  }
+  auto root = std::make_shared<GraphRoot>(root_edges, root_grads);
+
+  // Captures for the requested inputs.
+  std::vector<Capture> captures;
+  for (const Tensor& t : inputs) {
+    Edge e = gradient_edge(t);
+    TZ_CHECK(e.valid(), Runtime, "One of the differentiated Tensors does not require grad");
+    captures.push_back(Capture{e.fn.get(), e.input_nr, Tensor()});
+  }
+  std::unordered_set<Node*> capture_nodes;
+  for (const Capture& c : captures) capture_nodes.insert(c.fn);
+  const bool restrict = !captures.empty();
+
+  // Reachable graph, iteratively: dependency counts and, when capturing, which nodes
+  // actually lead to a captured input (the others are skipped).
+  std::unordered_map<Node*, int> dependencies;
+  std::unordered_map<Node*, bool> needed;
+  std::vector<std::pair<Node*, size_t>> stack{{root.get(), 0}};
+  std::unordered_set<Node*> seen{root.get()};
+  while (!stack.empty()) {
+    auto& [node, next] = stack.back();
+    if (next < node->next_edges.size()) {
+      Node* child = node->next_edges[next++].fn.get();
+      if (!child) continue;
+      dependencies[child]++;
+      if (seen.insert(child).second) stack.push_back({child, 0});
+      continue;
+    }
+    bool need = !restrict || capture_nodes.count(node);
+    for (const Edge& e : node->next_edges)
+      if (e.fn && needed[e.fn.get()]) need = true;
+    needed[node] = need;
+    stack.pop_back();
+  }
+
+  AutoGradMode grad_mode(options.create_graph);
+  std::unordered_map<Node*, TensorList> buffers;
+  std::priority_queue<Node*, std::vector<Node*>, CompareBySequence> ready;
+  ready.push(root.get());
+  while (!ready.empty()) {
+    Node* fn = ready.top();
+    ready.pop();
+    TensorList grads;
+    if (fn != root.get()) {
+      auto it = buffers.find(fn);
+      grads = std::move(it->second);
+      buffers.erase(it);
+    }
+    for (const GradHook& hook : fn->pre_hooks) grads = hook.fn(grads, {});
+    if (auto* acc = dynamic_cast<AccumulateGrad*>(fn))  // a leaf's own Tensor.register_hook
+      if (AutogradMeta* m = meta(acc->variable()))
+        for (const GradHook& hook : m->hooks) grads = hook.fn(grads, {});
+    for (Capture& c : captures)
+      if (c.fn == fn && c.input_nr < grads.size()) c.grad = grads[c.input_nr];
+    // Leaves accumulate only in backward(); with inputs= only the chosen leaves are needed.
+    bool run = needed[fn] && (options.accumulate_grad || !dynamic_cast<AccumulateGrad*>(fn));
+    TensorList out;
+    if (run) {
+      TZ_CHECK(!fn->released(), Runtime, "Trying to backward through the graph a second time (or "
+               "directly access saved tensors after they have already been freed). Saved "
+               "intermediate values of the graph are freed when you call .backward() or "
+               "autograd.grad(). Specify retain_graph=True if you need to backward through the "
+               "graph a second time or if you need to access saved tensors after calling backward.");
+      TensorList inflow = fn->post_hooks.empty() ? TensorList() : grads;
+      out = fn->apply(std::move(grads));
+      for (const GradHook& hook : fn->post_hooks) out = hook.fn(out, inflow);
+      if (!options.keep_graph) fn->release_variables();
+      if (AnomalyMode::is_enabled()) {
+        for (size_t i = 0; i < out.size(); ++i)
+          if (has_nan(out[i]))
+            fail(ErrorKind::Runtime, "Function '", fn->name(), "' returned nan values in its ", i,
+                 "th output.", fn->anomaly_trace.empty() ? "" : "\nThe forward call that created it:\n" + fn->anomaly_trace);
+      }
+    }
+    for (size_t i = 0; i < fn->next_edges.size(); ++i) {
+      const Edge& e = fn->next_edges[i];
+      if (!e.fn) continue;
+      Node* next = e.fn.get();
+      if (run && i < out.size() && out[i].defined()) {
+        TensorList& buffer = buffers[next];
+        if (buffer.size() < next->num_outputs()) buffer.resize(next->num_outputs());
+        accumulate_into(buffer, e.input_nr, fit_gradient(out[i], next->outputs[e.input_nr], *fn, i));
+      }
+      if (--dependencies[next] == 0) {
+        buffers[next].resize(next->num_outputs());
+        ready.push(next);
+      }
+    }
+  }
+
+  TensorList result;
+  for (size_t i = 0; i < captures.size(); ++i) {
+    if (!captures[i].grad.defined() && !options.allow_unused && !options.accumulate_grad)
+      fail(ErrorKind::Runtime, "One of the differentiated Tensors appears to not have been used in "
+           "the graph. Set allow_unused=True if this is the desired behavior.");
+    result.push_back(captures[i].grad);
+  }
+  return result;
+}
+
+}  // namespace tz::autograd

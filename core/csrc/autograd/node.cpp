@@ -1,0 +1,45 @@
+#include "autograd/node.h"
+
+namespace tz {
+
+namespace {
+std::atomic<uint64_t> g_next_sequence_nr{0};
+
+// Destroying a chain of 100k nodes recursively would overflow the stack: nested node
+// destructors hand their edges to this thread's queue and the outermost one drains it.
+thread_local bool t_draining = false;
+thread_local std::vector<NodePtr>* t_pending = nullptr;
+}  // namespace
+
+Node::Node() : sequence_nr_(g_next_sequence_nr++) {}
+
+uint64_t next_hook_id() {
+  static std::atomic<uint64_t> next{1};
+  return next++;
+}
+
+Node::~Node() {
+  std::vector<NodePtr> local;
+  bool outermost = !t_draining;
+  if (outermost) {
+    t_draining = true;
+    t_pending = &local;
+  }
+  for (Edge& e : next_edges)
+    if (e.fn) t_pending->push_back(std::move(e.fn));
+  next_edges.clear();
+  if (!outermost) return;
+  while (!local.empty()) {
+    NodePtr n = std::move(local.back());
+    local.pop_back();
+    n.reset();  // may push more nodes onto `local`
+  }
+  t_pending = nullptr;
+  t_draining = false;
+}
+
+GraphRoot::GraphRoot(std::vector<Edge> edges, TensorList grads) : grads_(std::move(grads)) {
+  next_edges = std::move(edges);
+}
+
+}  // namespace tz

@@ -1,0 +1,188 @@
+#include "autograd/op_node.h"
+
+#include <cctype>
+
+#include "autograd/grad_mode.h"
+#include "ops/conversion.h"
+#include "ops/creation.h"
+
+namespace tz {
+
+namespace {
+
+// "log_softmax" + overload 0 -> "LogSoftmaxBackward0"
+std::string node_name(const Op& op) {
+  std::string base = op.schema.name, out;
+  if (!base.empty() && base.back() == '_') base.pop_back();
+  bool upper = true;
+  for (char c : base) {
+    if (c == '_') {
+      upper = true;
+      continue;
+    }
+    out += upper ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
+    upper = false;
+  }
+  return out + "Backward" + std::to_string(op.overload_index);
+}
+
+bool differentiable(const Tensor& t) { return is_floating(t.dtype()) || is_complex(t.dtype()); }
+
+// Tensor inputs in argument order (TensorList arguments contribute each element).
+template <typename F>
+void for_each_input(const Stack& args, const Op& op, F f) {
+  for (size_t i = 0; i < args.size() && i < op.schema.args.size(); ++i) {
+    ArgType type = op.schema.args[i].type;
+    if (type == ArgType::Tensor) {
+      f(args[i].opt_tensor());
+    } else if ((type == ArgType::TensorList || type == ArgType::OptTensorList) && !args[i].is_none()) {
+      for (const Tensor& t : args[i].tensor_list()) f(t);
+    }
+  }
+}
+
+// Tensor outputs of a result value.
+template <typename F>
+void for_each_output(const Value& v, F f) {
+  if (v.is_tensor()) {
+    f(v.tensor());
+  } else if (v.is_tuple()) {
+    for (const Value& item : v.tuple())
+      if (item.is_tensor()) f(item.tensor());
+  } else if (v.holds<TensorList>()) {
+    for (const Tensor& t : v.tensor_list()) f(t);
+  }
+}
+
+class OpNode final : public Node {
+ public:
+  OpNode(const Op& op, const Stack& args) : op_(&op), name_(node_name(op)), args_(args) {
+    // Keep non-tensor arguments; tensors only if the entry saves them (below).
+    for (size_t i = 0; i < args_.size(); ++i) {
+      ArgType type = op.schema.args[i].type;
+      if (type == ArgType::Tensor || type == ArgType::TensorList || type == ArgType::OptTensorList)
+        args_[i] = Value();
+    }
+    for_each_input(args, op, [&](const Tensor& t) {
+      needs_.push_back(t.defined() && autograd::requires_grad(t));
+      input_meta_.push_back(t.defined() ? OutputMeta{t.sizes(), t.dtype()} : OutputMeta{});
+      next_edges.push_back(t.defined() ? autograd::gradient_edge(t) : Edge{});
+    });
+  }
+
+  std::string name() const override { return name_; }
+
+  void save_arg(int index, const Value& v) {
+    std::vector<SavedVariable> saved;
+    if (v.is_tensor()) saved.emplace_back(v.tensor(), false);
+    else if (v.holds<TensorList>())
+      for (const Tensor& t : v.tensor_list()) saved.emplace_back(t, false);
+    saved_args_.emplace_back(index, std::move(saved));
+  }
+  void save_result(const Tensor& t) { saved_results_.emplace_back(t, true); }
+
+  TensorList apply(TensorList&& grads) override {
+    bool any = false;
+    for (const Tensor& g : grads) any = any || g.defined();
+    if (!any) return TensorList(next_edges.size());
+    // Formulas see a gradient for every output: zeros where none arrived.
+    for (size_t i = 0; i < grads.size() && i < outputs.size(); ++i)
+      if (!grads[i].defined()) grads[i] = zeros(outputs[i].sizes, outputs[i].dtype);
+    Stack args = args_;
+    for (auto& [index, saved] : saved_args_) {
+      if (op_->schema.args[index].type == ArgType::Tensor) {
+        args[index] = saved.empty() ? Value() : Value(saved[0].unpack(*this));
+      } else {
+        TensorList list;
+        for (const SavedVariable& s : saved) list.push_back(s.unpack(*this));
+        args[index] = Value(list);
+      }
+    }
+    TensorList results;
+    for (const SavedVariable& s : saved_results_) results.push_back(s.unpack(*this));
+    BackwardContext ctx{grads, args, results, needs_, input_meta_};
+    TensorList out = op_->def.backward(ctx);
+    out.resize(next_edges.size());
+    for (size_t i = 0; i < out.size(); ++i)
+      if (!needs_[i]) out[i] = Tensor();
+    return out;
+  }
+
+  void release_variables() override {
+    for (auto& [index, saved] : saved_args_)
+      for (SavedVariable& s : saved) s.reset();
+    for (SavedVariable& s : saved_results_) s.reset();
+    released_ = !saved_args_.empty() || !saved_results_.empty();
+  }
+  bool released() const override { return released_; }
+
+ private:
+  const Op* op_;
+  std::string name_;
+  Stack args_;
+  std::vector<std::pair<int, std::vector<SavedVariable>>> saved_args_;
+  std::vector<SavedVariable> saved_results_;
+  std::vector<bool> needs_;
+  std::vector<OutputMeta> input_meta_;
+  bool released_ = false;
+};
+
+}  // namespace
+
+namespace autograd {
+
+bool any_requires_grad(const Stack& args) {
+  for (const Value& v : args) {
+    if (v.is_tensor()) {
+      if (v.tensor().defined() && requires_grad(v.tensor())) return true;
+    } else if (v.holds<TensorList>()) {
+      for (const Tensor& t : v.tensor_list())
+        if (t.defined() && requires_grad(t)) return true;
+    }
+  }
+  return false;
+}
+
+// Set by the Python layer: returns the current Python traceback for anomaly mode.
+std::string (*g_anomaly_traceback)() = nullptr;
+
+Value call_with_autograd(const Op& op, Stack& args) {
+  const bool inplace = op.schema.inplace();
+  if (!GradMode::is_enabled() || !any_requires_grad(args)) return call_op_untracked(op, args);
+
+  const Tensor self = inplace ? args[0].tensor() : Tensor();
+  if (inplace && is_leaf(self) && requires_grad(self))
+    fail(ErrorKind::Runtime, op.schema.name, "(): a leaf Variable that requires grad is being used "
+         "in an in-place operation.");
+  if (op.def.backward == &not_differentiable) {
+    Value out = call_op_untracked(op, args);
+    return out;
+  }
+
+  auto node = std::make_shared<OpNode>(op, args);
+  // In-place ops overwrite self: a formula that needs it gets the value from before.
+  for (int index : op.saved_args) {
+    if (inplace && index == 0) node->save_arg(index, Value(clone(self)));
+    else node->save_arg(index, args[index]);
+  }
+  Value out = call_op_untracked(op, args);
+
+  bool any_float_output = false;
+  for_each_output(out, [&](const Tensor& t) { any_float_output = any_float_output || (t.defined() && differentiable(t)); });
+  if (!any_float_output) return out;  // integer/bool results carry no gradient
+  TZ_CHECK(op.def.backward != nullptr, NotImplemented, "the derivative for '", op.schema.name,
+           "' is not implemented");
+
+  uint32_t index = 0;
+  for_each_output(out, [&](const Tensor& t) {
+    if (t.defined() && differentiable(t)) set_history(t, node, index);
+    else node->outputs.resize(std::max<size_t>(node->outputs.size(), index + 1));
+    index++;
+  });
+  if (op.saves_result) for_each_output(out, [&](const Tensor& t) { node->save_result(t); });
+  if (AnomalyMode::is_enabled() && g_anomaly_traceback) node->anomaly_trace = g_anomaly_traceback();
+  return out;
+}
+
+}  // namespace autograd
+}  // namespace tz

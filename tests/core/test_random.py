@@ -417,6 +417,31 @@ def test_empty_tensors():
         assert t.numel() == 0
 
 
+def test_autograd_sees_draws_as_constants():
+    # As in PyTorch: normal/bernoulli of tensors pass zero gradients, in-place draws cut the
+    # gradient to the overwritten value, *_like results do not require grad.
+    m, s = core.zeros(3).requires_grad_(), core.ones(3).requires_grad_()
+    out = core.normal(m, s)
+    assert out.requires_grad
+    out.backward(core.ones(3))
+    assert m.grad.numpy().tolist() == [0, 0, 0] and s.grad.numpy().tolist() == [0, 0, 0]
+    x = core.ones(20).requires_grad_()
+    y = x * 2
+    y.normal_()
+    y.backward(core.ones(20))
+    assert (x.grad.numpy() == 0).all()
+    p = core.full((4,), 0.5).requires_grad_()
+    b = core.bernoulli(p)
+    b.backward(core.ones(4))
+    assert (p.grad.numpy() == 0).all()
+    for t in [core.rand_like(p), core.randn_like(p), core.zeros_like(p), core.full_like(p, 2), core.multinomial(p, 2)]:
+        assert not t.requires_grad
+    with pytest.raises(RuntimeError, match="leaf Variable that requires grad"):
+        p.uniform_()
+    with core.no_grad():
+        p.uniform_()
+
+
 # ---------------------------------------------------------------------- dtypes and errors
 
 def test_default_dtypes():

@@ -227,6 +227,26 @@ class Tensor(_C._TensorBase):
                                 _C._register_hook(self, hook))
 
     # ---- indexing (__getitem__ / __setitem__)
+    # __getitem__ and __setitem__ are C slots of _C._TensorBase (core/bindings/py_indexing.cpp).
+    def __iter__(self):
+        if self.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return iter(self.unbind(0))
+
+    @property
+    def T(self):
+        """This tensor with its dims reversed (a view)."""
+        return self.permute(builtins.tuple(builtins.range(self.ndim - 1, -1, -1)))
+
+    def split(self, split_size, dim=0):
+        """Pieces of `split_size` along `dim` (the last may be smaller), or of the listed sizes."""
+        if isinstance(split_size, (builtins.list, builtins.tuple)):
+            return _C._methods["split_with_sizes"](self, split_size, dim)
+        return _C._methods["split"](self, split_size, dim)
+
+    def where(self, condition, y):
+        """`self` where `condition` holds, else `y` (core.where(condition, self, y))."""
+        return _C._functions["where"](condition, self, y)
 
     # ---- matmul operators (@)
     # An operand matmul cannot take (a str, a list) gives NotImplemented, so Python tries the

@@ -28,18 +28,16 @@ def _numerical_jacobians(fn, inputs, eps):
     with no_grad():
         outputs = _flat_outputs(fn, inputs)
         for x in _differentiable_inputs(inputs):
-            data = x.detach()  # shares memory: perturbing it perturbs x
-            flat = data.numpy().reshape(-1) if data.is_contiguous() else None
-            if flat is None:
-                raise GradcheckError("gradcheck(): inputs must be contiguous")
+            values = x.detach().numpy()  # a view: perturbing it perturbs x (any strides)
             columns = []
-            for k in range(flat.size):
-                original = flat[k]
-                flat[k] = original + eps
+            for k in range(values.size):
+                index = np.unravel_index(k, values.shape)
+                original = values[index]
+                values[index] = original + eps
                 plus = [o.detach().numpy().astype(np.float64).reshape(-1).copy() for o in _flat_outputs(fn, inputs)]
-                flat[k] = original - eps
+                values[index] = original - eps
                 minus = [o.detach().numpy().astype(np.float64).reshape(-1).copy() for o in _flat_outputs(fn, inputs)]
-                flat[k] = original
+                values[index] = original
                 columns.append([(p - m) / (2 * eps) for p, m in zip(plus, minus)])
             jacobians.append([np.stack([c[j] for c in columns], axis=1) if columns else
                               np.zeros((outputs[j].numel(), 0)) for j in range(len(outputs))])

@@ -22,6 +22,7 @@ PYBIND11_MODULE(_C, m) {
     }
   });
   tz::py::init_dtypes(m.ptr());
+  tz::py::init_indexing(m);  // before init_tensor_type: it fills _TensorBase's mapping slots
   tz::py::init_tensor_type(m.ptr());
   tz::py::init_generator(m);
   tz::py::init_ops(m.ptr());

@@ -161,12 +161,27 @@ PyObject* op_get_name_rules(PyObject* self, void*) {
   return list;
 }
 
+// "yes" (has a formula), "no" (marked not differentiable) or "missing", per overload.
+PyObject* op_get_derivatives(PyObject* self, void*) {
+  auto* overloads = reinterpret_cast<PyOp*>(self)->overloads;
+  PyObject* list = PyList_New(static_cast<Py_ssize_t>(overloads->size()));
+  for (size_t i = 0; i < overloads->size(); ++i) {
+    const OpDef& def = (*overloads)[i]->def;
+    const char* kind = def.backward == nullptr ? "missing" : def.backward == &not_differentiable ? "no"
+                       : def.gradgrad ? "yes" : "first-order";
+    PyList_SET_ITEM(list, i, PyUnicode_FromString(kind));
+  }
+  return list;
+}
+
 PyGetSetDef op_getset[] = {
     {"__name__", op_get_name, nullptr, nullptr, nullptr},
     {"__doc__", op_get_doc, nullptr, nullptr, nullptr},
     {"signatures", op_get_signatures, nullptr, "the op table signatures of every overload", nullptr},
     {"samples", op_get_samples, nullptr, "the sample kind of every overload (for tests)", nullptr},
     {"name_rules", op_get_name_rules, nullptr, "the named-tensor rule of every overload", nullptr},
+    {"derivatives", op_get_derivatives, nullptr,
+     "per overload: 'yes', 'first-order' (no double backward), 'no' (not differentiable) or 'missing'", nullptr},
     {nullptr, nullptr, nullptr, nullptr, nullptr},
 };
 

@@ -7,4 +7,5 @@
 #include "ops/linalg.h"
 #include "ops/views.h"
 // (families add their headers here, one line each)
+#include "ops/indexing.h"
 #include "ops/random.h"

@@ -44,6 +44,7 @@ struct OpDef {
   const char* sample;            // input kind for tests/core/test_op_matrix.py; "" = tested by hand
   const char* saves = "";        // what backward needs: argument names and/or "result"
   BackwardFn backward = nullptr; // null: no derivative yet (recording it raises)
+  bool gradgrad = true;          // the formula is itself differentiable: gradgradcheck it
 };
 
 struct Op {

@@ -149,3 +149,138 @@ Tensor as_strided(const Tensor& t, const IntList& size, const IntList& stride,
 }
 
 }  // namespace tz
+
+namespace tz {
+
+Tensor view_with_dtype(const Tensor& base, Shape sizes, Shape strides, int64_t offset, DType dtype) {
+  return Tensor(std::make_shared<TensorImpl>(base.storage(), std::move(sizes), std::move(strides),
+                                             offset, dtype, base.impl()->version));
+}
+
+Tensor alias(const Tensor& t) { return Tensor::view_of(t, t.sizes(), t.strides(), t.offset()); }
+
+Tensor view_as(const Tensor& t, const Tensor& other) {
+  return view(t, IntList(other.sizes().begin(), other.sizes().end()));
+}
+
+Tensor reshape_as(const Tensor& t, const Tensor& other) {
+  return reshape(t, IntList(other.sizes().begin(), other.sizes().end()));
+}
+
+Tensor expand_as(const Tensor& t, const Tensor& other) {
+  return expand(t, IntList(other.sizes().begin(), other.sizes().end()));
+}
+
+Tensor matrix_t(const Tensor& t) {
+  TZ_CHECK(t.dim() <= 2, Runtime, "t(): t() expects a tensor with <= 2 dimensions, but self is ",
+           t.dim(), "D");
+  return t.dim() < 2 ? alias(t) : transpose(t, 0, 1);
+}
+
+Tensor squeeze(const Tensor& t) {
+  Shape sizes, strides;
+  for (int64_t d = 0; d < t.dim(); ++d) {
+    if (t.sizes()[d] == 1) continue;
+    sizes.push_back(t.sizes()[d]);
+    strides.push_back(t.strides()[d]);
+  }
+  return Tensor::view_of(t, sizes, strides, t.offset());
+}
+
+Tensor squeeze(const Tensor& t, int64_t dim) {
+  int64_t d = wrap_dim(dim, t.dim(), "squeeze");
+  if (t.dim() == 0 || t.sizes()[d] != 1) return alias(t);
+  Shape sizes = t.sizes(), strides = t.strides();
+  sizes.erase(sizes.begin() + d);
+  strides.erase(strides.begin() + d);
+  return Tensor::view_of(t, sizes, strides, t.offset());
+}
+
+Tensor unsqueeze(const Tensor& t, int64_t dim) {
+  int64_t d = wrap_dim(dim, t.dim() + 1, "unsqueeze");
+  Shape sizes = t.sizes(), strides = t.strides();
+  // Any stride is valid for a size-1 dim; this one keeps contiguous tensors contiguous.
+  int64_t stride = d >= t.dim() ? 1 : sizes[d] * strides[d];
+  sizes.insert(sizes.begin() + d, 1);
+  strides.insert(strides.begin() + d, stride);
+  return Tensor::view_of(t, sizes, strides, t.offset());
+}
+
+Tensor flatten(const Tensor& t, int64_t start_dim, int64_t end_dim) {
+  int64_t start = wrap_dim(start_dim, t.dim(), "flatten"), end = wrap_dim(end_dim, t.dim(), "flatten");
+  TZ_CHECK(start <= end, Runtime, "flatten(): flatten() has invalid args: start_dim cannot come after end_dim");
+  if (t.dim() == 0) return reshape(t, {1});
+  if (start == end) return t;
+  IntList shape(t.sizes().begin(), t.sizes().begin() + start);
+  int64_t merged = 1;
+  for (int64_t d = start; d <= end; ++d) merged *= t.sizes()[d];
+  shape.push_back(merged);
+  shape.insert(shape.end(), t.sizes().begin() + end + 1, t.sizes().end());
+  return reshape(t, shape);
+}
+
+Tensor unflatten(const Tensor& t, int64_t dim, const IntList& sizes) {
+  int64_t d = wrap_dim(dim, t.dim(), "unflatten");
+  TZ_CHECK(!sizes.empty(), Runtime, "unflatten(): sizes must be non-empty");
+  int64_t size = t.dim() == 0 ? 1 : t.sizes()[d];
+  Shape inferred = infer_size(sizes, size, "unflatten");
+  IntList shape(t.sizes().begin(), t.sizes().begin() + d);
+  shape.insert(shape.end(), inferred.begin(), inferred.end());
+  if (t.dim() > 0) shape.insert(shape.end(), t.sizes().begin() + d + 1, t.sizes().end());
+  return view(t, shape);
+}
+
+Tensor movedim(const Tensor& t, const IntList& source, const IntList& destination) {
+  const int64_t n = t.dim();
+  TZ_CHECK(source.size() == destination.size(), Runtime, "movedim(): Invalid source or destination "
+           "dims: source (", shape_str(source), " dims) should contain the same number of dims as "
+           "destination (", shape_str(destination), " dims)");
+  std::vector<int64_t> order(std::max<int64_t>(n, 1), -1);
+  std::vector<bool> src_used(std::max<int64_t>(n, 1), false);
+  for (size_t i = 0; i < source.size(); ++i) {
+    int64_t s = wrap_dim(source[i], n, "movedim"), d = wrap_dim(destination[i], n, "movedim");
+    TZ_CHECK(!src_used[s], Runtime, "movedim(): repeated dim in `source` (", shape_str(source), ")");
+    TZ_CHECK(order[d] < 0, Runtime, "movedim(): repeated dim in `destination` (", shape_str(destination), ")");
+    src_used[s] = true;
+    order[d] = s;
+  }
+  if (n == 0) return alias(t);
+  // The dims not moved keep their relative order in the free destination slots.
+  int64_t next_src = 0;
+  for (int64_t d = 0; d < n; ++d) {
+    if (order[d] >= 0) continue;
+    while (src_used[next_src]) ++next_src;
+    order[d] = next_src++;
+  }
+  return permute(t, order);
+}
+
+Tensor view_as_real(const Tensor& t) {
+  TZ_CHECK(is_complex(t.dtype()), Runtime, "view_as_real(): view_as_real is only supported for complex tensors");
+  Shape sizes = t.sizes(), strides = t.strides();
+  for (int64_t& s : strides) s *= 2;
+  sizes.push_back(2);
+  strides.push_back(1);
+  return view_with_dtype(t, sizes, strides, t.offset() * 2, DType::Float32);
+}
+
+Tensor view_as_complex(const Tensor& t) {
+  TZ_CHECK(t.dtype() != DType::Float64, NotImplemented, "view_as_complex(): complex128 is not "
+           "supported, so only float32 tensors can be viewed as complex (got float64)");
+  TZ_CHECK(t.dtype() == DType::Float32, Runtime, "view_as_complex(): view_as_complex is only supported "
+           "for float and double tensors, but got a tensor of scalar type: ", dtype_name(t.dtype()));
+  TZ_CHECK(t.dim() > 0, Runtime, "view_as_complex(): Input tensor must have one or more dimensions");
+  TZ_CHECK(t.sizes().back() == 2, Runtime, "view_as_complex(): Tensor must have a last dimension of size 2");
+  Shape sizes(t.sizes().begin(), t.sizes().end() - 1), strides(t.strides().begin(), t.strides().end() - 1);
+  // An empty tensor's strides mean nothing: view it with contiguous ones.
+  if (t.numel() == 0) return view_with_dtype(t, sizes, contiguous_strides(sizes), 0, DType::Complex64);
+  TZ_CHECK(t.strides().back() == 1, Runtime, "view_as_complex(): Tensor must have a last dimension with stride 1");
+  for (int64_t& s : strides) {
+    TZ_CHECK(s % 2 == 0, Runtime, "view_as_complex(): Tensor must have a stride divisible by 2 for all but last dimension");
+    s /= 2;
+  }
+  TZ_CHECK(t.offset() % 2 == 0, Runtime, "view_as_complex(): Tensor must have a storage_offset divisible by 2");
+  return view_with_dtype(t, sizes, strides, t.offset() / 2, DType::Complex64);
+}
+
+}  // namespace tz

@@ -6,6 +6,7 @@ from core import _creation
 from core._creation import tensor, as_tensor, from_numpy
 # Python-level functions of op families (one import line per family module).
 from core._random import Generator, manual_seed, seed, initial_seed, default_generator, get_rng_state, set_rng_state
+from core import utils  # noqa: E402,F401  (core.utils.data loads on first attribute access)
 
 dtype = _C.dtype
 bool = _C.bool  # noqa: A001 - mirrors torch.bool

@@ -144,3 +144,10 @@ def test_iterator_cannot_be_pickled():
 
     with pytest.raises(NotImplementedError):
         pickle.dumps(iter(DataLoader(SquaresDataset(2))))
+
+
+def test_reachable_from_core_like_torch_utils_data():
+    import core.utils.data.dataloader as module
+
+    assert core.utils.data.DataLoader is DataLoader
+    assert module.default_collate is core.utils.data.default_collate

@@ -214,6 +214,25 @@ def test_killed_worker_raises_instead_of_hanging():
             pass
 
 
+def test_persistent_loader_recovers_after_a_worker_died():
+    loader = DataLoader(SuicideDataset(4, bad=1), batch_size=1, num_workers=1, persistent_workers=True)
+    with pytest.raises(RuntimeError, match="is killed by signal"):
+        list(loader)
+    loader.dataset.bad = -1
+    assert [b.tolist() for b in loader] == [[0], [1], [2], [3]]  # fresh workers
+    del loader
+
+
+def test_unpicklable_batch_is_reported():
+    with pytest.raises(Exception, match="Caught (PicklingError|AttributeError) in DataLoader worker process 0"):
+        next(iter(DataLoader(SquaresDataset(1), num_workers=1, collate_fn=lambda b: [lambda: 0])))
+
+
+def test_spawn_needs_a_picklable_loader():
+    with pytest.raises(Exception, match="pickle|lambda"):
+        iter(DataLoader(SquaresDataset(2), num_workers=1, multiprocessing_context="spawn", collate_fn=lambda b: b))
+
+
 def test_worker_exiting_raises():
     class Exiting(SquaresDataset):
         def __getitem__(self, i):

@@ -131,12 +131,13 @@ def collate(batch, *, collate_fn_map=None):
         return _rebuild_mapping(elem, {key: collate([d[key] for d in batch], collate_fn_map=collate_fn_map)
                                        for key in elem})
     if isinstance(elem, tuple) and hasattr(elem, "_fields"):  # namedtuple
-        return elem_type(*(collate(list(samples), collate_fn_map=collate_fn_map) for samples in zip(*batch)))
+        return elem_type(*(collate(samples, collate_fn_map=collate_fn_map) for samples in zip(*batch)))
     if isinstance(elem, collections.abc.Sequence):
         size = len(elem)
         if any(len(sample) != size for sample in batch):
             raise RuntimeError("each element in list of batch should be of equal size")
-        items = [collate(list(samples), collate_fn_map=collate_fn_map) for samples in zip(*batch)]
+        # Inner batches are tuples, as in torch (a string field collates to a tuple of strings).
+        items = [collate(samples, collate_fn_map=collate_fn_map) for samples in zip(*batch)]
         return items if isinstance(elem, tuple) else _rebuild_sequence(elem, items)  # tuples -> lists, as torch
     raise TypeError(default_collate_err_msg_format.format(elem_type))
 

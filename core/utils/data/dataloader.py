@@ -153,7 +153,7 @@ class DataLoader(Generic[T_co]):
 
     def __iter__(self):
         if self.persistent_workers and self.num_workers > 0:
-            if self._iterator is None:
+            if self._iterator is None or not self._iterator._alive:  # none yet, or shut down by an error
                 self._iterator = self._get_iterator()
             else:
                 self._iterator._reset(self)
@@ -323,6 +323,10 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
             if kind == _worker.ERROR:
                 body.reraise()
             return self._receiver.unpack(worker_id, body)
+
+    @property
+    def _alive(self):
+        return self._pool.shutdown.alive
 
     def _shutdown_workers(self):
         self._pool.shutdown()

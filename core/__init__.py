@@ -3,9 +3,13 @@ from core._native import _C
 from core._size import Size
 from core._tensor import Tensor
 from core import _creation
-from core._creation import tensor, as_tensor, from_numpy
+from core._creation import tensor, as_tensor, from_numpy, from_dlpack
 # Python-level functions of op families (one import line per family module).
+from core._tensor_str import set_printoptions, get_printoptions, printoptions
+from core._dtype_info import finfo, iinfo, is_tensor
 from core._random import Generator, manual_seed, seed, initial_seed, default_generator, get_rng_state, set_rng_state
+from core._joining import meshgrid, cartesian_prod, broadcast_tensors, atleast_1d, atleast_2d, atleast_3d
+from core._linalg import einsum, tensordot
 from core import utils  # noqa: E402,F401  (core.utils.data loads on first attribute access)
 
 dtype = _C.dtype

@@ -1,5 +1,6 @@
-"""Tensors from Python data: core.tensor, core.as_tensor, core.from_numpy."""
+"""Tensors from Python data: core.tensor, core.as_tensor, core.from_numpy, core.from_dlpack."""
 import builtins
+import warnings
 
 import numpy as np
 
@@ -13,8 +14,41 @@ _NUMPY_OF = {
 
 
 def from_numpy(array):
-    """A tensor sharing memory with `array` (no copy)."""
+    """A tensor sharing memory with `array` (no copy): writes show through both ways."""
+    if isinstance(array, np.ndarray) and not array.flags.writeable:
+        warnings.warn("The given NumPy array is not writable, and tensors do not support "
+                      "non-writable memory: writing to the tensor is undefined behavior. Copy the "
+                      "array (array.copy()) or make it writable first.", UserWarning, stacklevel=2)
     return _C.from_numpy(array)
+
+
+def from_dlpack(ext_tensor):
+    """A tensor sharing memory with a DLPack producer: an object with __dlpack__ (a numpy
+    array, a tensor) or a "dltensor" / "dltensor_versioned" capsule, which is consumed
+    (renamed "used_dltensor..."); the producer's deleter runs when the tensor's memory dies."""
+    if hasattr(ext_tensor, "__dlpack__"):
+        device = tuple(ext_tensor.__dlpack_device__())
+        if device[0] not in (1, 3):  # kDLCPU, kDLCUDAHost
+            raise RuntimeError(f"from_dlpack(): only CPU tensors can be imported (device {device})")
+        try:
+            ext_tensor = ext_tensor.__dlpack__(max_version=(1, 0))
+        except TypeError:  # a producer from before DLPack 1.0
+            ext_tensor = ext_tensor.__dlpack__()
+    return _C._from_dlpack(ext_tensor)
+
+
+def _rebuild_tensor(cls, dtype, shape, data, requires_grad=False):
+    """Unpickles Tensor.__reduce_ex__'s (dtype, shape, C-ordered bytes)."""
+    stored = dtype if dtype in _NUMPY_OF else _C.float32  # bfloat16 travels as float32
+    array = np.frombuffer(data, dtype=_NUMPY_OF[stored]).reshape(shape).copy()
+    t = _C.from_numpy(array)
+    if stored != dtype:
+        t = t.to(dtype)
+    if cls is not None and type(t) is not cls:
+        t = _C._make_subclass(cls, t)
+    if requires_grad:
+        t.requires_grad_(True)
+    return t
 
 
 def _infer_dtype(array):
@@ -64,7 +98,9 @@ def _from_numpy_dtype(np_dtype):
     for ours, theirs in _NUMPY_OF.items():
         if np.dtype(theirs) == np_dtype:
             return ours
-    raise TypeError(f"can't convert np.ndarray of type {np_dtype}")
+    if np_dtype == np.complex128:  # the one complex type here is complex64
+        return _C.complex64
+    raise TypeError(f"tensor(): can't convert np.ndarray of type {np_dtype}")
 
 
 def as_tensor(data, dtype=None):

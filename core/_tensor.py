@@ -1,5 +1,8 @@
 """core.Tensor: the Python face of the C++ tensor (operators, conversions, printing)."""
 import builtins
+import copy
+
+import numpy as np
 
 from core._native import _C
 from core._size import Size
@@ -46,41 +49,95 @@ class Tensor(_C._TensorBase):
         return self.dtype.is_complex
 
     # ---- conversion
-    def numpy(self):
-        """A numpy array sharing this tensor's memory."""
+    # numpy defers binary operators and ufunc results to tensors (see __array_wrap__).
+    __array_priority__ = 1000
+
+    def numpy(self, *, force=False):
+        """A numpy array sharing this tensor's memory: writes show through both ways."""
+        if self.dtype in _NO_NUMPY_TYPE:
+            raise TypeError(f"numpy(): Got unsupported ScalarType {_NO_NUMPY_TYPE[self.dtype]}")
+        if not force and getattr(self, "requires_grad", False):
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad. "
+                               "Use tensor.detach().numpy() instead.")
         return _C._to_numpy(self)
 
     def __array__(self, dtype=None, copy=None):
         array = self.numpy()
-        return array if dtype is None else array.astype(dtype, copy=False)
+        if dtype is not None and np.dtype(dtype) != array.dtype:
+            if copy is False:
+                raise ValueError("__array__(): converting to another dtype needs a copy, "
+                                 "but copy=False was given")
+            return array.astype(dtype)
+        return array.copy() if copy else array
+
+    def __array_wrap__(self, array, context=None, return_scalar=False):
+        # numpy ufuncs on tensors come back as tensors; bool results become uint8 as in PyTorch.
+        if array.dtype == np.bool_:
+            array = array.astype(np.uint8)
+        return _C.from_numpy(np.ascontiguousarray(array))
 
     def tolist(self):
-        if self.dtype == _C.bfloat16:
-            return self.to(_C.float32).numpy().tolist()
-        return self.numpy().tolist()
+        """The values as (nested lists of) Python numbers; a 0-d tensor gives one number."""
+        values = self.to(_C.float32) if self.dtype == _C.bfloat16 else self
+        return values.numpy(force=True).tolist()
+
+    def to(self, *args, **kwargs):
+        """to(dtype), to(device[, dtype]), to(other) with non_blocking=, copy=: self when
+        nothing changes (unless copy=True), else a converted copy."""
+        kwargs.pop("memory_format", None)  # every tensor here is strided and dense
+        if args and isinstance(args[0], (builtins.bool, builtins.int, builtins.float, builtins.complex)):
+            raise TypeError(f"to() received an invalid combination of arguments - got "
+                            f"({type(args[0]).__name__}, ...), but expected one of: (dtype), "
+                            f"(device, dtype), (Tensor other)")
+        args = tuple(_device_arg(a) for a in args)
+        if "device" in kwargs:
+            kwargs["device"] = _device_arg(kwargs["device"])
+        return _C._methods["to"](self, *args, **kwargs)
 
     def __len__(self):
         if self.ndim == 0:
             raise TypeError("len() of a 0-d tensor")
         return self._sizes[0]
 
-    def __bool__(self):
+    def __iter__(self):
+        if self.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        unbind = getattr(self, "unbind", None)  # the views family's op, with autograd, when present
+        if unbind is not None:
+            return iter(unbind(0))
+        sizes, strides, offset = self._sizes[1:], self._strides[1:], self.storage_offset()
+        return iter([self.as_strided(sizes, strides, offset + i * self._strides[0])
+                     for i in range(self._sizes[0])])
+
+    def _single_value(self):
         if self.numel() != 1:
-            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return self.item()
+
+    def _real_value(self, c_type):
+        # float()/int() of a complex tensor: only a zero imaginary part converts.
+        value = self._single_value()
+        if isinstance(value, builtins.complex):
+            if value.imag != 0:
+                raise RuntimeError(f"value cannot be converted to type {c_type} without overflow")
+            value = value.real
+        return value
+
+    def __bool__(self):
+        n = self.numel()
+        if n != 1:
+            what = "no values" if n == 0 else "more than one value"
+            raise RuntimeError(f"Boolean value of Tensor with {what} is ambiguous")
         return builtins.bool(self.item())
 
     def __float__(self):
-        if self.numel() != 1:
-            raise ValueError("only one element tensors can be converted to Python scalars")
-        return builtins.float(self.item())
+        return builtins.float(self._real_value("double"))
 
     def __int__(self):
-        if self.numel() != 1:
-            raise ValueError("only one element tensors can be converted to Python scalars")
-        return builtins.int(self.item())
+        return builtins.int(self._real_value("int64_t"))
 
     def __complex__(self):
-        return builtins.complex(self.item())
+        return builtins.complex(self._single_value())
 
     def __index__(self):
         if self.numel() != 1 or self.dtype.is_floating_point or self.dtype.is_complex:
@@ -89,12 +146,10 @@ class Tensor(_C._TensorBase):
 
     __hash__ = object.__hash__  # identity, as in PyTorch
 
-    def __repr__(self):
+    def __repr__(self, *, tensor_contents=None):
         from core._tensor_str import tensor_repr
 
-        return tensor_repr(self)
-
-    __str__ = __repr__
+        return tensor_repr(self, tensor_contents=tensor_contents)
 
     def __format__(self, spec):
         if self.ndim == 0:
@@ -102,16 +157,69 @@ class Tensor(_C._TensorBase):
         return object.__format__(self, spec)
 
     def __reduce_ex__(self, protocol):
-        # Pickled as dtype + numpy payload; storage sharing across pickles is save()'s job.
-        from core._creation import tensor
+        # dtype, shape and the C-ordered bytes: independent of numpy's pickle format.
+        from core._creation import _rebuild_tensor
 
-        if self.dtype in (_C.bfloat16,):
-            return (_rebuild_converted, (self.to(_C.float32).numpy(), self.dtype))
-        return (tensor, (self.numpy().copy(), self.dtype))
+        if self.dtype.is_quantized:
+            raise NotImplementedError("pickling quantized tensors is not supported; "
+                                      "pickle t.dequantize() or t.int_repr() instead")
+        payload = self.to(_C.float32) if self.dtype == _C.bfloat16 else self
+        data = np.ascontiguousarray(_C._to_numpy(payload)).tobytes()
+        requires_grad = builtins.bool(getattr(self, "requires_grad", False))
+        args = (type(self), self.dtype, self._sizes, data, requires_grad)
+        # Attributes set on the Python object (subclasses, tags) travel as pickle state.
+        return (_rebuild_tensor, args, self.__dict__) if self.__dict__ else (_rebuild_tensor, args)
+
+    def __deepcopy__(self, memo):
+        if id(self) in memo:
+            return memo[id(self)]
+        new = self.clone()
+        if type(self) is not Tensor:
+            new = _C._make_subclass(type(self), new)
+        if getattr(self, "requires_grad", False):
+            new.requires_grad_(True)
+        memo[id(self)] = new
+        if self.__dict__:
+            new.__dict__.update(copy.deepcopy(self.__dict__, memo))
+        return new
+
+    def __dlpack__(self, stream=None, *, max_version=None, dl_device=None, copy=None):
+        """A DLPack capsule over this tensor's memory (a copy if copy=True): "dltensor", or
+        "dltensor_versioned" when the consumer's max_version allows DLPack 1.x."""
+        if stream is not None and stream != -1:
+            raise ValueError("__dlpack__(): stream must be None for CPU tensors")
+        if dl_device is not None and tuple(dl_device) != (_DL_CPU, 0):
+            raise BufferError(f"__dlpack__(): cannot export to device {tuple(dl_device)}; "
+                              "only the CPU (1, 0) is available")
+        if getattr(self, "requires_grad", False):
+            raise RuntimeError("Can't export tensors that require gradient, use tensor.detach()")
+        versioned = max_version is not None and max_version[0] >= 1
+        return _C._to_dlpack(self.clone() if copy else self, versioned, builtins.bool(copy))
+
+    def __dlpack_device__(self):
+        return (_DL_CPU, 0)
 
     # ---- indexing (__getitem__ / __setitem__)
 
     # ---- matmul operators (@)
+    # An operand matmul cannot take (a str, a list) gives NotImplemented, so Python tries the
+    # other operand's __rmatmul__ and then raises its usual "unsupported operand" TypeError.
+    # No __imatmul__: as in PyTorch, `a @= b` rebinds a to a new tensor.
+    def __matmul__(self, other):
+        try:
+            return _C._functions["matmul"](self, other)
+        except TypeError:
+            if isinstance(other, Tensor):
+                raise
+            return NotImplemented
+
+    def __rmatmul__(self, other):
+        try:
+            return _C._functions["matmul"](other, self)
+        except TypeError:
+            if isinstance(other, Tensor):
+                raise
+            return NotImplemented
 
     # ---- Python operators, all through the op table
     def __add__(self, other):
@@ -151,10 +259,17 @@ class Tensor(_C._TensorBase):
         return self.div_(other)
 
 
-def _rebuild_converted(array, dtype):
-    from core._creation import tensor
+_DL_CPU = 1  # DLPack's kDLCPU
 
-    return tensor(array).to(dtype)
+# Tensor dtypes numpy has no type for (PyTorch's names in the error message).
+_NO_NUMPY_TYPE = {_C.bfloat16: "BFloat16", _C.quint8: "QUInt8", _C.qint8: "QInt8", _C.qint32: "QInt32"}
+
+
+def _device_arg(arg):
+    """A device object (anything with a .type, like torch.device) as its string."""
+    if isinstance(arg, (str, _C._TensorBase, _C.dtype, type)) or arg is None:
+        return arg
+    return str(arg) if hasattr(arg, "type") else arg
 
 
 def _install_methods():

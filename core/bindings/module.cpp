@@ -27,4 +27,5 @@ PYBIND11_MODULE(_C, m) {
   tz::py::init_ops(m.ptr());
   tz::py::init_numpy(m);
   tz::py::init_runtime(m);
+  tz::py::init_dlpack(m);
 }

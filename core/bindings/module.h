@@ -5,4 +5,5 @@
 namespace tz::py {
 void init_numpy(pybind11::module_& m);
 void init_runtime(pybind11::module_& m);
+void init_dlpack(pybind11::module_& m);
 }  // namespace tz::py

@@ -1,5 +1,7 @@
 #include "bindings/py_args.h"
 
+#include <cstring>
+
 #include "bindings/py_dtype.h"
 #include "bindings/py_errors.h"
 #include "bindings/py_generator.h"
@@ -10,8 +12,14 @@ namespace tz::py {
 
 namespace {
 
+// numpy scalars (np.float32(2), np.int64(3), np.bool_(True)) count as Python numbers.
+bool is_numpy_scalar(PyObject* o) {
+  const char* name = Py_TYPE(o)->tp_name;
+  return std::strncmp(name, "numpy.", 6) == 0 && std::strcmp(name, "numpy.ndarray") != 0;
+}
+
 bool is_number(PyObject* o) {
-  return PyLong_Check(o) || PyFloat_Check(o) || PyComplex_Check(o);
+  return PyLong_Check(o) || PyFloat_Check(o) || PyComplex_Check(o) || is_numpy_scalar(o);
 }
 
 // A Python (or numpy) scalar -> Scalar. Bools stay bools.
@@ -29,6 +37,15 @@ bool to_scalar(PyObject* o, Scalar& out) {
     return out = Scalar(complex64(float(c.real), float(c.imag))), true;
   }
   if (is_tensor(o) && unwrap(o).numel() == 1) return out = item(unwrap(o)), true;
+  if (is_numpy_scalar(o)) {
+    const char* name = Py_TYPE(o)->tp_name;
+    if (std::strstr(name, "bool")) return out = Scalar(bool(PyObject_IsTrue(o))), true;
+    if (std::strstr(name, "complex")) {
+      Py_complex c = PyComplex_AsCComplex(o);
+      if (c.real == -1.0 && PyErr_Occurred()) throw_python_error();
+      return out = Scalar(complex64(float(c.real), float(c.imag))), true;
+    }
+  }
   // numpy scalars and other number-likes.
   if (PyIndex_Check(o)) {
     long long v = PyLong_AsLongLong(o);
@@ -186,16 +203,15 @@ bool parse_args(const Schema& schema, PyObject* const* args, size_t nargs, PyObj
   size_t npositional = 0;
   while (npositional < nparams && !schema.args[npositional].kwarg_only) npositional++;
 
-  // `view(2, 3)`: an int list parameter that is the only positional one absorbs varargs.
+  // `view(2, 3)`: an int list that is the only positional parameter (after self) absorbs
+  // positional ints, as in PyTorch; `sum(0, True)` must not turn into dim=[0, 1].
   size_t first_list = nargs > 0 && is_tensor(args[0]) && !schema.args.empty() &&
                               schema.args[0].type == ArgType::Tensor ? 1 : 0;
-  bool varargs = nargs > first_list + 1 && npositional > first_list &&
-                 schema.args[first_list].type == ArgType::IntList;
+  bool varargs = nargs > first_list + 1 && npositional == first_list + 1 &&
+                 schema.args[first_list].type == ArgType::IntList && !PyBool_Check(args[first_list]);
   if (varargs) {
-    for (size_t i = first_list + 1; i < npositional; ++i)
-      varargs = varargs && schema.args[i].has_default;
     int64_t probe;
-    varargs = varargs && to_int(args[first_list], probe);
+    varargs = to_int(args[first_list], probe);
   }
   if (varargs) {
     IntList l(nargs - first_list);

@@ -49,12 +49,13 @@ pyb::dtype numpy_dtype(DType t) {
 
 Tensor from_numpy(pyb::array arr) {
   auto dt = dtype_from_numpy(arr.dtype());
-  TZ_CHECK(dt.has_value(), Type, "from_numpy(): can't convert np.ndarray of type ",
-           std::string(pyb::str(arr.dtype())),
+  TZ_CHECK(dt.has_value(), Type, "from_numpy(): can't convert np.ndarray of type numpy.",
+           std::string(pyb::str(arr.dtype().attr("type").attr("__name__"))),
            ". The only supported types are: float64, float32, float16, complex64, int64, int32, "
            "int16, int8, uint8, and bool.");
   TZ_CHECK(arr.dtype().byteorder() != '>', Value, "from_numpy(): given numpy array has byte order "
-           "different from the native byte order");
+           "different from the native byte order. Conversion between byte orders is currently "
+           "not supported.");
   const int64_t isz = itemsize(*dt);
   Shape sizes(arr.ndim()), strides(arr.ndim());
   int64_t extent = arr.size() == 0 ? 0 : isz;

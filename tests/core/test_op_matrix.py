@@ -60,6 +60,8 @@ def _to_core(value, layout_index, key=None):
     if isinstance(value, np.ndarray):
         layouts = list(_layouts(value))
         return layouts[min(layout_index, len(layouts) - 1)]
+    if isinstance(value, list) and value and all(isinstance(v, np.ndarray) for v in value):
+        return [_to_core(v, layout_index) for v in value]  # a Tensor[] argument
     return value
 
 

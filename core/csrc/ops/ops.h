@@ -3,5 +3,7 @@
 #include "ops/conversion.h"
 #include "ops/creation.h"
 #include "ops/elementwise.h"
+#include "ops/joining.h"
+#include "ops/linalg.h"
 #include "ops/views.h"
 // (families add their headers here, one line each)

@@ -10,6 +10,8 @@ template <typename To, typename From>
 inline To convert(From v) {
   if constexpr (std::is_same_v<To, From>) {
     return v;
+  } else if constexpr (std::is_same_v<From, complex64> && std::is_same_v<To, bool>) {
+    return v.real() != 0.f || v.imag() != 0.f;  // nonzero if either part is
   } else if constexpr (std::is_same_v<From, complex64>) {
     return convert<To>(v.real());  // like numpy: the imaginary part is dropped
   } else if constexpr (std::is_same_v<To, complex64>) {

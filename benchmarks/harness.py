@@ -1,0 +1,203 @@
+"""Timing harness: ours vs PyTorch (when importable) vs numpy, as a printed table.
+
+A benchmark is a `Bench`: a name, a maker per library that returns a zero-argument callable
+(or raises / returns None when the library lacks the op, which prints "n/a"), and an optional
+FLOP count for a GFLOP/s column. Each callable is warmed up, calibrated to a minimum sample
+time, then timed `repeats` times; the table shows the median time per call and the ratio
+ours / PyTorch (below 1 means we are faster). Results are also checked against numpy's so a
+fast wrong answer cannot pass unnoticed.
+"""
+import gc
+import os
+import statistics
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Dict, List, Optional
+
+import numpy as np
+
+try:  # PyTorch is optional: it is only the yardstick
+    import torch
+except ImportError:  # pragma: no cover - depends on the environment
+    torch = None
+
+LIBRARIES = ("ours", "pytorch", "numpy")
+
+
+@dataclass
+class Bench:
+    name: str
+    makers: Dict[str, Callable[[], Optional[Callable]]]  # library -> () -> callable
+    flops: Optional[float] = None                       # per call, for GFLOP/s
+    check: bool = True                                   # compare outputs with numpy's
+
+
+@dataclass
+class Result:
+    name: str
+    seconds: Dict[str, Optional[float]] = field(default_factory=dict)
+    notes: Dict[str, str] = field(default_factory=dict)
+    flops: Optional[float] = None
+    mismatch: List[str] = field(default_factory=list)
+
+
+def set_threads(n):
+    """The same thread count for our pool and PyTorch's (numpy's BLAS keeps its own)."""
+    import core
+
+    core.set_num_threads(n)
+    if torch is not None:
+        torch.set_num_threads(n)
+
+
+def calibrate(fn, warmup=2, min_sample=0.02):
+    """Calls per sample so that one sample lasts at least `min_sample` seconds (short ops
+    are then not dominated by timer noise)."""
+    for _ in range(warmup):
+        fn()
+    number = 1
+    while True:
+        start = time.perf_counter()
+        for _ in range(number):
+            fn()
+        elapsed = time.perf_counter() - start
+        if elapsed >= min_sample or number >= 1 << 20:
+            return number
+        number *= 2 if elapsed == 0 else max(2, min(10, int(min_sample / elapsed) + 1))
+
+
+def sample_seconds(fn, number, count):
+    """`count` samples of seconds per call, each the mean over `number` calls, GC off."""
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        samples = []
+        for _ in range(count):
+            start = time.perf_counter()
+            for _ in range(number):
+                fn()
+            samples.append((time.perf_counter() - start) / number)
+        return samples
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+
+
+def time_interleaved(fns, repeats=7, rounds=3, settle=0.05):
+    """Median seconds per call of each callable. Libraries take turns over several rounds,
+    so a change in background load hits all of them alike, and each turn starts after a
+    short pause so that another library's idle worker threads have stopped spinning."""
+    numbers = {lib: calibrate(fn) for lib, fn in fns.items()}
+    per_round = max(1, -(-repeats // rounds))
+    samples = {lib: [] for lib in fns}
+    for _ in range(rounds):
+        for lib, fn in fns.items():
+            time.sleep(settle)
+            fn()
+            samples[lib] += sample_seconds(fn, numbers[lib], per_round)
+    return {lib: statistics.median(s) for lib, s in samples.items()}
+
+
+def _to_numpy(value):
+    if hasattr(value, "detach"):  # a torch tensor
+        value = value.detach()
+        if value.dtype == torch.bfloat16:
+            value = value.float()
+        return value.numpy()
+    return np.asarray(value)
+
+
+def run_bench(bench, repeats=7):
+    result = Result(bench.name, flops=bench.flops)
+    fns, outputs = {}, {}
+    for lib in LIBRARIES:
+        maker = bench.makers.get(lib)
+        try:
+            fn = maker() if maker is not None else None
+            if fn is not None:
+                outputs[lib] = _to_numpy(fn())  # also proves the op exists and runs
+                fns[lib] = fn
+        except Exception as e:  # noqa: BLE001 - a missing op prints n/a, it must not stop the run
+            first_line = str(e).splitlines()[0][:60] if str(e) else ""
+            result.notes[lib] = f"{type(e).__name__}: {first_line}" if first_line else type(e).__name__
+    timings = time_interleaved(fns, repeats=repeats) if fns else {}
+    result.seconds = {lib: timings.get(lib) for lib in LIBRARIES}
+    if bench.check and "numpy" in outputs:
+        ref = outputs["numpy"]
+        for lib in ("ours", "pytorch"):
+            if lib in outputs and not _close(outputs[lib], ref):
+                result.mismatch.append(lib)
+    return result
+
+
+def _close(value, ref):
+    value, ref = np.asarray(value), np.asarray(ref)
+    if value.shape != ref.shape:
+        return False
+    scale = max(1.0, float(np.max(np.abs(ref)))) if ref.size else 1.0
+    return bool(np.allclose(value.astype(np.float64), ref.astype(np.float64), rtol=1e-3, atol=1e-4 * scale))
+
+
+def format_seconds(s):
+    if s is None:
+        return "n/a"
+    if s < 1e-6:
+        return f"{s * 1e9:.0f} ns"
+    if s < 1e-3:
+        return f"{s * 1e6:.2f} us"
+    if s < 1:
+        return f"{s * 1e3:.2f} ms"
+    return f"{s:.2f} s"
+
+
+def format_ratio(ours, theirs):
+    if ours is None or theirs is None or theirs == 0:
+        return "n/a"
+    return f"{ours / theirs:.2f}x"
+
+
+def format_gflops(result):
+    if result.flops is None:
+        return ""
+    parts = []
+    for lib in LIBRARIES:
+        s = result.seconds.get(lib)
+        parts.append(f"{lib} {result.flops / s / 1e9:.1f}" if s else f"{lib} n/a")
+    return "GFLOP/s: " + ", ".join(parts)
+
+
+def header(threads):
+    import core
+
+    lines = [
+        "tensorzoo core benchmarks: median time per call (lower is better); ratio = ours / PyTorch",
+        f"threads: core.get_num_threads()={core.get_num_threads()}"
+        + (f", torch.get_num_threads()={torch.get_num_threads()}" if torch is not None else ", PyTorch not installed")
+        + f" (requested {threads}; os.cpu_count()={os.cpu_count()});"
+        + f" numpy's BLAS: OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS', 'unset')}",
+        f"versions: core {core.__version__} (cpu capability {core._C._cpu_capability()})"
+        + (f", torch {torch.__version__}" if torch is not None else "")
+        + f", numpy {np.__version__}",
+    ]
+    if hasattr(os, "getloadavg"):  # other work on the machine skews every column
+        lines.append("load average before the run: " + ", ".join(f"{v:.2f}" for v in os.getloadavg()))
+    return "\n".join(lines)
+
+
+def format_table(results):
+    rows = [("case", "ours", "pytorch", "numpy", "ours/pytorch", "notes")]
+    for r in results:
+        notes = [format_gflops(r)] if r.flops else []
+        notes += [f"{lib}: {msg}" for lib, msg in r.notes.items()]
+        notes += [f"MISMATCH vs numpy: {lib}" for lib in r.mismatch]
+        rows.append((r.name, format_seconds(r.seconds.get("ours")), format_seconds(r.seconds.get("pytorch")),
+                     format_seconds(r.seconds.get("numpy")),
+                     format_ratio(r.seconds.get("ours"), r.seconds.get("pytorch")), "; ".join(n for n in notes if n)))
+    widths = [max(len(row[i]) for row in rows) for i in range(5)]
+    lines = []
+    for i, row in enumerate(rows):
+        cells = [row[0].ljust(widths[0])] + [row[c].rjust(widths[c]) for c in range(1, 5)] + [row[5]]
+        lines.append("  ".join(cells).rstrip())
+        if i == 0:
+            lines.append("  ".join("-" * w for w in widths))
+    return "\n".join(lines)

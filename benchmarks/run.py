@@ -1,0 +1,45 @@
+"""Runs the core benchmarks and prints ours vs PyTorch vs numpy:
+
+    python benchmarks/run.py [--threads N] [--repeats R] [--filter SUBSTRING]
+
+Threads default to every core; core, PyTorch and numpy's BLAS get the same count.
+"""
+import argparse
+import glob
+import os
+import sys
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+_ROOT = os.path.dirname(_HERE)
+sys.path.insert(0, _HERE)  # harness, bench_core
+if glob.glob(os.path.join(_ROOT, "core", "_C*.so")):
+    sys.path.insert(1, _ROOT)  # an in-place build (tools/dev_build.sh) wins over an installed one
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--threads", type=int, default=os.cpu_count() or 1,
+                        help="threads for core, PyTorch and numpy's BLAS (default: all cores)")
+    parser.add_argument("--repeats", type=int, default=9, help="timed samples per measurement (median)")
+    parser.add_argument("--filter", default="", help="only cases whose name contains this")
+    args = parser.parse_args(argv)
+
+    # numpy's OpenBLAS reads its thread count once, when numpy is first imported.
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", str(args.threads))
+    import harness
+    import bench_core
+
+    harness.set_threads(args.threads)
+    print(harness.header(args.threads), flush=True)
+    results = []
+    for bench in bench_core.all_benches():
+        if args.filter and args.filter not in bench.name:
+            continue
+        results.append(harness.run_bench(bench, repeats=args.repeats))
+    print()
+    print(harness.format_table(results))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,45 +1,40 @@
-"""DataLoader throughput: core.utils.data vs torch.utils.data on the same dataset.
+"""DataLoader throughput, core.utils.data vs torch.utils.data on the same dataset:
 
-2,000 samples of (3, 224, 224) float32 images made by a small numpy computation, batch 32,
-num_workers 0 and 2. Prints seconds per epoch (best of --repeat, worker start-up included)
-and ours / torch (below 1.0: we are faster).
+    python benchmarks/bench_data.py [--threads N] [--samples 2000] [--repeats R]
 
-    PYTHONPATH=. python benchmarks/bench_data.py [--samples 2000] [--repeat 3]
+One epoch over 2,000 samples of (3, 224, 224) float32 images, each made by a small numpy
+computation, batch 32, with num_workers 0 and 2 (worker start-up included, as a training loop
+pays it every epoch). Times are medians over interleaved runs (harness.time_interleaved);
+ratio = ours / PyTorch, below 1 means we are faster.
 """
 import argparse
-import time
+import glob
+import os
+import sys
 
 import numpy as np
 
+_HERE = os.path.dirname(os.path.abspath(__file__))
+_ROOT = os.path.dirname(_HERE)
+sys.path.insert(0, _HERE)  # harness
+if glob.glob(os.path.join(_ROOT, "core", "_C*.so")):
+    sys.path.insert(1, _ROOT)  # an in-place build (tools/dev_build.sh) wins over an installed one
+
 
 class ImageDataset:
-    """A map-style dataset whose samples cost a little numpy work, for either library."""
+    """Sample i: (an image from a little numpy arithmetic, as a tensor of `library`, i)."""
 
     def __init__(self, library, samples):
         self.library = library
         self.samples = samples
         self.base = np.random.default_rng(0).standard_normal((3, 224, 224), dtype=np.float32)
-        self.from_numpy = None
 
     def __len__(self):
         return self.samples
 
     def __getitem__(self, index):
-        if self.from_numpy is None:  # imported lazily so the object pickles for spawn
-            self.from_numpy = __import__(self.library).from_numpy
         image = self.base * np.float32(1.0 + index * 1e-3) + np.float32(index % 7)
-        return self.from_numpy(image), index
-
-
-def _best_times(fns, repeat):
-    # Alternating runs, best of each: the machine is shared, so load hits both sides alike.
-    best = [float("inf")] * len(fns)
-    for _ in range(repeat):
-        for i, fn in enumerate(fns):
-            start = time.perf_counter()
-            fn()
-            best[i] = min(best[i], time.perf_counter() - start)
-    return best
+        return sys.modules[self.library].from_numpy(image), index
 
 
 def _epoch(loader_class, dataset, workers):
@@ -47,34 +42,53 @@ def _epoch(loader_class, dataset, workers):
         seen = 0
         for images, labels in loader_class(dataset, batch_size=32, num_workers=workers):
             seen += len(labels)
-        assert seen == len(dataset), seen
+        if seen != len(dataset):
+            raise AssertionError(f"saw {seen} samples, expected {len(dataset)}")
     return run
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--samples", type=int, default=2000)
-    parser.add_argument("--repeat", type=int, default=5)
-    args = parser.parse_args()
+def _first_batch(loader_class, dataset, workers):
+    images, labels = next(iter(loader_class(dataset, batch_size=32, num_workers=workers)))
+    return np.asarray(images.numpy()), np.asarray(labels.numpy())
 
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--threads", type=int, default=os.cpu_count() or 1,
+                        help="threads for core and PyTorch in the main process (default: all cores)")
+    parser.add_argument("--samples", type=int, default=2000)
+    parser.add_argument("--repeats", type=int, default=5, help="timed epochs per library and setting (median)")
+    args = parser.parse_args(argv)
+
+    import harness
+    import core
     import core.utils.data
 
-    try:
-        import torch
+    torch = harness.torch
+    if torch is not None:
         import torch.utils.data
-    except ImportError:
-        torch = None
-    print(f"{'num_workers':>11} {'core s':>8} {'torch s':>8} {'core/torch':>10}")
+    harness.set_threads(args.threads)
+    print(harness.header(args.threads))
+    print(f"data: {args.samples} samples of (3, 224, 224) float32, batch 32; one epoch per call\n")
+    rows = [("num_workers", "ours", "pytorch", "ours/pytorch", "ours samples/s")]
     for workers in (0, 2):
-        runs = [_epoch(core.utils.data.DataLoader, ImageDataset("core", args.samples), workers)]
+        fns = {"ours": _epoch(core.utils.data.DataLoader, ImageDataset("core", args.samples), workers)}
         if torch is not None:
-            runs.append(_epoch(torch.utils.data.DataLoader, ImageDataset("torch", args.samples), workers))
-        times = _best_times(runs, args.repeat)
-        if torch is None:
-            print(f"{workers:>11} {times[0]:8.3f} {'-':>8} {'-':>10}")
-        else:
-            print(f"{workers:>11} {times[0]:8.3f} {times[1]:8.3f} {times[0] / times[1]:10.2f}")
+            fns["pytorch"] = _epoch(torch.utils.data.DataLoader, ImageDataset("torch", args.samples), workers)
+            ours, theirs = (_first_batch(loader, ImageDataset(lib, 64), workers) for loader, lib in
+                            ((core.utils.data.DataLoader, "core"), (torch.utils.data.DataLoader, "torch")))
+            if not all(np.array_equal(a, b) for a, b in zip(ours, theirs)):
+                raise AssertionError(f"num_workers={workers}: the libraries' first batches differ")
+        seconds = harness.time_interleaved(fns, repeats=args.repeats)
+        rows.append((str(workers), harness.format_seconds(seconds["ours"]),
+                     harness.format_seconds(seconds.get("pytorch")),
+                     harness.format_ratio(seconds["ours"], seconds.get("pytorch")),
+                     f"{args.samples / seconds['ours']:.0f}"))
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    for row in rows:
+        print("  ".join(cell.rjust(width) for cell, width in zip(row, widths)))
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

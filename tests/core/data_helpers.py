@@ -16,27 +16,28 @@ from core.utils.data import Dataset, IterableDataset, get_worker_info
 SHM_DIR = "/dev/shm"
 
 
-class SquaresDataset(Dataset):
+class _Sized(Dataset):
+    n = 0
+
+    def __len__(self):
+        return self.n
+
+
+class SquaresDataset(_Sized):
     """Sample i: (float32 tensor of shape (2, 3) filled with i, the int i * i)."""
 
     def __init__(self, n):
         self.n = n
 
-    def __len__(self):
-        return self.n
-
     def __getitem__(self, i):
         return core.from_numpy(np.full((2, 3), i, dtype=np.float32)), i * i
 
 
-class ImageDataset(Dataset):
+class ImageDataset(_Sized):
     """Sample i: a (3, 64, 64) float32 image filled with i (large enough for its own segment)."""
 
     def __init__(self, n):
         self.n = n
-
-    def __len__(self):
-        return self.n
 
     def __getitem__(self, i):
         return core.from_numpy(np.full((3, 64, 64), i, dtype=np.float32))
@@ -70,14 +71,11 @@ class RangeIterable(IterableDataset):
         return iter(range(self.start + info.id, self.end, info.num_workers))
 
 
-class FailingDataset(Dataset):
+class FailingDataset(_Sized):
     """Raises `error` for index `bad`."""
 
     def __init__(self, n, bad, error):
         self.n, self.bad, self.error = n, bad, error
-
-    def __len__(self):
-        return self.n
 
     def __getitem__(self, i):
         if i == self.bad:
@@ -85,14 +83,11 @@ class FailingDataset(Dataset):
         return i
 
 
-class SuicideDataset(Dataset):
+class SuicideDataset(_Sized):
     """The worker that fetches index `bad` kills itself with SIGKILL."""
 
     def __init__(self, n, bad):
         self.n, self.bad = n, bad
-
-    def __len__(self):
-        return self.n
 
     def __getitem__(self, i):
         if i == self.bad and get_worker_info() is not None:
@@ -100,14 +95,11 @@ class SuicideDataset(Dataset):
         return i
 
 
-class SlowDataset(Dataset):
+class SlowDataset(_Sized):
     """Sleeps `delay` seconds on index `slow`."""
 
     def __init__(self, n, slow, delay):
         self.n, self.slow, self.delay = n, slow, delay
-
-    def __len__(self):
-        return self.n
 
     def __getitem__(self, i):
         if i == self.slow:

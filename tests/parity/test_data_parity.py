@@ -170,6 +170,13 @@ def test_default_collate_matches_torch():
     assert _to_plain(cud.default_collate(_samples(core))) == _to_plain(tud.default_collate(_samples(torch)))
 
 
+def test_default_collate_of_mixed_dtypes_promotes_like_torch():
+    def batch(library):
+        return [library.tensor([1.5, 2.0]), library.tensor([3, 4]), library.tensor([True, False])]
+
+    assert _to_plain(cud.default_collate(batch(core))) == _to_plain(tud.default_collate(batch(torch)))
+
+
 def test_default_convert_matches_torch():
     sample = {"a": np.arange(3, dtype=np.float64), "b": (np.int32(4), "s"), "c": Pair(np.zeros(2, np.int64), 1),
               "d": [np.float32(1.5)], "e": np.array(["x"])}

@@ -46,16 +46,9 @@ def _stack_arrays(arrays):
 
 
 def collate_tensor_fn(batch, *, collate_fn_map=None):
-    dtypes = {t.dtype for t in batch}
-    if len(dtypes) == 1 and _numpy_dtype(batch[0].dtype) is not None:
+    if _numpy_dtype(batch[0].dtype) is not None and all(t.dtype == batch[0].dtype for t in batch):
         return _stack_arrays([t.numpy() for t in batch])
-    if hasattr(core, "stack"):  # mixed dtypes promote as torch.stack does; bfloat16 has no numpy view
-        return core.stack(batch, 0)
-    if len(dtypes) == 1:
-        dtype = batch[0].dtype
-        return _stack_arrays([t.to(core.float32).numpy() for t in batch]).to(dtype)
-    raise TypeError(f"default_collate: cannot stack tensors of dtypes {sorted(map(str, dtypes))} "
-                    "before core.stack exists")
+    return core.stack(batch, 0)  # mixed dtypes promote as torch.stack; bfloat16 has no numpy view
 
 
 def collate_numpy_array_fn(batch, *, collate_fn_map=None):

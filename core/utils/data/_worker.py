@@ -133,19 +133,20 @@ def worker_loop(iterable, dataset, auto_collation, collate_fn, drop_last, base_s
             if task is None:
                 break
             if isinstance(task, ResumeIteration):
-                _send(result_conn, (None, RESUMED, None))
                 ended = False
-                fetcher = _fetch.create_fetcher(iterable, dataset, auto_collation, collate_fn, drop_last)
-                continue
-            if done_event.is_set() or ended:
-                continue
-            number, index, released = task
-            arena.release(released)
-            if init_error is not None:
-                reply, init_error = (number, ERROR, init_error), None
+                if init_error is None:
+                    fetcher = _fetch.create_fetcher(iterable, dataset, auto_collation, collate_fn, drop_last)
+                reply = (None, RESUMED, None)
             else:
-                reply = _run(fetcher, index, number, arena, iterable, worker_id, where)
-                ended = reply[1] == STOP
+                number, index, released = task
+                arena.release(released)
+                if done_event.is_set() or ended:
+                    continue
+                if init_error is not None:  # every task reports it: there is nothing to fetch with
+                    reply = (number, ERROR, init_error)
+                else:
+                    reply = _run(fetcher, index, number, arena, iterable, worker_id, where)
+                    ended = reply[1] == STOP
             try:
                 _send(result_conn, reply)
             except OSError:  # the main process is gone

@@ -16,6 +16,7 @@ __all__ = ["DataLoader", "get_worker_info", "default_collate", "default_convert"
 
 T_co = TypeVar("T_co", covariant=True)
 
+
 class _InfiniteConstantSampler(Sampler):
     """None forever: the 'indices' of an IterableDataset."""
 

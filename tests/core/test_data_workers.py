@@ -135,10 +135,11 @@ def test_batches_kept_by_the_user_are_never_overwritten():
 
 
 def test_segments_are_reused_not_piled_up():
-    counts = []
-    for batch in DataLoader(ImageDataset(64), batch_size=2, num_workers=2):
-        counts.append(len(shm_entries()))
-    assert max(counts) <= 2 * 8  # per worker: prefetched + the user's + a few free ones
+    names = set()
+    for batch in DataLoader(ImageDataset(128), batch_size=2, num_workers=2):
+        names.update(shm_entries())
+    # 64 batches; per worker a handful of segments: being filled, prefetched, held, free.
+    assert 0 < len(names) <= 2 * 10
 
 
 def test_small_tensors_and_numpy_payloads_travel_too():

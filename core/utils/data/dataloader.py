@@ -37,8 +37,10 @@ class DataLoader(Generic[T_co]):
 
     `num_workers > 0` loads in that many worker processes (fork by default, or the given
     `multiprocessing_context`); batches come back through shared memory. Each iterator draws a
-    base seed from `generator` (or the default generator); worker i seeds `random`, core and
-    numpy from `base_seed + i`. `pin_memory` is accepted and does nothing (CPU only).
+    base seed from `generator` (or the default generator); worker i seeds `random` and core's
+    default generator with `base_seed + i`, and numpy's global RNG with torch 2.x's hash of
+    (base_seed, i) (torch 1.8 left numpy unseeded, so forked workers repeated each other's numpy
+    draws). `pin_memory` is accepted and does nothing (CPU only).
     """
 
     __initialized = False

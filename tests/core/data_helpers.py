@@ -1,6 +1,7 @@
 """Datasets and leak checks for the core.utils.data tests (module level, so `spawn` workers can
 unpickle the datasets by reference)."""
 import glob
+import multiprocessing.forkserver
 import multiprocessing.resource_tracker
 import os
 import random
@@ -120,9 +121,11 @@ class ThreadPoolDataset(Dataset):
 
 def child_pids(pid=None):
     """Live (non-zombie) children of `pid` (default: this process), without multiprocessing's
-    resource tracker, a per-interpreter helper that `spawn` starts once and keeps."""
+    resource tracker and fork server: per-interpreter helpers that `spawn` and `forkserver`
+    start once and keep."""
     pid = os.getpid() if pid is None else pid
-    tracker = getattr(multiprocessing.resource_tracker._resource_tracker, "_pid", None)
+    helpers = {getattr(multiprocessing.resource_tracker._resource_tracker, "_pid", None),
+               getattr(multiprocessing.forkserver._forkserver, "_forkserver_pid", None)}
     found = set()
     for path in glob.glob(f"/proc/{pid}/task/*/children"):
         try:
@@ -130,7 +133,7 @@ def child_pids(pid=None):
                 found.update(int(p) for p in f.read().split())
         except OSError:
             pass
-    return {p for p in found if p != tracker and is_alive(p)}
+    return {p for p in found if p not in helpers and is_alive(p)}
 
 
 def is_alive(pid):

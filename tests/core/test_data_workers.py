@@ -292,9 +292,13 @@ def test_core_thread_pool_works_in_forked_workers():
     assert [b.tolist() for b in loader] == [[2.0, 3.0], [4.0, 5.0]]
 
 
-def test_spawn_context():
-    loader = DataLoader(SquaresDataset(6), batch_size=2, num_workers=2, multiprocessing_context="spawn", timeout=120)
+@pytest.mark.parametrize("method", ["spawn", "forkserver"])
+def test_other_start_methods(method):
+    loader = DataLoader(SquaresDataset(6), batch_size=2, num_workers=2, multiprocessing_context=method, timeout=120)
     assert [b[1].tolist() for b in loader] == [[0, 1], [4, 9], [16, 25]]
+
+
+def test_spawn_workers_are_seeded_like_forked_ones():
     loader = DataLoader(RandomnessDataset(), batch_size=4, num_workers=2, multiprocessing_context="spawn",
                         generator=core.Generator().manual_seed(42))
     fork = DataLoader(RandomnessDataset(), batch_size=4, num_workers=2, generator=core.Generator().manual_seed(42))

@@ -49,8 +49,7 @@ class WorkerPool:
                 reader, writer = context.Pipe(duplex=False)
                 process = context.Process(
                     target=_worker.worker_loop, daemon=True,
-                    args=(*worker_args, queue, writer, self._done_event, worker_id, num_workers, self._owner_pid,
-                          self._prefix))
+                    args=(*worker_args, queue, writer, self._done_event, worker_id, num_workers, self._prefix))
                 self._queues.append(queue)
                 self._conns.append(reader)
                 try:

@@ -104,10 +104,12 @@ def _send(conn, reply):
 
 
 def worker_loop(iterable, dataset, auto_collation, collate_fn, drop_last, base_seed, init_fn, index_queue, result_conn,
-                done_event, worker_id, num_workers, main_pid, shm_prefix):
+                done_event, worker_id, num_workers, shm_prefix):
     """Fetches tasks (number, index, segments released by the main process) until it receives
-    None; replies in task order."""
+    None; replies in task order. Exits too when its parent (the main process, or the fork
+    server that started it, which lives as long as the main process) is gone."""
     global _worker_info, _arena
+    parent = os.getppid()
     arena = None
     try:
         core.set_num_threads(1)  # as torch: workers don't compete with each other for cores
@@ -123,7 +125,7 @@ def worker_loop(iterable, dataset, auto_collation, collate_fn, drop_last, base_s
         except Exception:
             init_error = ExceptionWrapper(where=where)
         ended = False
-        while os.getppid() == main_pid:
+        while os.getppid() == parent:
             try:
                 task = index_queue.get(timeout=POLL_INTERVAL)
             except queue.Empty:
@@ -155,7 +157,7 @@ def worker_loop(iterable, dataset, auto_collation, collate_fn, drop_last, base_s
     except KeyboardInterrupt:
         pass
     finally:
-        if arena is not None and os.getppid() != main_pid:
+        if arena is not None and os.getppid() != parent:
             _shared_memory.sweep(arena.prefix)  # nobody is left to receive what we made
 
 

@@ -153,6 +153,18 @@ def test_small_tensors_and_numpy_payloads_travel_too():
     assert out["text"] == "x" and out["empty"].shape == (0,)
 
 
+def test_views_of_a_collated_batch_keep_their_layout():
+    def collate(batch):
+        stacked = core.utils.data.default_collate(batch)  # in shared memory, in the worker
+        return stacked.transpose(0, 3), stacked.numpy()[::-1, :, ::2]
+
+    transposed, reversed_ = next(iter(DataLoader(ImageDataset(4), batch_size=4, num_workers=1, collate_fn=collate)))
+    expected = np.arange(4, dtype=np.float32)[:, None, None, None] + np.zeros((4, 3, 64, 64), np.float32)
+    np.testing.assert_array_equal(transposed.numpy(), expected.transpose(3, 1, 2, 0))
+    np.testing.assert_array_equal(reversed_, expected[::-1, :, ::2])
+    assert not transposed.is_contiguous()
+
+
 def test_same_tensor_twice_in_a_batch_stays_one_tensor():
     def collate(batch):
         t = core.tensor([1, 2])

@@ -187,7 +187,7 @@ class WorkerArena:
                 if home is not None:
                     if home not in used:
                         used.append(home)
-                    descriptors.append([kind, used.index(home), lo - home.address, array.shape,
+                    descriptors.append([kind, used.index(home), array.ctypes.data - home.address, array.shape,
                                         array.strides, array.dtype.str])
                 elif array.size == 0:
                     descriptors.append([kind, -1, 0, array.shape, None, array.dtype.str])

@@ -61,7 +61,9 @@ class DataLoader(Generic[T_co]):
             raise ValueError("persistent_workers option needs num_workers > 0")
         self.dataset = dataset
         self.num_workers = num_workers
-        self.prefetch_factor = (2 if prefetch_factor is None else prefetch_factor) if num_workers > 0 else prefetch_factor
+        if num_workers > 0 and prefetch_factor is None:  # torch 2.x's default spelling
+            prefetch_factor = 2
+        self.prefetch_factor = prefetch_factor
         self.pin_memory = pin_memory
         self.timeout = timeout
         self.worker_init_fn = worker_init_fn

@@ -4,6 +4,7 @@ import os
 import random
 import signal
 import sys
+import tempfile
 import time
 
 import numpy as np
@@ -351,7 +352,8 @@ def test_killed_main_process_leaves_nothing_behind():
     script = _EXIT_SCRIPT.format(helpers=os.path.dirname(__file__), persistent=False,
                                  ending="import time; time.sleep(60)")
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
-    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True, env=env)
+    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True, env=env,
+                            cwd=tempfile.gettempdir())  # a source checkout must not shadow the installed core
     try:
         pids = [int(p) for p in proc.stdout.readline().split()]
         assert len(pids) == 3 and shm_entries(pids[0])

@@ -86,8 +86,8 @@ def test_weighted_random_sampler_follows_the_weights():
 def test_weighted_random_sampler_without_replacement():
     order = list(WeightedRandomSampler([1, 2, 3, 4, 5], num_samples=5, replacement=False, generator=_gen(0)))
     assert sorted(order) == [0, 1, 2, 3, 4]
-    with pytest.raises(RuntimeError, match="cannot sample n_sample > prob_dist.size"):
-        list(WeightedRandomSampler([1, 0, 1], num_samples=3, replacement=False))
+    # like torch 2.x: zero-weight categories come last once the others are exhausted
+    assert sorted(WeightedRandomSampler([1, 0, 1], num_samples=3, replacement=False)) == [0, 1, 2]
 
 
 def test_weighted_random_sampler_errors():
@@ -99,7 +99,7 @@ def test_weighted_random_sampler_errors():
         WeightedRandomSampler([1.0], num_samples=1, replacement=None)
     with pytest.raises(ValueError, match="weights should be a 1d sequence"):
         WeightedRandomSampler([[1.0, 2.0]], num_samples=1)
-    with pytest.raises(RuntimeError, match="element < 0"):
+    with pytest.raises(RuntimeError, match="invalid multinomial distribution \\(encountering probability entry < 0\\)"):
         list(WeightedRandomSampler([1.0, -1.0], num_samples=2))
 
 
@@ -166,19 +166,3 @@ def test_distributed_sampler_errors():
         DistributedSampler(range(4))
 
 
-def test_fallback_draws_match_the_core_ops_when_present():
-    # The fallback is what samplers use until core.randperm/randint/multinomial exist; it must
-    # keep giving torch's sequences afterwards too (see tests/parity/test_data_parity.py).
-    import numpy as np
-
-    with mock.patch.object(_random, "core", mock.Mock(wraps=core, spec=[n for n in dir(core)
-                                                                      if n not in ("randperm", "randint",
-                                                                                   "multinomial")])):
-        perm = _random.randperm(10, _gen(0))
-        ints = _random.randint(7, 40, _gen(0))
-        picks = _random.multinomial(np.array([1.0, 2.0, 3.0]), 20, True, _gen(0))
-    assert sorted(perm) == list(range(10))
-    assert len(ints) == 40 and set(ints) <= set(range(7))
-    assert len(picks) == 20 and set(picks) <= {0, 1, 2}
-    if hasattr(core, "randperm"):
-        assert perm == _random.randperm(10, _gen(0))

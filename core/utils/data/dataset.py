@@ -35,13 +35,6 @@ class IterableDataset(Dataset[T_co], Iterable[T_co]):
         return ChainDataset([self, other])
 
 
-def _select(tensor, index):
-    # tensor[index]; until core has Tensor.__getitem__, a view through numpy.
-    if hasattr(tensor, "__getitem__"):
-        return tensor[index]
-    return core.from_numpy(tensor.numpy()[index, ...])  # `...` keeps a 0-d result an array view
-
-
 class TensorDataset(Dataset):
     """Samples are tuples of rows of the given tensors (all of the same length)."""
 
@@ -51,7 +44,7 @@ class TensorDataset(Dataset):
         self.tensors = tensors
 
     def __getitem__(self, index):
-        return tuple(_select(t, index) for t in self.tensors)
+        return tuple(t[index] for t in self.tensors)
 
     def __len__(self):
         return self.tensors[0].size(0)

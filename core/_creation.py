@@ -1,5 +1,4 @@
 """Tensors from Python data: core.tensor, core.as_tensor, core.from_numpy, core.from_dlpack."""
-import builtins
 import warnings
 
 import numpy as np
@@ -114,6 +113,3 @@ def as_tensor(data, dtype=None):
             pass
     return tensor(data, dtype=dtype)
 
-
-def frombuffer_uint8(data):
-    return _C.from_numpy(np.frombuffer(builtins.bytes(data), dtype=np.uint8).copy())

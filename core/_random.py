@@ -1,4 +1,9 @@
-"""Generators: core.Generator, the default generator and the global seeding functions."""
+"""Generators: core.Generator, the default generator and the global seeding functions.
+
+The default engine reproduces PyTorch's CPU generator: after ``core.manual_seed(s)`` the
+random ops give the numbers ``torch.manual_seed(s)`` gives, and ``get_rng_state()`` has
+torch's byte layout (a state moves between the two with ``set_rng_state``).
+"""
 from core._native import _C
 
 default_generator = _C.default_generator()
@@ -18,7 +23,11 @@ class _GeneratorMeta(type):
 
 
 class Generator(metaclass=_GeneratorMeta):
-    """A random engine: `core.Generator().manual_seed(0)`."""
+    """A random engine: ``core.Generator().manual_seed(0)``.
+
+    Methods (of every engine): ``manual_seed(seed)`` (returns the generator), ``seed()``,
+    ``initial_seed()``, ``get_state()`` (a uint8 tensor), ``set_state(state)``.
+    """
 
 
 def manual_seed(seed):
@@ -27,18 +36,20 @@ def manual_seed(seed):
 
 
 def seed():
+    """Seeds the default generator from the OS's entropy; returns the seed."""
     return default_generator.seed()
 
 
 def initial_seed():
+    """The seed the default generator was last seeded with."""
     return default_generator.initial_seed()
 
 
 def get_rng_state():
-    from core._creation import frombuffer_uint8
+    """The default generator's state as a uint8 tensor (torch.get_rng_state's layout)."""
+    return default_generator.get_state()
 
-    return frombuffer_uint8(default_generator.get_state())
 
-
-def set_rng_state(state):
-    default_generator.set_state(bytes(state.numpy().tobytes()))
+def set_rng_state(new_state):
+    """Restores a state from get_rng_state() (or from torch.get_rng_state(), as bytes)."""
+    default_generator.set_state(new_state)

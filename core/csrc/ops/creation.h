@@ -15,4 +15,20 @@ Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step,
 // Fills every element of t with value (in place).
 const Tensor& fill_(const Tensor& t, const Scalar& value);
 
+// The n x m identity (m defaults to n).
+Tensor eye(int64_t n, std::optional<int64_t> m = std::nullopt, std::optional<DType> dtype = std::nullopt);
+// `steps` evenly spaced values from start to end (both included), computed from both ends
+// towards the middle like PyTorch; integer dtypes step in double and truncate.
+Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps, std::optional<DType> dtype = std::nullopt);
+// base ** linspace(start, end, steps), with the exponents computed in double.
+Tensor logspace(const Scalar& start, const Scalar& end, int64_t steps, double base = 10.0,
+                std::optional<DType> dtype = std::nullopt);
+
+// *_like factories: t's shape, t's dtype unless given, and t's strides when t is
+// non-overlapping and dense (PyTorch's preserve_format), contiguous otherwise.
+Tensor empty_like(const Tensor& t, std::optional<DType> dtype = std::nullopt);
+Tensor full_like(const Tensor& t, const Scalar& value, std::optional<DType> dtype = std::nullopt);
+Tensor zeros_like(const Tensor& t, std::optional<DType> dtype = std::nullopt);
+Tensor ones_like(const Tensor& t, std::optional<DType> dtype = std::nullopt);
+
 }  // namespace tz

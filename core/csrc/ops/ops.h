@@ -8,3 +8,4 @@
 #include "ops/views.h"
 // (families add their headers here, one line each)
 #include "ops/indexing.h"
+#include "ops/random.h"

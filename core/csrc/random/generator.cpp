@@ -13,10 +13,16 @@ uint64_t Generator::random64() {
   return (hi << 32) | lo;
 }
 
+void Generator::manual_seed(uint64_t seed) {
+  set_seed(seed);
+  next_double_normal.reset();
+  next_float_normal.reset();
+}
+
 uint64_t Generator::seed() {
   std::random_device rd;
   uint64_t s = (uint64_t(rd()) << 32) | rd();
-  set_seed(s);
+  manual_seed(s);
   return s;
 }
 
@@ -44,38 +50,35 @@ void MT19937::twist() {
   next_ = 0;
 }
 
-uint32_t MT19937::operator()() {
-  if (--left_ <= 0) twist();
-  uint32_t y = state_[next_++];
-  y ^= y >> 11;
-  y ^= (y << 7) & 0x9d2c5680u;
-  y ^= (y << 15) & 0xefc60000u;
-  y ^= y >> 18;
-  return y;
-}
-
-std::vector<uint8_t> MT19937::state() const {
-  std::vector<uint8_t> out(8 + 4 + 4 + sizeof(state_));
-  std::memcpy(out.data(), &seed_, 8);
-  std::memcpy(out.data() + 8, &left_, 4);
-  std::memcpy(out.data() + 12, &next_, 4);
-  std::memcpy(out.data() + 16, state_, sizeof(state_));
-  return out;
-}
-
-void MT19937::set_state(const std::vector<uint8_t>& bytes) {
-  TZ_CHECK(bytes.size() == 16 + sizeof(state_), Runtime,
-           "set_state(): expected a mt19937 state of ", 16 + sizeof(state_), " bytes, got ", bytes.size());
-  int left, next;
-  std::memcpy(&left, bytes.data() + 8, 4);
-  std::memcpy(&next, bytes.data() + 12, 4);
-  TZ_CHECK(left >= 1 && left <= kN && next >= 0 && next < kN, Runtime,
-           "set_state(): corrupt mt19937 state");
-  std::memcpy(&seed_, bytes.data(), 8);
+bool MT19937::set(uint64_t seed, int left, int next, const uint32_t* words) {
+  // The same validity rule as PyTorch: `next` may equal kN right before a twist.
+  if (left < 1 || left > kN || next < 0 || next > kN) return false;
+  seed_ = seed;
   left_ = left;
   next_ = next;
-  std::memcpy(state_, bytes.data() + 16, sizeof(state_));
+  std::memcpy(state_, words, sizeof(state_));
+  return true;
 }
+
+namespace {
+
+// PyTorch's CPUGeneratorImplState: the legacy THGeneratorState followed by the cached
+// float normal. Offsets are those of the C structs on x86-64.
+constexpr size_t kSeedAt = 0, kLeftAt = 8, kSeededAt = 12, kNextAt = 16, kWordsAt = 24;
+constexpr size_t kNormalYAt = kWordsAt + 8 * MT19937::kN + 8;  // after normal_x
+constexpr size_t kNormalValidAt = kNormalYAt + 16;             // after normal_y, normal_rho
+constexpr size_t kFloatNormalAt = 5048, kFloatValidAt = 5052;
+
+template <typename T>
+void put(std::vector<uint8_t>& out, size_t at, T v) { std::memcpy(out.data() + at, &v, sizeof(T)); }
+template <typename T>
+T get(const std::vector<uint8_t>& in, size_t at) {
+  T v;
+  std::memcpy(&v, in.data() + at, sizeof(T));
+  return v;
+}
+
+}  // namespace
 
 void CPUGenerator::set_seed(uint64_t seed) {
   engine_.init(seed);
@@ -84,29 +87,42 @@ void CPUGenerator::set_seed(uint64_t seed) {
 }
 
 std::vector<uint8_t> CPUGenerator::get_state() const {
-  std::vector<uint8_t> out = engine_.state();
-  // Trailing flag + cached normals so that set_state resumes exactly.
-  double cached_double = next_double_normal.value_or(0.0);
-  float cached_float = next_float_normal.value_or(0.0f);
-  out.push_back(next_double_normal.has_value());
-  out.push_back(next_float_normal.has_value());
-  out.resize(out.size() + 12);
-  std::memcpy(out.data() + out.size() - 12, &cached_double, 8);
-  std::memcpy(out.data() + out.size() - 4, &cached_float, 4);
+  std::vector<uint8_t> out(kStateSize, 0);
+  put<uint64_t>(out, kSeedAt, engine_.seed());
+  put<int32_t>(out, kLeftAt, engine_.left());
+  put<int32_t>(out, kSeededAt, 1);
+  put<uint64_t>(out, kNextAt, static_cast<uint64_t>(engine_.next()));
+  for (int i = 0; i < MT19937::kN; ++i) put<uint64_t>(out, kWordsAt + 8 * i, engine_.words()[i]);
+  if (next_double_normal) {
+    put<double>(out, kNormalYAt, *next_double_normal);
+    put<int32_t>(out, kNormalValidAt, 1);
+  }
+  if (next_float_normal) {
+    put<float>(out, kFloatNormalAt, *next_float_normal);
+    out[kFloatValidAt] = 1;
+  }
   return out;
 }
 
 void CPUGenerator::set_state(const std::vector<uint8_t>& state) {
-  TZ_CHECK(state.size() == 16 + 4 * MT19937::kN + 14, Runtime,
-           "set_state(): expected a state of ", 16 + 4 * MT19937::kN + 14, " bytes, got ", state.size());
-  size_t engine_bytes = state.size() - 14;
-  engine_.set_state(std::vector<uint8_t>(state.begin(), state.begin() + engine_bytes));
-  double d;
-  float f;
-  std::memcpy(&d, state.data() + engine_bytes + 2, 8);
-  std::memcpy(&f, state.data() + engine_bytes + 10, 4);
-  next_double_normal = state[engine_bytes] ? std::optional<double>(d) : std::nullopt;
-  next_float_normal = state[engine_bytes + 1] ? std::optional<float>(f) : std::nullopt;
+  TZ_CHECK(state.size() == kLegacyStateSize || state.size() == kStateSize, Runtime,
+           "set_state(): expected a generator state of ", kLegacyStateSize, " or ", kStateSize,
+           " bytes (torch.get_rng_state()), but got ", state.size(), " bytes");
+  uint32_t words[MT19937::kN];
+  for (int i = 0; i < MT19937::kN; ++i)
+    words[i] = static_cast<uint32_t>(get<uint64_t>(state, kWordsAt + 8 * i));
+  uint64_t next = get<uint64_t>(state, kNextAt);
+  bool valid = get<int32_t>(state, kSeededAt) != 0 && next <= uint64_t(MT19937::kN);
+  MT19937 engine;
+  valid = valid && engine.set(get<uint64_t>(state, kSeedAt), get<int32_t>(state, kLeftAt),
+                              static_cast<int>(next), words);
+  TZ_CHECK(valid, Runtime, "set_state(): invalid mt19937 state");
+  engine_ = engine;
+  next_double_normal.reset();
+  next_float_normal.reset();
+  if (get<int32_t>(state, kNormalValidAt)) next_double_normal = get<double>(state, kNormalYAt);
+  if (state.size() == kStateSize && state[kFloatValidAt])
+    next_float_normal = get<float>(state, kFloatNormalAt);
 }
 
 const GeneratorPtr& default_generator() {

@@ -1,6 +1,7 @@
 // Random engines. `Generator` is the pluggable engine interface behind `core.Generator`
 // and every `generator=` argument; `CPUGenerator` reproduces PyTorch's CPU generator
-// (mt19937 seeded the same way); other packages (crypto_rng) implement their own engines.
+// (mt19937 seeded the same way, the same state layout); other packages (crypto_rng) and
+// Python subclasses implement their own engines.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -21,17 +22,35 @@ class Generator {
   virtual std::vector<uint8_t> get_state() const = 0;
   virtual void set_state(const std::vector<uint8_t>& state) = 0;
   virtual std::string engine_name() const { return "custom"; }
+  // Seeds the engine and forgets cached normals (torch.Generator.manual_seed).
+  void manual_seed(uint64_t seed);
   // Seeds from the OS's entropy and returns the seed.
   uint64_t seed();
+
+  // Held (through GeneratorLock) while a kernel draws. An engine whose draws can wait on
+  // something else (a Python engine needs the GIL) overrides these to avoid deadlocks.
+  virtual void lock() { mutex.lock(); }
+  virtual void unlock() { mutex.unlock(); }
 
   // Box-Muller's second value, kept for the next scalar normal draw (PyTorch does this).
   std::optional<double> next_double_normal;
   std::optional<float> next_float_normal;
-  // Held while a kernel draws from this engine.
   std::mutex mutex;
 };
 
 using GeneratorPtr = std::shared_ptr<Generator>;
+
+// Scoped ownership of a generator while drawing from it.
+class GeneratorLock {
+ public:
+  explicit GeneratorLock(Generator& g) : g_(g) { g_.lock(); }
+  ~GeneratorLock() { g_.unlock(); }
+  GeneratorLock(const GeneratorLock&) = delete;
+  GeneratorLock& operator=(const GeneratorLock&) = delete;
+
+ private:
+  Generator& g_;
+};
 
 // The standard Mersenne Twister (MT19937), seeded like PyTorch's `at::mt19937`.
 class MT19937 {
@@ -39,11 +58,23 @@ class MT19937 {
   static constexpr int kN = 624;
   explicit MT19937(uint64_t seed = 5489) { init(seed); }
   void init(uint64_t seed);
-  uint32_t operator()();
+  // Inline: samplers call it once per element.
+  uint32_t operator()() {
+    if (--left_ <= 0) twist();
+    uint32_t y = state_[next_++];
+    y ^= y >> 11;
+    y ^= (y << 7) & 0x9d2c5680u;
+    y ^= (y << 15) & 0xefc60000u;
+    y ^= y >> 18;
+    return y;
+  }
+
   uint64_t seed() const { return seed_; }
-  // Serialised as seed, position and the 624 state words.
-  std::vector<uint8_t> state() const;
-  void set_state(const std::vector<uint8_t>& bytes);
+  int left() const { return left_; }  // draws until the next twist, plus one
+  int next() const { return next_; }  // index of the next state word to temper
+  const uint32_t* words() const { return state_; }
+  // Restores a position; false (and nothing changed) when it is not a valid one.
+  bool set(uint64_t seed, int left, int next, const uint32_t* words);
 
  private:
   void twist();
@@ -55,10 +86,17 @@ class MT19937 {
 class CPUGenerator final : public Generator {
  public:
   static constexpr uint64_t kDefaultSeed = 67280421310721ULL;  // PyTorch's default
+  // Sizes of PyTorch's serialised CPU generator state (torch.get_rng_state()).
+  static constexpr size_t kLegacyStateSize = 5048, kStateSize = 5056;
   explicit CPUGenerator(uint64_t seed = kDefaultSeed) : engine_(seed) {}
   uint32_t random() override { return engine_(); }
+  uint64_t random64() override {
+    uint64_t hi = engine_();
+    return (hi << 32) | engine_();
+  }
   void set_seed(uint64_t seed) override;
   uint64_t initial_seed() const override { return engine_.seed(); }
+  // PyTorch's byte layout, so states move between torch and core in both directions.
   std::vector<uint8_t> get_state() const override;
   void set_state(const std::vector<uint8_t>& state) override;
   std::string engine_name() const override { return "mt19937"; }
@@ -71,5 +109,13 @@ class CPUGenerator final : public Generator {
 const GeneratorPtr& default_generator();
 // `g` if given, else the default generator.
 inline Generator& generator_or_default(const GeneratorPtr& g) { return g ? *g : *default_generator(); }
+
+// Calls f(engine) with the engine's static type when it is the default CPU engine (its
+// draws then inline into the sampling loop), else with the Generator interface.
+template <typename F>
+decltype(auto) with_engine(Generator& g, F&& f) {
+  if (auto* cpu = dynamic_cast<CPUGenerator*>(&g)) return f(*cpu);
+  return f(g);
+}
 
 }  // namespace tz

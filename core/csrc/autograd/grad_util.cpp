@@ -3,16 +3,15 @@
 #include <algorithm>
 
 #include "ops/creation.h"
+#include "ops/joining_util.h"
 
 namespace tz::grad {
 
+using joining::prod_range;
+
 namespace {
 
-int64_t prod(const Shape& s, size_t begin, size_t end) {
-  int64_t p = 1;
-  for (size_t i = begin; i < end; ++i) p *= s[i];
-  return p;
-}
+constexpr int64_t kMinBatchedCols = 32;
 
 // x viewed as (a, r, b) summed over r: a GEMV or a batched GEMM against ones, so that the
 // sum is recorded (as mv/matmul) for double backward. Returns a*b elements in any shape.
@@ -20,6 +19,9 @@ Tensor sum_middle(const Tensor& x, int64_t a, int64_t r, int64_t b) {
   Tensor ones_r = ones({r}, x.dtype());
   if (b == 1) return op(TZ_OP("mv"), {F::reshape(x, {a, r}), ones_r});
   if (a == 1) return op(TZ_OP("mv"), {F::transpose(F::reshape(x, {r, b}), 0, 1), ones_r});
+  // Narrow rows make a batched GEMM a loop of tiny calls: move r last (a copy), one GEMV.
+  if (b < kMinBatchedCols)
+    return op(TZ_OP("mv"), {F::reshape(F::transpose(F::reshape(x, {a, r, b}), 1, 2), {a * b, r}), ones_r});
   return op(TZ_OP("matmul"), {ones_r, F::reshape(x, {a, r, b})});
 }
 
@@ -36,15 +38,10 @@ Tensor sum_dims(const Tensor& x, IntList dims, bool keepdim) {
   for (size_t i = dims.size(); i > 0;) {
     const size_t last = --i;
     while (i > 0 && dims[i - 1] == dims[i] - 1) --i;
-    const size_t first = static_cast<size_t>(dims[i]), stop = static_cast<size_t>(dims[last]) + 1;
-    const int64_t r = prod(sizes, first, stop);
-    if (r != 1) {
-      Tensor summed = sum_middle(cur, prod(sizes, 0, first), r, prod(sizes, stop, sizes.size()));
-      for (size_t k = first; k < stop; ++k) sizes[k] = 1;
-      cur = F::reshape(summed, sizes);
-    } else {
-      for (size_t k = first; k < stop; ++k) sizes[k] = 1;
-    }
+    const int64_t first = dims[i], stop = dims[last] + 1;
+    const int64_t a = prod_range(sizes, 0, first), r = prod_range(sizes, first, stop), b = prod_range(sizes, stop, nd);
+    for (int64_t k = first; k < stop; ++k) sizes[k] = 1;
+    if (r != 1) cur = F::reshape(sum_middle(cur, a, r, b), sizes);
   }
   if (!keepdim) {
     Shape kept;

@@ -3,9 +3,12 @@
 #include <algorithm>
 
 #include "autograd/grad_util.h"
+#include "ops/joining_util.h"
 #include "ops/linalg.h"
 
 namespace tz::grad {
+
+using joining::prod_range;
 
 namespace {
 
@@ -13,23 +16,17 @@ Tensor dmatmul(const Tensor& a, const Tensor& b) { return op(TZ_OP("matmul"), {a
 Tensor dmv(const Tensor& a, const Tensor& b) { return op(TZ_OP("mv"), {a, b}); }
 Tensor mT(const Tensor& x) { return F::transpose(x, -2, -1); }
 
-int64_t prod(const Shape& s, size_t begin, size_t end) {
-  int64_t p = 1;
-  for (size_t i = begin; i < end; ++i) p *= s[i];
-  return p;
-}
-
 // x of shape (batch..., r, c) as the matrix (r, batch * c): batch folded into columns.
 Tensor rows_by_batch_cols(const Tensor& x) {
   const int64_t nd = x.dim();
   IntList perm{nd - 2};
   for (int64_t d = 0; d < nd - 2; ++d) perm.push_back(d);
   perm.push_back(nd - 1);
-  return F::reshape(F::permute(x, perm), {x.size(-2), prod(x.sizes(), 0, nd - 2) * x.size(-1)});
+  return F::reshape(F::permute(x, perm), {x.size(-2), prod_range(x.sizes(), 0, nd - 2) * x.size(-1)});
 }
 
 // x of shape (..., c) as the matrix (rows, c).
-Tensor as_rows(const Tensor& x) { return F::reshape(x, {prod(x.sizes(), 0, x.dim() - 1), x.size(-1)}); }
+Tensor as_rows(const Tensor& x) { return F::reshape(x, {prod_range(x.sizes(), 0, x.dim() - 1), x.size(-1)}); }
 
 }  // namespace
 
@@ -226,7 +223,7 @@ TensorList einsum_backward(const BackwardContext& c) {
     // along operand i: the gradient is constant along those dims.
     std::vector<Axis> axes;
     Shape unit = t.sizes(), full;
-    for (int lab : missing) unit.push_back(1);
+    unit.resize(have.size() + missing.size(), 1);
     for (int lab : have) axes.push_back({lab, 0});
     for (int lab : missing) axes.push_back({lab, 0});
     for (size_t d = 0; d < axes.size(); ++d) {

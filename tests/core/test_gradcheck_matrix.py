@@ -1,7 +1,8 @@
 """float64 gradcheck (and gradgradcheck) for every differentiable entry of the op table.
 
 Inputs come from the op matrix's sample kinds (tests/core/op_matrix): floating cases are
-promoted to float64, including broadcast and non-contiguous (transposed) layouts.
+promoted to float64, including broadcast and non-contiguous (transposed) layouts. Floating
+arrays inside Tensor[] arguments (cat, stack, meshgrid...) are inputs too, one per element.
 """
 import importlib
 import pkgutil

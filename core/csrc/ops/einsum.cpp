@@ -23,8 +23,6 @@ int letter_label(char c) {
   return -2;
 }
 
-char label_char(int label) { return einsum_label_char(label); }
-
 // A parsed term: letter labels and at most one kEllipsis, in order.
 std::vector<int> parse_term(const std::string& eq, size_t begin, size_t end, bool output) {
   std::vector<int> term;
@@ -199,10 +197,10 @@ EinsumLabels einsum_labels(const std::string& eq, const std::vector<int64_t>& di
         for (int j = 0; j < ell_max; ++j) spec.output.push_back(kLetters + j);
         continue;
       }
-      TZ_CHECK(label_count[lab] > 0, Runtime, "einsum(): output subscript ", label_char(lab),
+      TZ_CHECK(label_count[lab] > 0, Runtime, "einsum(): output subscript ", einsum_label_char(lab),
                " does not appear in the equation for any input operand");
       TZ_CHECK(std::find(spec.output.begin(), spec.output.end(), lab) == spec.output.end(), Runtime,
-               "einsum(): output subscript ", label_char(lab), " appears more than once in the output");
+               "einsum(): output subscript ", einsum_label_char(lab), " appears more than once in the output");
       spec.output.push_back(lab);
     }
   } else {
@@ -216,10 +214,10 @@ EinsumLabels einsum_labels(const std::string& eq, const std::vector<int64_t>& di
 
 Tensor einsum(const std::string& eq, const TensorList& operands) {
   TZ_CHECK(!operands.empty(), Runtime, "einsum(): must provide at least one operand");
-  for (const Tensor& t : operands) check_scalar_type(operands[0], t);
   std::vector<int64_t> dims;
   for (const Tensor& t : operands) dims.push_back(t.dim());
   const EinsumLabels spec = einsum_labels(eq, dims);
+  for (const Tensor& t : operands) check_scalar_type(operands[0], t);
   const int num_labels = spec.num_labels;
   const int64_t ell_max = num_labels - kLetters;
 
@@ -238,7 +236,7 @@ Tensor einsum(const std::string& eq, const TensorList& operands) {
       auto seen = std::find(x.labels.begin(), x.labels.end(), lab);
       if (seen != x.labels.end()) {
         const size_t at = size_t(seen - x.labels.begin());
-        TZ_CHECK(sizes[at] == size, Runtime, "einsum(): subscript ", label_char(lab),
+        TZ_CHECK(sizes[at] == size, Runtime, "einsum(): subscript ", einsum_label_char(lab),
                  " is repeated for operand ", i, " but the sizes don't match, ", sizes[at], " != ", size);
         strides[at] += stride;
         continue;
@@ -246,7 +244,7 @@ Tensor einsum(const std::string& eq, const TensorList& operands) {
       const int64_t prev = label_size[lab];
       if (lab < kLetters) {
         TZ_CHECK(prev < 0 || prev == size || prev == 1 || size == 1, Runtime, "einsum(): subscript ",
-                 label_char(lab), " has size ", size, " for operand ", i,
+                 einsum_label_char(lab), " has size ", size, " for operand ", i,
                  " which does not broadcast with previously seen size ", prev);
       } else {
         TZ_CHECK(prev < 0 || prev == size || prev == 1 || size == 1, Runtime, "einsum(): dimension ",

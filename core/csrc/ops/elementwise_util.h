@@ -1,0 +1,27 @@
+// Helpers shared by the elementwise front-ends (ops/binary.cpp, unary.cpp, compare.cpp, ...).
+#pragma once
+#include "ops/promotion.h"
+#include "tensor/tensor.h"
+
+namespace tz {
+
+// Half types are stored, not computed in: kernels run in float32 for them.
+inline DType compute_dtype(DType t) {
+  return t == DType::Float16 || t == DType::BFloat16 ? DType::Float32 : t;
+}
+
+// result_type(a, b) with a shortcut for the common case of one dtype (two wrapped numbers
+// still need the full rules: two Python floats give the default dtype, not float64).
+inline DType binary_result_type(const Tensor& a, const Tensor& b) {
+  if (a.dtype() == b.dtype() && !(a.impl()->wrapped_number && b.impl()->wrapped_number))
+    return a.dtype();
+  return result_type(a, b);
+}
+
+// PyTorch's ScalarType names ("Float", "Long"), used in its in-place casting errors.
+const char* scalar_type_name(DType t);
+
+// The in-place checks: the result dtype casts to self's and the broadcast shape is self's.
+void check_inplace(const Tensor& self, DType result, const Shape& shape, const char* name);
+
+}  // namespace tz

@@ -94,7 +94,7 @@ inline float tanh(float x) {
   p = p * z - 5.37397155531e-2f;
   p = p * z + 1.33314422036e-1f;
   p = p * z - 3.33332819422e-1f;
-  float small = p * z * x + x;
+  float small = copysign_f(p * z * x + x, x);  // keeps tanh(-0) = -0
   float e = exp(2.0f * min_f(ax, 20.0f));  // tanh(20) is 1 in float
   float large = copysign_f(1.0f - 2.0f / (e + 1.0f), x);
   return select(ax < 0.625f, small, large);

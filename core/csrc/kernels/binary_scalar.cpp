@@ -37,7 +37,7 @@ template <typename T> inline T fmod_int(T a, T b) {
 template <typename T> inline T div_floor(T a, T b) {
   T q = div_trunc(a, b);
   if constexpr (std::is_signed_v<T>)
-    if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+    if ((fmod_int(a, b) != 0) && ((a < 0) != (b < 0))) --q;
   return q;
 }
 template <typename T> inline T remainder_int(T a, T b) {

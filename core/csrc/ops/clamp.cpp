@@ -13,7 +13,8 @@ DType clamp_result_type(const Tensor& t, const Tensor& min, const Tensor& max, c
            "(): At least one of 'min' or 'max' must not be None");
   TZ_CHECK(!is_complex(t.dtype()), NotImplemented, name, "(): clamp is not supported for complex types");
   DType r = result_type(std::vector<Tensor>{t, min, max});
-  TZ_CHECK(r != DType::Bool && !is_complex(r), NotImplemented, name,
+  // bool works with one tensor bound (it is maximum or minimum then), like PyTorch
+  TZ_CHECK(!is_complex(r) && !(r == DType::Bool && min.defined() && max.defined()), NotImplemented, name,
            "(): not implemented for dtype ", dtype_name(r));
   return r;
 }

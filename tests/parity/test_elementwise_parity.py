@@ -25,11 +25,9 @@ DIVISORS = [2, 1, 1, 3, 5, 4]  # non-zero: integer division by zero is tested on
 
 def pair(values, dtype):
     """The same values as a core tensor and a torch tensor of one dtype."""
-    ours = core.tensor(np.asarray(values, np.float64)).to(getattr(core, dtype)) \
-        if dtype != "bool" else core.tensor(np.asarray(values) != 0)
-    theirs = torch.tensor(np.asarray(values, np.float64)).to(getattr(torch, dtype)) \
-        if dtype != "bool" else torch.tensor(np.asarray(values) != 0)
-    return ours, theirs
+    array = np.asarray(values)
+    array = array != 0 if dtype == "bool" else array.astype(np.complex64 if array.dtype.kind == "c" else np.float64)
+    return core.tensor(array).to(getattr(core, dtype)), torch.tensor(array).to(getattr(torch, dtype))
 
 
 def to_numpy(x):

@@ -593,6 +593,28 @@ out["imod"] = (i % j).numpy(); out["ishift"] = (i >> 3).numpy(); out["iand"] = (
 out["iabs"] = core.abs(i).numpy(); out["clampi"] = core.clamp(i, -5, 5).numpy()
 out["nan_to_num"] = core.nan_to_num(x).numpy(); out["round2"] = core.round(x, decimals=2).numpy()
 out["half_add"] = (h + h).to(core.float32).numpy()
+
+# and every elementwise op of the op matrix on its samples (contiguous inputs)
+sys.path.insert(0, sys.argv[2])
+from op_matrix import refs_elementwise, registry, samples_elementwise  # noqa: E402,F401
+kinds = {}
+for table in (core._C._functions, core._C._methods):
+    for op in table.values():
+        for sig, kind in zip(op.signatures, op.samples):
+            kinds.setdefault(sig.split("(")[0], kind)
+for name in sorted(n for n in registry.REFERENCES if n in kinds and kinds[n].startswith("ew_")):
+    base = name.split(".")[0]
+    method = registry.REFERENCES[name].method or base not in core._C._functions
+    for k, case in enumerate(registry.SAMPLES[kinds[name]](np.random.default_rng(0))):
+        args = [core.tensor(a) if isinstance(a, np.ndarray) else a for a in case.args]
+        try:
+            r = getattr(args[0], base)(*args[1:], **case.kwargs) if method else getattr(core, base)(*args, **case.kwargs)
+        except Exception as e:  # errors must match too
+            r = type(e).__name__
+        if isinstance(r, core.Tensor):
+            r = r.to(core.float32) if r.dtype == core.bfloat16 else r
+            r = r.numpy()
+        out[f"{name}/{k}"] = np.asarray(r)
 np.savez(sys.argv[1], capability=core._C._cpu_capability(), **out)
 """
 
@@ -605,12 +627,16 @@ def _simd_results(tmp_path, capability):
         env["TENSORZOO_CPU_CAPABILITY"] = capability
     repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     env["PYTHONPATH"] = os.pathsep.join([repo] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
-    subprocess.run([sys.executable, "-c", _SIMD_SCRIPT, str(path)], env=env, check=True, timeout=300)
+    tests_core = os.path.dirname(os.path.abspath(__file__))
+    subprocess.run([sys.executable, "-c", _SIMD_SCRIPT, str(path), tests_core], env=env, check=True, timeout=600)
     return dict(np.load(path))
 
 
 def test_simd_builds_are_bit_identical(tmp_path):
+    """The op matrix's elementwise samples and large arrays of special values give the same
+    bits whether the kernels were picked for AVX-512, AVX2 or the baseline."""
     default = _simd_results(tmp_path, None)
+    assert len(default) > 1000
     for capability in ("baseline", "avx2"):
         capped = _simd_results(tmp_path, capability)
         levels = ["baseline", "avx2", "avx512"]

@@ -6,61 +6,35 @@ import numbers
 
 from core._native import _C
 
-_functions = _C._functions
-_methods = _C._methods
 
-
-def _is_operand(value):
-    return isinstance(value, (_C._TensorBase, numbers.Number))
-
-
-def forward(name):
-    """self OP other, through the function op `name`."""
-    op = _functions[name]
+def _operator(op, name, reflected=False):
+    call = (lambda self, other: op(other, self)) if reflected else op
 
     def operator(self, other, *modulo):
         if modulo and modulo[0] is not None:  # three-argument pow()
             return NotImplemented
         try:
-            return op(self, other)
+            return call(self, other)
         except TypeError:
-            if _is_operand(other):
+            # Neither a tensor nor a number: let Python try the other operand (t == None is False).
+            if isinstance(other, (_C._TensorBase, numbers.Number)):
                 raise
             return NotImplemented
 
     operator.__name__ = name
     return operator
+
+
+def forward(name):
+    """self OP other, through the function op `name`."""
+    return _operator(_C._functions[name], name)
 
 
 def reflected(name):
     """other OP self, for Python's reflected operators (2 - t)."""
-    op = _functions[name]
-
-    def operator(self, other, *modulo):
-        if modulo and modulo[0] is not None:
-            return NotImplemented
-        try:
-            return op(other, self)
-        except TypeError:
-            if _is_operand(other):
-                raise
-            return NotImplemented
-
-    operator.__name__ = name
-    return operator
+    return _operator(_C._functions[name], name, reflected=True)
 
 
 def inplace(name):
     """self OP= other, through the in-place method op `name` (add_, ...)."""
-    op = _methods[name]
-
-    def operator(self, other):
-        try:
-            return op(self, other)
-        except TypeError:
-            if _is_operand(other):
-                raise
-            return NotImplemented
-
-    operator.__name__ = name
-    return operator
+    return _operator(_C._methods[name], name)

@@ -5,17 +5,10 @@
 #include <type_traits>
 
 #include "kernels/binary.h"
-#include "kernels/loops.h"
+#include "kernels/elementwise_loops.h"
 
 namespace tz {
 namespace {
-
-template <typename Out, typename T, typename F>
-void run(const TensorIter& iter, F f) {
-  iter.for_each([&](char** data, const int64_t* strides, int64_t n) {
-    binary_loop<Out, T, T>(data, strides, n, f);
-  });
-}
 
 template <typename T> inline void check_divisor(T b) {
   if (b == T(0)) fail(ErrorKind::Runtime, "ZeroDivisionError");
@@ -86,11 +79,11 @@ template <typename T> inline T int_pow(T base, T exp) {
 template <typename T>
 void integral(const TensorIter& iter, BinaryOp op) {
   switch (op) {
-    case BinaryOp::DivTrunc: return run<T, T>(iter, [](T a, T b) { return div_trunc(a, b); });
-    case BinaryOp::DivFloor: return run<T, T>(iter, [](T a, T b) { return div_floor(a, b); });
-    case BinaryOp::Remainder: return run<T, T>(iter, [](T a, T b) { return remainder_int(a, b); });
-    case BinaryOp::Fmod: return run<T, T>(iter, [](T a, T b) { return fmod_int(a, b); });
-    case BinaryOp::Pow: return run<T, T>(iter, [](T a, T b) { return int_pow(a, b); });
+    case BinaryOp::DivTrunc: return run_binary<T, T>(iter, [](T a, T b) { return div_trunc(a, b); });
+    case BinaryOp::DivFloor: return run_binary<T, T>(iter, [](T a, T b) { return div_floor(a, b); });
+    case BinaryOp::Remainder: return run_binary<T, T>(iter, [](T a, T b) { return remainder_int(a, b); });
+    case BinaryOp::Fmod: return run_binary<T, T>(iter, [](T a, T b) { return fmod_int(a, b); });
+    case BinaryOp::Pow: return run_binary<T, T>(iter, [](T a, T b) { return int_pow(a, b); });
     default: fail(ErrorKind::NotImplemented, "not implemented for integer dtypes");
   }
 }
@@ -98,16 +91,16 @@ void integral(const TensorIter& iter, BinaryOp op) {
 template <typename T>
 void floating(const TensorIter& iter, BinaryOp op) {
   switch (op) {
-    case BinaryOp::DivTrunc: return run<T, T>(iter, [](T a, T b) { return std::trunc(a / b); });
-    case BinaryOp::DivFloor: return run<T, T>(iter, [](T a, T b) { return div_floor_float(a, b); });
-    case BinaryOp::Remainder: return run<T, T>(iter, [](T a, T b) { return remainder_float(a, b); });
-    case BinaryOp::Fmod: return run<T, T>(iter, [](T a, T b) { return std::fmod(a, b); });
-    case BinaryOp::Pow: return run<T, T>(iter, [](T a, T b) { return std::pow(a, b); });
-    case BinaryOp::Atan2: return run<T, T>(iter, [](T a, T b) { return std::atan2(a, b); });
-    case BinaryOp::Hypot: return run<T, T>(iter, [](T a, T b) { return std::hypot(a, b); });
-    case BinaryOp::Copysign: return run<T, T>(iter, [](T a, T b) { return std::copysign(a, b); });
+    case BinaryOp::DivTrunc: return run_binary<T, T>(iter, [](T a, T b) { return std::trunc(a / b); });
+    case BinaryOp::DivFloor: return run_binary<T, T>(iter, [](T a, T b) { return div_floor_float(a, b); });
+    case BinaryOp::Remainder: return run_binary<T, T>(iter, [](T a, T b) { return remainder_float(a, b); });
+    case BinaryOp::Fmod: return run_binary<T, T>(iter, [](T a, T b) { return std::fmod(a, b); });
+    case BinaryOp::Pow: return run_binary<T, T>(iter, [](T a, T b) { return std::pow(a, b); });
+    case BinaryOp::Atan2: return run_binary<T, T>(iter, [](T a, T b) { return std::atan2(a, b); });
+    case BinaryOp::Hypot: return run_binary<T, T>(iter, [](T a, T b) { return std::hypot(a, b); });
+    case BinaryOp::Copysign: return run_binary<T, T>(iter, [](T a, T b) { return std::copysign(a, b); });
     case BinaryOp::Xlogy:  // 0 * log(0) is 0; NaN in y still propagates
-      return run<T, T>(iter, [](T a, T b) { return b != b ? b : a == T(0) ? T(0) : a * std::log(b); });
+      return run_binary<T, T>(iter, [](T a, T b) { return b != b ? b : a == T(0) ? T(0) : a * std::log(b); });
     default: fail(ErrorKind::NotImplemented, "not implemented for floating dtypes");
   }
 }
@@ -133,7 +126,7 @@ void binary_scalar_kernel(const TensorIter& iter, DType dtype, BinaryOp op) {
     case DType::Float32: return floating<float>(iter, op);
     case DType::Float64: return floating<double>(iter, op);
     case DType::Complex64:
-      if (op == BinaryOp::Pow) return run<complex64, complex64>(iter, complex_pow);
+      if (op == BinaryOp::Pow) return run_binary<complex64, complex64>(iter, complex_pow);
       [[fallthrough]];
     default: fail(ErrorKind::NotImplemented, "not implemented for dtype ", dtype_name(dtype));
   }

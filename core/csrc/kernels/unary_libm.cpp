@@ -5,18 +5,11 @@
 #include <complex>
 #include <limits>
 
-#include "kernels/loops.h"
+#include "kernels/elementwise_loops.h"
 #include "kernels/unary.h"
 
 namespace tz {
 namespace {
-
-template <typename Out, typename In, typename F>
-void run(const TensorIter& iter, F f) {
-  iter.for_each([&](char** data, const int64_t* strides, int64_t n) {
-    unary_loop<Out, In>(data, strides, n, f);
-  });
-}
 
 constexpr double kPi = 3.14159265358979323846;
 constexpr double kLn2 = 0.69314718055994530942;
@@ -50,35 +43,35 @@ double erfinv(double y) {
 template <typename T>
 void real_math(const TensorIter& iter, UnaryOp op, const UnaryArgs& args) {
   switch (op) {
-    case UnaryOp::Exp: return run<T, T>(iter, [](T a) { return std::exp(a); });
-    case UnaryOp::Exp2: return run<T, T>(iter, [](T a) { return std::exp2(a); });
-    case UnaryOp::Expm1: return run<T, T>(iter, [](T a) { return std::expm1(a); });
-    case UnaryOp::Log: return run<T, T>(iter, [](T a) { return std::log(a); });
-    case UnaryOp::Log2: return run<T, T>(iter, [](T a) { return std::log2(a); });
-    case UnaryOp::Log10: return run<T, T>(iter, [](T a) { return std::log10(a); });
-    case UnaryOp::Log1p: return run<T, T>(iter, [](T a) { return std::log1p(a); });
-    case UnaryOp::Sin: return run<T, T>(iter, [](T a) { return std::sin(a); });
-    case UnaryOp::Cos: return run<T, T>(iter, [](T a) { return std::cos(a); });
-    case UnaryOp::Tan: return run<T, T>(iter, [](T a) { return std::tan(a); });
-    case UnaryOp::Asin: return run<T, T>(iter, [](T a) { return std::asin(a); });
-    case UnaryOp::Acos: return run<T, T>(iter, [](T a) { return std::acos(a); });
-    case UnaryOp::Atan: return run<T, T>(iter, [](T a) { return std::atan(a); });
-    case UnaryOp::Sinh: return run<T, T>(iter, [](T a) { return std::sinh(a); });
-    case UnaryOp::Cosh: return run<T, T>(iter, [](T a) { return std::cosh(a); });
-    case UnaryOp::Tanh: return run<T, T>(iter, [](T a) { return std::tanh(a); });
-    case UnaryOp::Asinh: return run<T, T>(iter, [](T a) { return std::asinh(a); });
-    case UnaryOp::Acosh: return run<T, T>(iter, [](T a) { return std::acosh(a); });
-    case UnaryOp::Atanh: return run<T, T>(iter, [](T a) { return std::atanh(a); });
-    case UnaryOp::Sigmoid: return run<T, T>(iter, [](T a) { return sigmoid(a); });
-    case UnaryOp::Erf: return run<T, T>(iter, [](T a) { return std::erf(a); });
-    case UnaryOp::Erfc: return run<T, T>(iter, [](T a) { return std::erfc(a); });
-    case UnaryOp::Erfinv: return run<T, T>(iter, [](T a) { return T(erfinv(double(a))); });
+    case UnaryOp::Exp: return run_unary<T, T>(iter, [](T a) { return std::exp(a); });
+    case UnaryOp::Exp2: return run_unary<T, T>(iter, [](T a) { return std::exp2(a); });
+    case UnaryOp::Expm1: return run_unary<T, T>(iter, [](T a) { return std::expm1(a); });
+    case UnaryOp::Log: return run_unary<T, T>(iter, [](T a) { return std::log(a); });
+    case UnaryOp::Log2: return run_unary<T, T>(iter, [](T a) { return std::log2(a); });
+    case UnaryOp::Log10: return run_unary<T, T>(iter, [](T a) { return std::log10(a); });
+    case UnaryOp::Log1p: return run_unary<T, T>(iter, [](T a) { return std::log1p(a); });
+    case UnaryOp::Sin: return run_unary<T, T>(iter, [](T a) { return std::sin(a); });
+    case UnaryOp::Cos: return run_unary<T, T>(iter, [](T a) { return std::cos(a); });
+    case UnaryOp::Tan: return run_unary<T, T>(iter, [](T a) { return std::tan(a); });
+    case UnaryOp::Asin: return run_unary<T, T>(iter, [](T a) { return std::asin(a); });
+    case UnaryOp::Acos: return run_unary<T, T>(iter, [](T a) { return std::acos(a); });
+    case UnaryOp::Atan: return run_unary<T, T>(iter, [](T a) { return std::atan(a); });
+    case UnaryOp::Sinh: return run_unary<T, T>(iter, [](T a) { return std::sinh(a); });
+    case UnaryOp::Cosh: return run_unary<T, T>(iter, [](T a) { return std::cosh(a); });
+    case UnaryOp::Tanh: return run_unary<T, T>(iter, [](T a) { return std::tanh(a); });
+    case UnaryOp::Asinh: return run_unary<T, T>(iter, [](T a) { return std::asinh(a); });
+    case UnaryOp::Acosh: return run_unary<T, T>(iter, [](T a) { return std::acosh(a); });
+    case UnaryOp::Atanh: return run_unary<T, T>(iter, [](T a) { return std::atanh(a); });
+    case UnaryOp::Sigmoid: return run_unary<T, T>(iter, [](T a) { return sigmoid(a); });
+    case UnaryOp::Erf: return run_unary<T, T>(iter, [](T a) { return std::erf(a); });
+    case UnaryOp::Erfc: return run_unary<T, T>(iter, [](T a) { return std::erfc(a); });
+    case UnaryOp::Erfinv: return run_unary<T, T>(iter, [](T a) { return T(erfinv(double(a))); });
     case UnaryOp::Angle:
-      return run<T, T>(iter, [](T a) { return a != a ? a : a < T(0) ? T(kPi) : T(0); });
+      return run_unary<T, T>(iter, [](T a) { return a != a ? a : a < T(0) ? T(kPi) : T(0); });
     case UnaryOp::Logit: {
       const T eps = static_cast<T>(args.p0);
-      if (args.p0 < 0) return run<T, T>(iter, [](T a) { return std::log(a / (T(1) - a)); });
-      return run<T, T>(iter, [eps](T a) {
+      if (args.p0 < 0) return run_unary<T, T>(iter, [](T a) { return std::log(a / (T(1) - a)); });
+      return run_unary<T, T>(iter, [eps](T a) {
         T z = a < eps ? eps : a > T(1) - eps ? T(1) - eps : a;
         return std::log(z / (T(1) - z));
       });
@@ -104,15 +97,15 @@ C log1p(C z) {
 
 template <typename F>
 void complex_map(const TensorIter& iter, F f) {
-  run<complex64, complex64>(iter, [f](complex64 a) { return narrow(f(widen(a))); });
+  run_unary<complex64, complex64>(iter, [f](complex64 a) { return narrow(f(widen(a))); });
 }
 
 void complex_math(const TensorIter& iter, UnaryOp op, const UnaryArgs& args) {
   switch (op) {
-    case UnaryOp::Neg: return run<complex64, complex64>(iter, [](complex64 a) { return -a; });
-    case UnaryOp::Conj: return run<complex64, complex64>(iter, [](complex64 a) { return std::conj(a); });
-    case UnaryOp::Abs: return run<float, complex64>(iter, [](complex64 a) { return float(std::abs(widen(a))); });
-    case UnaryOp::Angle: return run<float, complex64>(iter, [](complex64 a) { return float(std::arg(widen(a))); });
+    case UnaryOp::Neg: return run_unary<complex64, complex64>(iter, [](complex64 a) { return -a; });
+    case UnaryOp::Conj: return run_unary<complex64, complex64>(iter, [](complex64 a) { return std::conj(a); });
+    case UnaryOp::Abs: return run_unary<float, complex64>(iter, [](complex64 a) { return float(std::abs(widen(a))); });
+    case UnaryOp::Angle: return run_unary<float, complex64>(iter, [](complex64 a) { return float(std::arg(widen(a))); });
     case UnaryOp::Sgn:
       return complex_map(iter, [](C z) { return z == C(0) ? C(0) : z / std::abs(z); });
     case UnaryOp::Sqrt: return complex_map(iter, [](C z) { return std::sqrt(z); });
@@ -139,16 +132,16 @@ void complex_math(const TensorIter& iter, UnaryOp op, const UnaryArgs& args) {
     case UnaryOp::Atanh: return complex_map(iter, [](C z) { return std::atanh(z); });
     case UnaryOp::Sigmoid: return complex_map(iter, [](C z) { return 1.0 / (1.0 + std::exp(-z)); });
     case UnaryOp::IsNan:
-      return run<bool, complex64>(iter, [](complex64 a) { return std::isnan(a.real()) || std::isnan(a.imag()); });
+      return run_unary<bool, complex64>(iter, [](complex64 a) { return std::isnan(a.real()) || std::isnan(a.imag()); });
     case UnaryOp::IsInf:
-      return run<bool, complex64>(iter, [](complex64 a) { return std::isinf(a.real()) || std::isinf(a.imag()); });
+      return run_unary<bool, complex64>(iter, [](complex64 a) { return std::isinf(a.real()) || std::isinf(a.imag()); });
     case UnaryOp::IsFinite:
-      return run<bool, complex64>(iter, [](complex64 a) { return std::isfinite(a.real()) && std::isfinite(a.imag()); });
+      return run_unary<bool, complex64>(iter, [](complex64 a) { return std::isfinite(a.real()) && std::isfinite(a.imag()); });
     case UnaryOp::NanToNum: {
       const float inf = std::numeric_limits<float>::infinity();
       const float nan = float(args.p0), pinf = float(args.p1), ninf = float(args.p2);
       auto fix = [=](float v) { return v != v ? nan : v == inf ? pinf : v == -inf ? ninf : v; };
-      return run<complex64, complex64>(iter, [fix](complex64 a) { return complex64(fix(a.real()), fix(a.imag())); });
+      return run_unary<complex64, complex64>(iter, [fix](complex64 a) { return complex64(fix(a.real()), fix(a.imag())); });
     }
     default: fail(ErrorKind::NotImplemented, "not implemented for dtype complex64");
   }

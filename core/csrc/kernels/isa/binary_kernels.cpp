@@ -3,18 +3,11 @@
 #include <type_traits>
 
 #include "kernels/binary.h"
-#include "kernels/loops.h"
+#include "kernels/elementwise_loops.h"
 
 namespace tz {
 namespace TZ_CPU_CAPABILITY {
 namespace {
-
-template <typename Out, typename T, typename F>
-void run(const TensorIter& iter, F f) {
-  iter.for_each([&](char** data, const int64_t* strides, int64_t n) {
-    binary_loop<Out, T, T>(data, strides, n, f);
-  });
-}
 
 // Integer arithmetic wraps (through the unsigned type) instead of overflowing into UB.
 template <typename T> struct Wrap { using type = T; };
@@ -27,15 +20,15 @@ void arithmetic(const TensorIter& iter, BinaryOp op, Scalar alpha_scalar) {
   const W alpha = static_cast<W>(alpha_scalar.to<T>());
   switch (op) {
     case BinaryOp::Add:
-      if (alpha == W(1)) return run<T, T>(iter, [](T a, T b) { return T(W(a) + W(b)); });
-      return run<T, T>(iter, [alpha](T a, T b) { return T(W(a) + alpha * W(b)); });
+      if (alpha == W(1)) return run_binary<T, T>(iter, [](T a, T b) { return T(W(a) + W(b)); });
+      return run_binary<T, T>(iter, [alpha](T a, T b) { return T(W(a) + alpha * W(b)); });
     case BinaryOp::Sub:
-      if (alpha == W(1)) return run<T, T>(iter, [](T a, T b) { return T(W(a) - W(b)); });
-      return run<T, T>(iter, [alpha](T a, T b) { return T(W(a) - alpha * W(b)); });
-    case BinaryOp::Mul: return run<T, T>(iter, [](T a, T b) { return T(W(a) * W(b)); });
+      if (alpha == W(1)) return run_binary<T, T>(iter, [](T a, T b) { return T(W(a) - W(b)); });
+      return run_binary<T, T>(iter, [alpha](T a, T b) { return T(W(a) - alpha * W(b)); });
+    case BinaryOp::Mul: return run_binary<T, T>(iter, [](T a, T b) { return T(W(a) * W(b)); });
     case BinaryOp::Div:
       if constexpr (std::is_integral_v<T>) fail(ErrorKind::Runtime, "div: integer true division reached the kernel");
-      else return run<T, T>(iter, [](T a, T b) { return T(a / b); });
+      else return run_binary<T, T>(iter, [](T a, T b) { return T(a / b); });
     default: fail(ErrorKind::Runtime, "binary kernel: not an arithmetic op");
   }
 }
@@ -43,13 +36,13 @@ void arithmetic(const TensorIter& iter, BinaryOp op, Scalar alpha_scalar) {
 template <typename T>
 void compare(const TensorIter& iter, BinaryOp op) {
   switch (op) {
-    case BinaryOp::Eq: return run<bool, T>(iter, [](T a, T b) { return a == b; });
-    case BinaryOp::Ne: return run<bool, T>(iter, [](T a, T b) { return a != b; });
+    case BinaryOp::Eq: return run_binary<bool, T>(iter, [](T a, T b) { return a == b; });
+    case BinaryOp::Ne: return run_binary<bool, T>(iter, [](T a, T b) { return a != b; });
     case BinaryOp::Lt:
-      if constexpr (!std::is_same_v<T, complex64>) return run<bool, T>(iter, [](T a, T b) { return a < b; });
+      if constexpr (!std::is_same_v<T, complex64>) return run_binary<bool, T>(iter, [](T a, T b) { return a < b; });
       break;
     case BinaryOp::Le:
-      if constexpr (!std::is_same_v<T, complex64>) return run<bool, T>(iter, [](T a, T b) { return a <= b; });
+      if constexpr (!std::is_same_v<T, complex64>) return run_binary<bool, T>(iter, [](T a, T b) { return a <= b; });
       break;
     default: break;
   }
@@ -62,17 +55,17 @@ void minmax(const TensorIter& iter, BinaryOp op) {
   constexpr bool fp = std::is_floating_point_v<T>;
   switch (op) {
     case BinaryOp::Maximum:
-      if constexpr (fp) return run<T, T>(iter, [](T a, T b) { return a != a ? a : b != b ? b : a < b ? b : a; });
+      if constexpr (fp) return run_binary<T, T>(iter, [](T a, T b) { return a != a ? a : b != b ? b : a < b ? b : a; });
       [[fallthrough]];
     case BinaryOp::Fmax:
-      if constexpr (fp) return run<T, T>(iter, [](T a, T b) { return a != a ? b : b != b ? a : a < b ? b : a; });
-      return run<T, T>(iter, [](T a, T b) { return a < b ? b : a; });
+      if constexpr (fp) return run_binary<T, T>(iter, [](T a, T b) { return a != a ? b : b != b ? a : a < b ? b : a; });
+      return run_binary<T, T>(iter, [](T a, T b) { return a < b ? b : a; });
     case BinaryOp::Minimum:
-      if constexpr (fp) return run<T, T>(iter, [](T a, T b) { return a != a ? a : b != b ? b : b < a ? b : a; });
+      if constexpr (fp) return run_binary<T, T>(iter, [](T a, T b) { return a != a ? a : b != b ? b : b < a ? b : a; });
       [[fallthrough]];
     case BinaryOp::Fmin:
-      if constexpr (fp) return run<T, T>(iter, [](T a, T b) { return a != a ? b : b != b ? a : b < a ? b : a; });
-      return run<T, T>(iter, [](T a, T b) { return b < a ? b : a; });
+      if constexpr (fp) return run_binary<T, T>(iter, [](T a, T b) { return a != a ? b : b != b ? a : b < a ? b : a; });
+      return run_binary<T, T>(iter, [](T a, T b) { return b < a ? b : a; });
     default: fail(ErrorKind::Runtime, "binary kernel: not a min/max op");
   }
 }
@@ -82,21 +75,21 @@ void minmax(const TensorIter& iter, BinaryOp op) {
 template <typename T>
 void bitwise(const TensorIter& iter, BinaryOp op) {
   switch (op) {
-    case BinaryOp::BitAnd: return run<T, T>(iter, [](T a, T b) { return T(a & b); });
-    case BinaryOp::BitOr: return run<T, T>(iter, [](T a, T b) { return T(a | b); });
-    case BinaryOp::BitXor: return run<T, T>(iter, [](T a, T b) { return T(a ^ b); });
+    case BinaryOp::BitAnd: return run_binary<T, T>(iter, [](T a, T b) { return T(a & b); });
+    case BinaryOp::BitOr: return run_binary<T, T>(iter, [](T a, T b) { return T(a | b); });
+    case BinaryOp::BitXor: return run_binary<T, T>(iter, [](T a, T b) { return T(a ^ b); });
     default: break;
   }
   if constexpr (!std::is_same_v<T, bool>) {
     using U = std::make_unsigned_t<T>;
     constexpr T bits = static_cast<T>(sizeof(T) * 8);
     if (op == BinaryOp::Lshift)
-      return run<T, T>(iter, [](T a, T b) { return b < T(0) || b >= bits ? T(0) : T(U(a) << b); });
+      return run_binary<T, T>(iter, [](T a, T b) { return b < T(0) || b >= bits ? T(0) : T(U(a) << b); });
     if (op == BinaryOp::Rshift) {
       if constexpr (std::is_signed_v<T>)
-        return run<T, T>(iter, [](T a, T b) { return T(b < T(0) || b >= bits ? a >> (bits - 1) : a >> b); });
+        return run_binary<T, T>(iter, [](T a, T b) { return T(b < T(0) || b >= bits ? a >> (bits - 1) : a >> b); });
       else
-        return run<T, T>(iter, [](T a, T b) { return T(b >= bits ? T(0) : a >> b); });
+        return run_binary<T, T>(iter, [](T a, T b) { return T(b >= bits ? T(0) : a >> b); });
     }
   }
   fail(ErrorKind::Runtime, "binary kernel: not a bitwise op for this dtype");
@@ -125,16 +118,16 @@ void binary_kernel(const TensorIter& iter, DType dtype, BinaryOp op, Scalar alph
   switch (dtype) {
     case DType::Bool:
       // bool add/mul are logical or/and, like PyTorch.
-      if (op == BinaryOp::Add) return run<bool, bool>(iter, [](bool a, bool b) { return a || b; });
-      if (op == BinaryOp::Mul) return run<bool, bool>(iter, [](bool a, bool b) { return a && b; });
+      if (op == BinaryOp::Add) return run_binary<bool, bool>(iter, [](bool a, bool b) { return a || b; });
+      if (op == BinaryOp::Mul) return run_binary<bool, bool>(iter, [](bool a, bool b) { return a && b; });
       if (op == BinaryOp::BitAnd || op == BinaryOp::BitOr || op == BinaryOp::BitXor)
         return bitwise<bool>(iter, op);
       if (op == BinaryOp::Eq || op == BinaryOp::Ne || op == BinaryOp::Lt || op == BinaryOp::Le)
         return compare<bool>(iter, op);
       if (op == BinaryOp::Maximum || op == BinaryOp::Fmax)
-        return run<bool, bool>(iter, [](bool a, bool b) { return a || b; });
+        return run_binary<bool, bool>(iter, [](bool a, bool b) { return a || b; });
       if (op == BinaryOp::Minimum || op == BinaryOp::Fmin)
-        return run<bool, bool>(iter, [](bool a, bool b) { return a && b; });
+        return run_binary<bool, bool>(iter, [](bool a, bool b) { return a && b; });
       fail(ErrorKind::NotImplemented, "not implemented for dtype bool");
     case DType::UInt8: return typed<uint8_t>(iter, dtype, op, alpha);
     case DType::Int8: return typed<int8_t>(iter, dtype, op, alpha);

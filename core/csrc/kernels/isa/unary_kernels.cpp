@@ -5,20 +5,13 @@
 #include <limits>
 #include <type_traits>
 
-#include "kernels/loops.h"
+#include "kernels/elementwise_loops.h"
 #include "kernels/unary.h"
 #include "kernels/vec_math.h"
 
 namespace tz {
 namespace TZ_CPU_CAPABILITY {
 namespace {
-
-template <typename Out, typename In, typename F>
-void run(const TensorIter& iter, F f) {
-  iter.for_each([&](char** data, const int64_t* strides, int64_t n) {
-    unary_loop<Out, In>(data, strides, n, f);
-  });
-}
 
 // NaN-propagating max/min (PyTorch's maximum/minimum); ties keep `a`.
 template <typename T> inline T max_nan(T a, T b) {
@@ -40,62 +33,62 @@ template <typename T> inline T min_nan(T a, T b) {
 template <typename T>
 bool floating(const TensorIter& iter, UnaryOp op, const UnaryArgs& args) {
   switch (op) {
-    case UnaryOp::Neg: run<T, T>(iter, [](T a) { return -a; }); return true;
-    case UnaryOp::Abs: run<T, T>(iter, [](T a) { return std::fabs(a); }); return true;
+    case UnaryOp::Neg: run_unary<T, T>(iter, [](T a) { return -a; }); return true;
+    case UnaryOp::Abs: run_unary<T, T>(iter, [](T a) { return std::fabs(a); }); return true;
     case UnaryOp::Sign:
     case UnaryOp::Sgn:  // NaN -> 0, like PyTorch
-      run<T, T>(iter, [](T a) { return T(T(0) < a) - T(a < T(0)); });
+      run_unary<T, T>(iter, [](T a) { return T(T(0) < a) - T(a < T(0)); });
       return true;
-    case UnaryOp::Sqrt: run<T, T>(iter, [](T a) { return std::sqrt(a); }); return true;
-    case UnaryOp::Rsqrt: run<T, T>(iter, [](T a) { return T(1) / std::sqrt(a); }); return true;
-    case UnaryOp::Reciprocal: run<T, T>(iter, [](T a) { return T(1) / a; }); return true;
-    case UnaryOp::Floor: run<T, T>(iter, [](T a) { return std::floor(a); }); return true;
-    case UnaryOp::Ceil: run<T, T>(iter, [](T a) { return std::ceil(a); }); return true;
-    case UnaryOp::Trunc: run<T, T>(iter, [](T a) { return std::trunc(a); }); return true;
+    case UnaryOp::Sqrt: run_unary<T, T>(iter, [](T a) { return std::sqrt(a); }); return true;
+    case UnaryOp::Rsqrt: run_unary<T, T>(iter, [](T a) { return T(1) / std::sqrt(a); }); return true;
+    case UnaryOp::Reciprocal: run_unary<T, T>(iter, [](T a) { return T(1) / a; }); return true;
+    case UnaryOp::Floor: run_unary<T, T>(iter, [](T a) { return std::floor(a); }); return true;
+    case UnaryOp::Ceil: run_unary<T, T>(iter, [](T a) { return std::ceil(a); }); return true;
+    case UnaryOp::Trunc: run_unary<T, T>(iter, [](T a) { return std::trunc(a); }); return true;
     case UnaryOp::Round:  // half to even (the default rounding mode)
-      run<T, T>(iter, [](T a) { return std::nearbyint(a); });
+      run_unary<T, T>(iter, [](T a) { return std::nearbyint(a); });
       return true;
-    case UnaryOp::Frac: run<T, T>(iter, [](T a) { return a - std::trunc(a); }); return true;
+    case UnaryOp::Frac: run_unary<T, T>(iter, [](T a) { return a - std::trunc(a); }); return true;
     case UnaryOp::RoundDecimals: {
       const T scale = static_cast<T>(args.p0);
       if (args.p1 != 0)  // negative decimals: round to a multiple of 10^-decimals
-        run<T, T>(iter, [scale](T a) { return std::nearbyint(a / scale) * scale; });
+        run_unary<T, T>(iter, [scale](T a) { return std::nearbyint(a / scale) * scale; });
       else
-        run<T, T>(iter, [scale](T a) { return std::nearbyint(a * scale) / scale; });
+        run_unary<T, T>(iter, [scale](T a) { return std::nearbyint(a * scale) / scale; });
       return true;
     }
     case UnaryOp::NanToNum: {
       const T nan = static_cast<T>(args.p0), pinf = static_cast<T>(args.p1),
               ninf = static_cast<T>(args.p2);
       const T inf = std::numeric_limits<T>::infinity();
-      run<T, T>(iter, [=](T a) { return a != a ? nan : a == inf ? pinf : a == -inf ? ninf : a; });
+      run_unary<T, T>(iter, [=](T a) { return a != a ? nan : a == inf ? pinf : a == -inf ? ninf : a; });
       return true;
     }
-    case UnaryOp::IsNan: run<bool, T>(iter, [](T a) { return a != a; }); return true;
+    case UnaryOp::IsNan: run_unary<bool, T>(iter, [](T a) { return a != a; }); return true;
     case UnaryOp::IsInf:
-      run<bool, T>(iter, [](T a) { return std::fabs(a) == std::numeric_limits<T>::infinity(); });
+      run_unary<bool, T>(iter, [](T a) { return std::fabs(a) == std::numeric_limits<T>::infinity(); });
       return true;
     case UnaryOp::IsPosInf:
-      run<bool, T>(iter, [](T a) { return a == std::numeric_limits<T>::infinity(); });
+      run_unary<bool, T>(iter, [](T a) { return a == std::numeric_limits<T>::infinity(); });
       return true;
     case UnaryOp::IsNegInf:
-      run<bool, T>(iter, [](T a) { return a == -std::numeric_limits<T>::infinity(); });
+      run_unary<bool, T>(iter, [](T a) { return a == -std::numeric_limits<T>::infinity(); });
       return true;
     case UnaryOp::IsFinite:
-      run<bool, T>(iter, [](T a) { return std::fabs(a) < std::numeric_limits<T>::infinity(); });
+      run_unary<bool, T>(iter, [](T a) { return std::fabs(a) < std::numeric_limits<T>::infinity(); });
       return true;
-    case UnaryOp::Signbit: run<bool, T>(iter, [](T a) { return std::signbit(a); }); return true;
+    case UnaryOp::Signbit: run_unary<bool, T>(iter, [](T a) { return std::signbit(a); }); return true;
     default: return false;
   }
 }
 
 bool float32_transcendental(const TensorIter& iter, UnaryOp op) {
   switch (op) {
-    case UnaryOp::Exp: run<float, float>(iter, [](float a) { return vec_math::exp(a); }); return true;
-    case UnaryOp::Log: run<float, float>(iter, [](float a) { return vec_math::log(a); }); return true;
-    case UnaryOp::Tanh: run<float, float>(iter, [](float a) { return vec_math::tanh(a); }); return true;
+    case UnaryOp::Exp: run_unary<float, float>(iter, [](float a) { return vec_math::exp(a); }); return true;
+    case UnaryOp::Log: run_unary<float, float>(iter, [](float a) { return vec_math::log(a); }); return true;
+    case UnaryOp::Tanh: run_unary<float, float>(iter, [](float a) { return vec_math::tanh(a); }); return true;
     case UnaryOp::Sigmoid:
-      run<float, float>(iter, [](float a) { return vec_math::sigmoid(a); });
+      run_unary<float, float>(iter, [](float a) { return vec_math::sigmoid(a); });
       return true;
     default: return false;
   }
@@ -105,11 +98,11 @@ template <typename T>
 void integral(const TensorIter& iter, UnaryOp op) {
   using U = std::make_unsigned_t<T>;  // negation wraps like PyTorch (abs(-128) stays -128)
   switch (op) {
-    case UnaryOp::Neg: return run<T, T>(iter, [](T a) { return T(U(0) - U(a)); });
-    case UnaryOp::Abs: return run<T, T>(iter, [](T a) { return a < T(0) ? T(U(0) - U(a)) : a; });
+    case UnaryOp::Neg: return run_unary<T, T>(iter, [](T a) { return T(U(0) - U(a)); });
+    case UnaryOp::Abs: return run_unary<T, T>(iter, [](T a) { return a < T(0) ? T(U(0) - U(a)) : a; });
     case UnaryOp::Sign:
-    case UnaryOp::Sgn: return run<T, T>(iter, [](T a) { return T((T(0) < a) - (a < T(0))); });
-    case UnaryOp::BitwiseNot: return run<T, T>(iter, [](T a) { return T(~a); });
+    case UnaryOp::Sgn: return run_unary<T, T>(iter, [](T a) { return T((T(0) < a) - (a < T(0))); });
+    case UnaryOp::BitwiseNot: return run_unary<T, T>(iter, [](T a) { return T(~a); });
     default: fail(ErrorKind::Runtime, "unary kernel: op not implemented for integer dtypes");
   }
 }
@@ -123,8 +116,8 @@ void unary_kernel(const TensorIter& iter, DType dtype, UnaryOp op, const UnaryAr
       if (floating<double>(iter, op, args)) return;
       break;
     case DType::Bool:
-      if (op == UnaryOp::BitwiseNot) return run<bool, bool>(iter, [](bool a) { return !a; });
-      if (op == UnaryOp::Sign || op == UnaryOp::Sgn) return run<bool, bool>(iter, [](bool a) { return a; });
+      if (op == UnaryOp::BitwiseNot) return run_unary<bool, bool>(iter, [](bool a) { return !a; });
+      if (op == UnaryOp::Sign || op == UnaryOp::Sgn) return run_unary<bool, bool>(iter, [](bool a) { return a; });
       break;
     case DType::UInt8: return integral<uint8_t>(iter, op);
     case DType::Int8: return integral<int8_t>(iter, op);
@@ -140,11 +133,11 @@ template <typename T>
 void clamp_typed(const TensorIter& iter, Scalar lo_s, Scalar hi_s, bool has_lo, bool has_hi) {
   const T lo = lo_s.to<T>(), hi = hi_s.to<T>();
   if (has_lo && has_hi)
-    run<T, T>(iter, [=](T a) { return min_nan(max_nan(a, lo), hi); });
+    run_unary<T, T>(iter, [=](T a) { return min_nan(max_nan(a, lo), hi); });
   else if (has_lo)
-    run<T, T>(iter, [=](T a) { return max_nan(a, lo); });
+    run_unary<T, T>(iter, [=](T a) { return max_nan(a, lo); });
   else
-    run<T, T>(iter, [=](T a) { return min_nan(a, hi); });
+    run_unary<T, T>(iter, [=](T a) { return min_nan(a, hi); });
 }
 
 void clamp_kernel(const TensorIter& iter, DType dtype, Scalar lo, Scalar hi, bool has_lo, bool has_hi) {

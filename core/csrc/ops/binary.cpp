@@ -21,6 +21,12 @@ void check_inplace(const Tensor& self, DType result, const Shape& shape, const c
            " doesn't match the broadcast shape ", shape_str(shape));
 }
 
+Tensor to_compute(const Tensor& t, DType compute) {
+  if (t.dtype() == compute) return t;
+  if (t.impl()->wrapped_number) return scalar_to_tensor(item(t), compute);
+  return to_dtype(t, compute);
+}
+
 namespace {
 
 bool is_comparison(BinaryOp op) {
@@ -99,7 +105,7 @@ void run_binary(BinaryOp op, const Tensor& out, const Tensor& a, const Tensor& b
   const DType kernel_out = is_comparison(op) ? DType::Bool : ct;
   Tensor o = out.dtype() == kernel_out ? out : Tensor::empty(out.sizes(), kernel_out);
   // The converted inputs must outlive the iterator, which holds raw pointers into them.
-  Tensor ca = to_dtype(a, ct), cb = to_dtype(b, ct);
+  Tensor ca = to_compute(a, ct), cb = to_compute(b, ct);
   TensorIter iter({o, ca, cb}, out.sizes());
   binary_stub(iter, ct, op, alpha);
   if (!o.is_same(out)) copy_(out, o);

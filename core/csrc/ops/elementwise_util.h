@@ -18,6 +18,10 @@ inline DType binary_result_type(const Tensor& a, const Tensor& b) {
   return result_type(a, b);
 }
 
+// t in dtype `compute` for a kernel: t itself when it has that dtype already; wrapped Python
+// numbers are converted through their value (cheaper than a strided copy).
+Tensor to_compute(const Tensor& t, DType compute);
+
 // PyTorch's ScalarType names ("Float", "Long"), used in its in-place casting errors.
 const char* scalar_type_name(DType t);
 

@@ -24,7 +24,7 @@ void check_lerp(const Tensor& a, const Tensor& b, const Tensor& w, const char* n
 void run_lerp(const Tensor& out, const Tensor& a, const Tensor& b, const Tensor& w) {
   const DType ct = compute_dtype(out.dtype());
   Tensor o = out.dtype() == ct ? out : Tensor::empty(out.sizes(), ct);
-  Tensor ca = to_dtype(a, ct), cb = to_dtype(b, ct), cw = to_dtype(w, ct);  // alive while iterating
+  Tensor ca = to_compute(a, ct), cb = to_compute(b, ct), cw = to_compute(w, ct);  // alive while iterating
   TensorIter iter({o, ca, cb, cw}, out.sizes());
   lerp_kernel(iter, ct);
   if (!o.is_same(out)) copy_(out, o);

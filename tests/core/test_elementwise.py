@@ -244,6 +244,23 @@ def test_inplace_on_self_aliasing():
     assert x.tolist() == [4.0, 16.0, 36.0]
 
 
+def test_inplace_with_overlapping_views():
+    x = core.arange(12).reshape(3, 4)
+    row0 = core.as_strided(x, (4,), (1,), 0)  # x[0], sharing x's memory
+    x.add_(row0)
+    assert x.tolist() == [[0, 2, 4, 6], [4, 6, 8, 10], [8, 10, 12, 14]]  # row 0 read before it was written
+    y = core.arange(4).to(core.float32)
+    shifted = core.as_strided(y, (3,), (1,), 1)
+    head = core.as_strided(y, (3,), (1,), 0)
+    head.lerp_(shifted, 1.0)
+    assert y.tolist() == [1.0, 2.0, 3.0, 3.0]
+    expanded = core.zeros(1).expand(3)
+    with pytest.raises(RuntimeError, match="more than one element of the written-to tensor refers to a single memory"):
+        expanded.add_(t([1.0, 2.0, 3.0]))
+    with pytest.raises(RuntimeError, match="more than one element of the written-to tensor"):
+        expanded.exp_()
+
+
 def test_results_are_fresh_tensors():
     x = t([1.0, 2.0])
     for r in (x + 1, core.exp(x), x.to(core.float16) * 2, core.clamp(x, 0, 1), x == 1):

@@ -25,7 +25,12 @@ Tensor to_compute(const Tensor& t, DType compute);
 // PyTorch's ScalarType names ("Float", "Long"), used in its in-place casting errors.
 const char* scalar_type_name(DType t);
 
-// The in-place checks: the result dtype casts to self's and the broadcast shape is self's.
+// The in-place checks: the result dtype casts to self's, the broadcast shape is self's, and
+// no two elements of self share memory (an expanded self).
 void check_inplace(const Tensor& self, DType result, const Shape& shape, const char* name);
+
+// An input of an in-place op that is a different view of self's memory is read from a copy,
+// so that elements written first do not feed later ones (x.add_(x[0])).
+Tensor unalias(const Tensor& input, const Tensor& self);
 
 }  // namespace tz

@@ -41,7 +41,8 @@ Tensor lerp(const Tensor& a, const Tensor& b, const Tensor& weight) {
   return out;
 }
 
-const Tensor& lerp_(const Tensor& self, const Tensor& end, const Tensor& weight) {
+const Tensor& lerp_(const Tensor& self, const Tensor& end_in, const Tensor& weight_in) {
+  const Tensor end = unalias(end_in, self), weight = unalias(weight_in, self);
   check_lerp(self, end, weight, "lerp_");
   Shape shape = broadcast_shapes(broadcast_shapes(self.sizes(), end.sizes(), "lerp_"), weight.sizes(), "lerp_");
   check_inplace(self, self.dtype(), shape, "lerp_");

@@ -17,14 +17,15 @@ template <> struct Wrap<int64_t> { using type = uint64_t; };
 template <typename T>
 void arithmetic(const TensorIter& iter, BinaryOp op, Scalar alpha_scalar) {
   using W = typename Wrap<T>::type;
-  const W alpha = static_cast<W>(alpha_scalar.to<T>());
+  W alpha = static_cast<W>(alpha_scalar.to<T>());
   switch (op) {
+    case BinaryOp::Sub:
+      if (alpha == W(1)) return run_binary<T, T>(iter, [](T a, T b) { return T(W(a) - W(b)); });
+      alpha = W(W(0) - alpha);  // a - alpha * b is a + (-alpha) * b exactly (floats and wrapping ints)
+      [[fallthrough]];
     case BinaryOp::Add:
       if (alpha == W(1)) return run_binary<T, T>(iter, [](T a, T b) { return T(W(a) + W(b)); });
       return run_binary<T, T>(iter, [alpha](T a, T b) { return T(W(a) + alpha * W(b)); });
-    case BinaryOp::Sub:
-      if (alpha == W(1)) return run_binary<T, T>(iter, [](T a, T b) { return T(W(a) - W(b)); });
-      return run_binary<T, T>(iter, [alpha](T a, T b) { return T(W(a) - alpha * W(b)); });
     case BinaryOp::Mul: return run_binary<T, T>(iter, [](T a, T b) { return T(W(a) * W(b)); });
     case BinaryOp::Div:
       if constexpr (std::is_integral_v<T>) fail(ErrorKind::Runtime, "div: integer true division reached the kernel");

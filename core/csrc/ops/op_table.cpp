@@ -10,28 +10,6 @@ namespace {
 using N = NameRule;
 #define OP [](Stack & a) -> Value
 
-// An elementwise unary op and its in-place method.
-#define TZ_UNARY_ENTRIES(name, Op, kind)                                                     \
-  {#name "(Tensor self) -> Tensor", kBoth, N::Keep,                                          \
-   OP { return unary_op(UnaryOp::Op, a[0].tensor(), #name); }, kind},                        \
-  {#name "_(Tensor self) -> Tensor", kMethod, N::Keep,                                       \
-   OP { return unary_op_(UnaryOp::Op, a[0].tensor(), #name "_"); }, "ew_unary_inplace"},
-// A broadcasting binary op and its in-place method.
-#define TZ_BINARY_ENTRIES(name, Op, kind)                                                    \
-  {#name "(Tensor self, Tensor other) -> Tensor", kBoth, N::Unify,                           \
-   OP { return binary_op(BinaryOp::Op, a[0].tensor(), a[1].tensor(), #name); }, kind},      \
-  {#name "_(Tensor self, Tensor other) -> Tensor", kMethod, N::Unify,                        \
-   OP { return binary_op_(BinaryOp::Op, a[0].tensor(), a[1].tensor(), #name "_"); }, kind "_inplace"},
-// A comparison and its in-place method.
-#define TZ_COMPARE_ENTRIES(name, kind)                                                       \
-  {#name "(Tensor self, Tensor other) -> Tensor", kBoth, N::Unify,                           \
-   OP { return name(a[0].tensor(), a[1].tensor()); }, kind},                                 \
-  {#name "_(Tensor self, Tensor other) -> Tensor", kMethod, N::Unify,                        \
-   OP { return compare_(#name "_", a[0].tensor(), a[1].tensor()); }, "ew_compare_inplace"},
-
-// An optional string argument as a C string (nullptr for None).
-const char* opt_cstr(const Value& v) { return v.is_none() ? nullptr : v.str().c_str(); }
-
 const OpDef kOpTable[] = {
     // ---------------------------------------------------------------- creation
     {"empty(int[] size, *, ScalarType? dtype=None) -> Tensor", kFunction, N::Factory,
@@ -66,6 +44,25 @@ const OpDef kOpTable[] = {
      OP { return contiguous(a[0].tensor()); }, "unary_any"},
 
     // ---------------------------------------------------------------- elementwise
+// An elementwise unary op and its in-place method.
+#define TZ_UNARY_ENTRIES(name, Op, kind)                                                     \
+  {#name "(Tensor self) -> Tensor", kBoth, N::Keep,                                          \
+   OP { return unary_op(UnaryOp::Op, a[0].tensor(), #name); }, kind},                        \
+  {#name "_(Tensor self) -> Tensor", kMethod, N::Keep,                                       \
+   OP { return unary_op_(UnaryOp::Op, a[0].tensor(), #name "_"); }, "ew_unary_inplace"},
+// A broadcasting binary op and its in-place method.
+#define TZ_BINARY_ENTRIES(name, Op, kind)                                                    \
+  {#name "(Tensor self, Tensor other) -> Tensor", kBoth, N::Unify,                           \
+   OP { return binary_op(BinaryOp::Op, a[0].tensor(), a[1].tensor(), #name); }, kind},      \
+  {#name "_(Tensor self, Tensor other) -> Tensor", kMethod, N::Unify,                        \
+   OP { return binary_op_(BinaryOp::Op, a[0].tensor(), a[1].tensor(), #name "_"); }, kind "_inplace"},
+// A comparison and its in-place method.
+#define TZ_COMPARE_ENTRIES(name, kind)                                                       \
+  {#name "(Tensor self, Tensor other) -> Tensor", kBoth, N::Unify,                           \
+   OP { return name(a[0].tensor(), a[1].tensor()); }, kind},                                 \
+  {#name "_(Tensor self, Tensor other) -> Tensor", kMethod, N::Unify,                        \
+   OP { return compare_(#name "_", a[0].tensor(), a[1].tensor()); }, "ew_compare_inplace"},
+
     // Arithmetic. A Tensor parameter also takes a Python number (a wrapped 0-dim tensor).
     {"add(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", kBoth, N::Unify,
      OP { return add(a[0].tensor(), a[1].tensor(), a[2].scalar()); }, "ew_alpha"},
@@ -86,11 +83,11 @@ const OpDef kOpTable[] = {
     {"multiply(Tensor self, Tensor other) -> Tensor", kBoth, N::Unify,
      OP { return binary_op(BinaryOp::Mul, a[0].tensor(), a[1].tensor(), "multiply"); }, "ew_binary"},
     {"div(Tensor self, Tensor other, *, str? rounding_mode=None) -> Tensor", kBoth, N::Unify,
-     OP { return div(a[0].tensor(), a[1].tensor(), opt_cstr(a[2])); }, "ew_div"},
+     OP { return div(a[0].tensor(), a[1].tensor(), a[2].is_none() ? nullptr : a[2].str().c_str()); }, "ew_div"},
     {"div_(Tensor self, Tensor other, *, str? rounding_mode=None) -> Tensor", kMethod, N::Unify,
-     OP { return div_(a[0].tensor(), a[1].tensor(), opt_cstr(a[2])); }, "ew_inplace_div"},
+     OP { return div_(a[0].tensor(), a[1].tensor(), a[2].is_none() ? nullptr : a[2].str().c_str()); }, "ew_inplace_div"},
     {"divide(Tensor self, Tensor other, *, str? rounding_mode=None) -> Tensor", kBoth, N::Unify,
-     OP { return div(a[0].tensor(), a[1].tensor(), opt_cstr(a[2])); }, "ew_div"},
+     OP { return div(a[0].tensor(), a[1].tensor(), a[2].is_none() ? nullptr : a[2].str().c_str()); }, "ew_div"},
     {"true_divide(Tensor self, Tensor other) -> Tensor", kBoth, N::Unify,
      OP { return binary_op(BinaryOp::Div, a[0].tensor(), a[1].tensor(), "true_divide"); }, "ew_binary"},
     {"true_divide_(Tensor self, Tensor other) -> Tensor", kMethod, N::Unify,
@@ -279,6 +276,9 @@ const OpDef kOpTable[] = {
     {"isfinite(Tensor self) -> Tensor", kBoth, N::Keep, OP { return isfinite(a[0].tensor()); }, "ew_unary_special"},
     {"isreal(Tensor self) -> Tensor", kBoth, N::Keep, OP { return isreal(a[0].tensor()); }, "ew_unary_special"},
     {"signbit(Tensor self) -> Tensor", kBoth, N::Keep, OP { return signbit(a[0].tensor()); }, "ew_unary_special"},
+#undef TZ_UNARY_ENTRIES
+#undef TZ_BINARY_ENTRIES
+#undef TZ_COMPARE_ENTRIES
 
     // ---------------------------------------------------------------- random
 

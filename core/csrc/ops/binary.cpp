@@ -157,12 +157,27 @@ Tensor floor_divide(const Tensor& a, const Tensor& b) { return binary_op(BinaryO
 Tensor remainder(const Tensor& a, const Tensor& b) { return binary_op(BinaryOp::Remainder, a, b, "remainder"); }
 Tensor fmod(const Tensor& a, const Tensor& b) { return binary_op(BinaryOp::Fmod, a, b, "fmod"); }
 
+namespace {
+// x ** 2 with a Python-number 2 is x * x (the same correctly rounded result, without libm).
+bool is_number_two(const Tensor& exponent, DType result) {
+  return exponent.impl()->wrapped_number && !is_complex(result) && !is_complex(exponent.dtype()) &&
+         item(exponent).to_double() == 2.0;
+}
+}  // namespace
+
 Tensor pow(const Tensor& base, const Tensor& exponent) {
-  check_pow_exponent(binary_result_type(base, exponent), exponent, "pow");
+  const DType r = binary_result_type(base, exponent);
+  check_pow_exponent(r, exponent, "pow");
+  if (is_number_two(exponent, r) && r != DType::Bool) {
+    Tensor x = to_dtype(base, r);
+    return mul(x, x);
+  }
   return binary_op(BinaryOp::Pow, base, exponent, "pow");
 }
 const Tensor& pow_(const Tensor& self, const Tensor& exponent) {
-  check_pow_exponent(binary_result_type(self, exponent), exponent, "pow_");
+  const DType r = binary_result_type(self, exponent);
+  check_pow_exponent(r, exponent, "pow_");
+  if (is_number_two(exponent, r) && r == self.dtype()) return binary_op_(BinaryOp::Mul, self, self, "pow_");
   return binary_op_(BinaryOp::Pow, self, exponent, "pow_");
 }
 

@@ -189,11 +189,11 @@ bool parse_args(const Schema& schema, PyObject* const* args, size_t nargs, PyObj
   // `view(2, 3)`: an int list parameter that is the only positional one absorbs varargs.
   size_t first_list = nargs > 0 && is_tensor(args[0]) && !schema.args.empty() &&
                               schema.args[0].type == ArgType::Tensor ? 1 : 0;
-  bool varargs = nargs > first_list + 1 && npositional > first_list &&
+  // Like PyTorch, only when no other positional parameter follows: `x.sum(0, True)` is
+  // (dim, keepdim), not dims (0, 1).
+  bool varargs = nargs > first_list + 1 && npositional == first_list + 1 &&
                  schema.args[first_list].type == ArgType::IntList;
   if (varargs) {
-    for (size_t i = first_list + 1; i < npositional; ++i)
-      varargs = varargs && schema.args[i].has_default;
     int64_t probe;
     varargs = varargs && to_int(args[first_list], probe);
   }

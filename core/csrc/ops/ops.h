@@ -3,5 +3,6 @@
 #include "ops/conversion.h"
 #include "ops/creation.h"
 #include "ops/elementwise.h"
+#include "ops/reduction.h"
 #include "ops/views.h"
 // (families add their headers here, one line each)

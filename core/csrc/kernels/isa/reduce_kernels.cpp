@@ -1,0 +1,341 @@
+// Reduction loops (see kernels/reduce.h): regions split in chunks, column tiles, arg
+// reductions; the reducers themselves are in kernels/reduce_loops.h.
+#include "kernels/reduce.h"
+#include "kernels/reduce_loops.h"
+
+#pragma GCC diagnostic ignored "-Wpsabi"
+
+namespace tz {
+namespace TZ_CPU_CAPABILITY {
+namespace {
+
+constexpr int64_t kGather = 512;  // strided elements gathered per contiguous reduce
+
+// Elements [b, e) (linear, inner fastest) of the region at base.
+template <class R, typename T>
+T reduce_chunk(const R& r, const char* base, const ReduceLayout& L, int64_t b, int64_t e, T c) {
+  Acc<R, T> acc(r);
+  const int64_t ri = L.inner_size;
+  int64_t o = b / ri, i = b % ri;
+  if (L.inner_stride == int64_t(sizeof(T)) && ri >= 16) {
+    while (b < e) {
+      int64_t n = std::min(ri - i, e - b);
+      acc.push(reduce_contig(r, reinterpret_cast<const T*>(base + o * L.outer_stride) + i, n, c));
+      b += n, i = 0, ++o;
+    }
+  } else {
+    T buf[kGather];
+    while (b < e) {
+      int64_t n = std::min(kGather, e - b);
+      for (int64_t k = 0; k < n; ++k) {
+        buf[k] = *reinterpret_cast<const T*>(base + o * L.outer_stride + i * L.inner_stride);
+        if (++i == ri) i = 0, ++o;
+      }
+      acc.push(reduce_contig(r, buf, n, c));
+      b += n;
+    }
+  }
+  return acc.total();
+}
+
+template <typename T> inline T center_of(const ReduceArgs& a, int64_t o) {
+  return a.center ? static_cast<const T*>(a.center)[o] : T(0);
+}
+
+template <class R, typename T>
+void outputs_impl(const R& r, const ReduceArgs& a, const ReduceLayout& L, const char* in, T* out,
+                  int64_t begin, int64_t end) {
+  const int64_t region = L.region(), nchunks = L.num_chunks();
+  for (int64_t o = begin; o < end; ++o) {
+    const char* base = in + L.offset_of(o, L.nkept);
+    const T c = center_of<T>(a, o);
+    if (nchunks <= 1) {
+      out[o] = nchunks ? reduce_chunk(r, base, L, 0, region, c) : r.identity();
+      continue;
+    }
+    Acc<R, T> acc(r);
+    for (int64_t ch = 0; ch < nchunks; ++ch)
+      acc.push(reduce_chunk(r, base, L, ch * kReduceChunk, std::min(region, (ch + 1) * kReduceChunk), c));
+    out[o] = acc.total();
+  }
+}
+
+// Rows [r0, r1) of a column tile (NV full vectors), pairwise for sums.
+template <class R, typename T, int NV>
+void column_rows(const R& r, const char* base, const ReduceLayout& L, int64_t r0, int64_t r1,
+                 const vec<T>* cv, vec<T>* acc) {
+  if constexpr (R::kCascade) {
+    if (r1 - r0 > 32) {
+      int64_t mid = r0 + (r1 - r0) / 2;
+      vec<T> second[NV];
+      for (int v = 0; v < NV; ++v) second[v] = splat<vec<T>>(r.identity());
+      column_rows<R, T, NV>(r, base, L, r0, mid, cv, acc);
+      column_rows<R, T, NV>(r, base, L, mid, r1, cv, second);
+      for (int v = 0; v < NV; ++v) acc[v] = r.combine(acc[v], second[v]);
+      return;
+    }
+  }
+  const int64_t ri = L.inner_size;
+  for (int64_t row = r0; row < r1; ++row) {
+    const T* p = reinterpret_cast<const T*>(base + (row / ri) * L.outer_stride + (row % ri) * L.inner_stride);
+    for (int v = 0; v < NV; ++v) acc[v] = r.combine(acc[v], r.map(vm::load(p + v * kLanes<T>), cv[v]));
+  }
+}
+
+template <class R, typename T>
+void columns_impl(const R& r, const ReduceArgs& a, const ReduceLayout& L, const char* in, T* out,
+                  int64_t begin, int64_t end) {
+  const int64_t width = L.kept_size[L.nkept - 1];
+  const int64_t ntiles = (width + kReduceTile - 1) / kReduceTile;
+  const int64_t rows = L.region(), ri = L.inner_size;
+  for (int64_t t = begin; t < end; ++t) {
+    const int64_t q = t / ntiles, j0 = (t % ntiles) * kReduceTile;
+    const int64_t w = std::min(kReduceTile, width - j0);
+    const char* base = in + L.offset_of(q, L.nkept - 1) + j0 * int64_t(sizeof(T));
+    T* o = out + q * width + j0;
+    if constexpr (kVectorized<T>) {
+      constexpr int NV = kReduceTile / kLanes<T>;
+      if (w == kReduceTile) {
+        vec<T> cv[NV], acc[NV];
+        for (int v = 0; v < NV; ++v) {
+          acc[v] = splat<vec<T>>(r.identity());
+          cv[v] = a.center ? vm::load(static_cast<const T*>(a.center) + q * width + j0 + v * kLanes<T>)
+                           : zero<vec<T>>();
+        }
+        column_rows<R, T, NV>(r, base, L, 0, rows, cv, acc);
+        for (int v = 0; v < NV; ++v) vm::store(o + v * kLanes<T>, acc[v]);
+        continue;
+      }
+    }
+    // Narrow tile: one column at a time, as a strided 1-D region.
+    ReduceLayout col = L;
+    for (int64_t j = 0; j < w; ++j) {
+      const T c = center_of<T>(a, q * width + j0 + j);
+      const char* cb = base + j * int64_t(sizeof(T));
+      Acc<R, T> acc(r);
+      for (int64_t ch = 0; ch * kReduceChunk < rows; ++ch)
+        acc.push(reduce_chunk(r, cb, col, ch * kReduceChunk, std::min(rows, (ch + 1) * kReduceChunk), c));
+      o[j] = acc.total();
+    }
+    (void)ri;
+  }
+}
+
+// Calls f(reducer) for the reducer of a.op over element type T.
+template <typename T, class F> void with_reducer_t(const ReduceArgs& a, F&& f) {
+  const double p = a.p;
+  if constexpr (std::is_floating_point_v<T>) {
+    switch (a.op) {
+      case ReduceOp::Sum: return f(SumR<T>{{p}});
+      case ReduceOp::Prod: return f(ProdR<T>{p});
+      case ReduceOp::Max: return f(MaxR<T>{p});
+      case ReduceOp::Min: return f(MinR<T>{p});
+      case ReduceOp::NanSum: return f(NanSumR<T>{{p}});
+      case ReduceOp::AbsSum: return f(AbsSumR<T>{{p}});
+      case ReduceOp::SqSum: return f(SqSumR<T>{{p}});
+      case ReduceOp::PowSum: return f(PowSumR<T>{{p}});
+      case ReduceOp::AbsMax: return f(AbsMaxR<T>{{p}});
+      case ReduceOp::AbsMin: return f(AbsMinR<T>{{p}});
+      case ReduceOp::NonZero: return f(NonZeroR<T>{{p}});
+      case ReduceOp::SqDevSum: return f(SqDevSumR<T>{{p}});
+      case ReduceOp::ExpDevSum: return f(ExpDevSumR<T>{{p}});
+    }
+  } else if constexpr (std::is_same_v<T, int64_t>) {
+    switch (a.op) {
+      case ReduceOp::Sum: return f(SumR<T>{{p}});
+      case ReduceOp::Prod: return f(ProdR<T>{p});
+      case ReduceOp::Max: return f(MaxR<T>{p});
+      case ReduceOp::Min: return f(MinR<T>{p});
+      default: break;
+    }
+  } else if constexpr (std::is_same_v<T, uint8_t>) {
+    switch (a.op) {
+      case ReduceOp::Max: return f(MaxR<T>{p});
+      case ReduceOp::Min: return f(MinR<T>{p});
+      default: break;
+    }
+  } else {
+    switch (a.op) {
+      case ReduceOp::Sum: return f(SumR<T>{{p}});
+      case ReduceOp::Prod: return f(ProdR<T>{p});
+      default: break;
+    }
+  }
+  fail(ErrorKind::Runtime, "reduce kernel: unsupported op for dtype ", dtype_name(a.dtype));
+}
+
+template <class F> void with_reducer(const ReduceArgs& a, F&& f) {
+  switch (a.dtype) {
+    case DType::Float32: return with_reducer_t<float>(a, f);
+    case DType::Float64: return with_reducer_t<double>(a, f);
+    case DType::Int64: return with_reducer_t<int64_t>(a, f);
+    case DType::UInt8: return with_reducer_t<uint8_t>(a, f);
+    case DType::Complex64: return with_reducer_t<complex64>(a, f);
+    default: fail(ErrorKind::Runtime, "reduce kernel: unsupported dtype ", dtype_name(a.dtype));
+  }
+}
+
+void reduce_outputs(const ReduceArgs& a, const ReduceLayout& L, const char* in, void* out,
+                    int64_t begin, int64_t end) {
+  with_reducer(a, [&](auto r) {
+    using T = typename TypeOf<decltype(r)>::type;
+    outputs_impl(r, a, L, in, static_cast<T*>(out), begin, end);
+  });
+}
+
+void reduce_chunks(const ReduceArgs& a, const ReduceLayout& L, const char* in, int64_t o,
+                   int64_t begin, int64_t end, void* partials) {
+  with_reducer(a, [&](auto r) {
+    using T = typename TypeOf<decltype(r)>::type;
+    const char* base = in + L.offset_of(o, L.nkept);
+    const T c = center_of<T>(a, o);
+    const int64_t region = L.region();
+    for (int64_t ch = begin; ch < end; ++ch)
+      static_cast<T*>(partials)[ch] =
+          reduce_chunk(r, base, L, ch * kReduceChunk, std::min(region, (ch + 1) * kReduceChunk), c);
+  });
+}
+
+void reduce_finish(const ReduceArgs& a, const void* partials, int64_t n, void* out) {
+  with_reducer(a, [&](auto r) {
+    using T = typename TypeOf<decltype(r)>::type;
+    Acc<decltype(r), T> acc(r);
+    for (int64_t i = 0; i < n; ++i) acc.push(static_cast<const T*>(partials)[i]);
+    *static_cast<T*>(out) = acc.total();
+  });
+}
+
+void reduce_columns(const ReduceArgs& a, const ReduceLayout& L, const char* in, void* out,
+                    int64_t begin, int64_t end) {
+  with_reducer(a, [&](auto r) {
+    using T = typename TypeOf<decltype(r)>::type;
+    columns_impl(r, a, L, in, static_cast<T*>(out), begin, end);
+  });
+}
+
+// ---- arg reductions: the first index of the max (min); NaN beats everything.
+template <typename T> inline bool better(bool is_max, T x, T best) {
+  if (x != x) return best == best;
+  return is_max ? x > best : x < best;
+}
+
+// Elements [b, e) of a 1-D strided region; index relative to the region start.
+template <typename T>
+void arg_range(bool is_max, const char* base, int64_t stride, int64_t b, int64_t e, T& value,
+               int64_t& index) {
+  if (stride == int64_t(sizeof(T))) {
+    const T* p = reinterpret_cast<const T*>(base);
+    T v = is_max ? reduce_contig(MaxR<T>{}, p + b, e - b, T(0)) : reduce_contig(MinR<T>{}, p + b, e - b, T(0));
+    int64_t i = b;
+    if (v != v) {
+      while (p[i] == p[i]) ++i;
+    } else {
+      while (p[i] != v) ++i;
+    }
+    value = v, index = i;
+    return;
+  }
+  T best = *reinterpret_cast<const T*>(base + b * stride);
+  int64_t bi = b;
+  for (int64_t i = b + 1; i < e; ++i) {
+    T x = *reinterpret_cast<const T*>(base + i * stride);
+    if (better(is_max, x, best)) best = x, bi = i;
+  }
+  value = best, index = bi;
+}
+
+template <class F> void with_arg_type(DType t, F&& f) {
+  switch (t) {
+    case DType::Float32: return f(float{});
+    case DType::Float64: return f(double{});
+    case DType::Int64: return f(int64_t{});
+    default: fail(ErrorKind::Runtime, "arg reduce kernel: unsupported dtype ", dtype_name(t));
+  }
+}
+
+void arg_reduce_outputs(DType t, bool is_max, const ReduceLayout& L, const char* in, void* values,
+                        int64_t* indices, int64_t begin, int64_t end) {
+  with_arg_type(t, [&](auto tag) {
+    using T = decltype(tag);
+    const int64_t n = L.inner_size, nchunks = L.num_chunks();
+    for (int64_t o = begin; o < end; ++o) {
+      const char* base = in + L.offset_of(o, L.nkept);
+      T best;
+      int64_t bi;
+      arg_range(is_max, base, L.inner_stride, 0, std::min(n, kReduceChunk), best, bi);
+      for (int64_t ch = 1; ch < nchunks; ++ch) {
+        T v;
+        int64_t i;
+        arg_range(is_max, base, L.inner_stride, ch * kReduceChunk, std::min(n, (ch + 1) * kReduceChunk), v, i);
+        if (better(is_max, v, best)) best = v, bi = i;
+      }
+      static_cast<T*>(values)[o] = best;
+      indices[o] = bi;
+    }
+  });
+}
+
+void arg_reduce_chunks(DType t, bool is_max, const ReduceLayout& L, const char* in, int64_t o,
+                       int64_t begin, int64_t end, void* values, int64_t* indices) {
+  with_arg_type(t, [&](auto tag) {
+    using T = decltype(tag);
+    const char* base = in + L.offset_of(o, L.nkept);
+    const int64_t n = L.inner_size;
+    for (int64_t ch = begin; ch < end; ++ch)
+      arg_range(is_max, base, L.inner_stride, ch * kReduceChunk, std::min(n, (ch + 1) * kReduceChunk),
+                static_cast<T*>(values)[ch], indices[ch]);
+  });
+}
+
+void arg_reduce_finish(DType t, bool is_max, const void* values, const int64_t* indices, int64_t n,
+                       void* value, int64_t* index) {
+  with_arg_type(t, [&](auto tag) {
+    using T = decltype(tag);
+    const T* v = static_cast<const T*>(values);
+    T best = v[0];
+    int64_t bi = indices[0];
+    for (int64_t c = 1; c < n; ++c)
+      if (better(is_max, v[c], best)) best = v[c], bi = indices[c];
+    *static_cast<T*>(value) = best;
+    *index = bi;
+  });
+}
+
+void arg_reduce_columns(DType t, bool is_max, const ReduceLayout& L, const char* in, void* values,
+                        int64_t* indices, int64_t begin, int64_t end) {
+  with_arg_type(t, [&](auto tag) {
+    using T = decltype(tag);
+    const int64_t width = L.kept_size[L.nkept - 1];
+    const int64_t ntiles = (width + kReduceTile - 1) / kReduceTile;
+    const int64_t n = L.inner_size;
+    for (int64_t task = begin; task < end; ++task) {
+      const int64_t q = task / ntiles, j0 = (task % ntiles) * kReduceTile;
+      const int64_t w = std::min(kReduceTile, width - j0);
+      const char* base = in + L.offset_of(q, L.nkept - 1) + j0 * int64_t(sizeof(T));
+      T best[kReduceTile];
+      int64_t bi[kReduceTile] = {};
+      std::copy_n(reinterpret_cast<const T*>(base), w, best);
+      for (int64_t i = 1; i < n; ++i) {
+        const T* row = reinterpret_cast<const T*>(base + i * L.inner_stride);
+        for (int64_t j = 0; j < w; ++j)
+          if (better(is_max, row[j], best[j])) best[j] = row[j], bi[j] = i;
+      }
+      std::copy_n(best, w, static_cast<T*>(values) + q * width + j0);
+      std::copy_n(bi, w, indices + q * width + j0);
+    }
+  });
+}
+
+}  // namespace
+
+TZ_REGISTER_KERNEL(reduce_outputs_stub, &reduce_outputs);
+TZ_REGISTER_KERNEL(reduce_chunks_stub, &reduce_chunks);
+TZ_REGISTER_KERNEL(reduce_finish_stub, &reduce_finish);
+TZ_REGISTER_KERNEL(reduce_columns_stub, &reduce_columns);
+TZ_REGISTER_KERNEL(arg_reduce_outputs_stub, &arg_reduce_outputs);
+TZ_REGISTER_KERNEL(arg_reduce_chunks_stub, &arg_reduce_chunks);
+TZ_REGISTER_KERNEL(arg_reduce_finish_stub, &arg_reduce_finish);
+TZ_REGISTER_KERNEL(arg_reduce_columns_stub, &arg_reduce_columns);
+
+}  // namespace TZ_CPU_CAPABILITY
+}  // namespace tz

@@ -1,0 +1,209 @@
+// Reduction building blocks for kernels/isa/*.cpp (compiled per ISA: everything lives in
+// tz::<capability>). A reducer is a small struct whose map and combine work on scalars and
+// on GCC vectors alike, so one template serves vector bodies, masked tails and gathers.
+#pragma once
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <type_traits>
+
+#include "kernels/vec_math.h"
+#include "tensor/dtype.h"
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpsabi"
+
+namespace tz {
+namespace TZ_CPU_CAPABILITY {
+
+using vm::kLanes;
+using vm::splat;
+using vm::vec;
+
+template <typename T> constexpr bool kVectorized = !std::is_same_v<T, complex64>;
+template <typename X> inline X zero() { return X{}; }
+
+// Integer lanes of the same width as T, for masks.
+template <size_t N> struct MaskInt;
+template <> struct MaskInt<1> { using type = int8_t; };
+template <> struct MaskInt<4> { using type = int32_t; };
+template <> struct MaskInt<8> { using type = int64_t; };
+template <typename T> using mask_vec = vec<typename MaskInt<sizeof(T)>::type>;
+
+// Lanes [0, k) set.
+template <typename T> inline mask_vec<T> first_lanes(int64_t k) {
+  mask_vec<T> iota;
+  for (int i = 0; i < kLanes<T>; ++i) iota[i] = i;
+  return iota < static_cast<typename MaskInt<sizeof(T)>::type>(k);
+}
+
+// pow on scalars and vectors (per lane).
+template <typename X> inline X pow_any(X x, double p) {
+  if constexpr (std::is_arithmetic_v<X>) {
+    return static_cast<X>(std::pow(x, p));
+  } else {
+    for (int i = 0; i < int(sizeof(X) / sizeof(x[0])); ++i) x[i] = std::pow(x[i], p);
+    return x;
+  }
+}
+template <typename X> inline X abs_any(X x) { return x <= zero<X>() ? zero<X>() - x : x; }
+template <typename X> inline X max_nan(X a, X b) { return ((a > b) | (a != a)) ? a : b; }
+template <typename X> inline X min_nan(X a, X b) { return ((a < b) | (a != a)) ? a : b; }
+
+// ---- reducers: identity, map(x, center), combine; kCascade marks sums (combined pairwise).
+template <typename T> struct Lowest {
+  static T get() {
+    return std::numeric_limits<T>::has_infinity ? -std::numeric_limits<T>::infinity()
+                                                : std::numeric_limits<T>::lowest();
+  }
+};
+template <typename T> struct Highest {
+  static T get() {
+    return std::numeric_limits<T>::has_infinity ? std::numeric_limits<T>::infinity()
+                                                : std::numeric_limits<T>::max();
+  }
+};
+
+template <typename T> struct SumBase {
+  static constexpr bool kCascade = true;
+  double p = 0;
+  T identity() const { return T(0); }
+  template <class X> X combine(X a, X b) const { return a + b; }
+};
+template <typename T> struct SumR : SumBase<T> {
+  template <class X> X map(X x, X) const { return x; }
+};
+template <typename T> struct NanSumR : SumBase<T> {
+  template <class X> X map(X x, X) const { return x == x ? x : zero<X>(); }
+};
+template <typename T> struct AbsSumR : SumBase<T> {
+  template <class X> X map(X x, X) const { return abs_any(x); }
+};
+template <typename T> struct SqSumR : SumBase<T> {
+  template <class X> X map(X x, X) const { return x * x; }
+};
+template <typename T> struct PowSumR : SumBase<T> {
+  template <class X> X map(X x, X) const { return pow_any(abs_any(x), this->p); }
+};
+template <typename T> struct NonZeroR : SumBase<T> {
+  template <class X> X map(X x, X) const { return x != zero<X>() ? zero<X>() + T(1) : zero<X>(); }
+};
+template <typename T> struct SqDevSumR : SumBase<T> {
+  template <class X> X map(X x, X c) const { X d = x - c; return d * d; }
+};
+template <typename T> struct ExpDevSumR : SumBase<T> {
+  template <class X> X map(X x, X c) const { return vm::exp(x - c); }
+};
+template <typename T> struct ProdR {
+  static constexpr bool kCascade = false;
+  double p = 0;
+  T identity() const { return T(1); }
+  template <class X> X map(X x, X) const { return x; }
+  template <class X> X combine(X a, X b) const { return a * b; }
+};
+template <typename T> struct MaxR {
+  static constexpr bool kCascade = false;
+  double p = 0;
+  T identity() const { return Lowest<T>::get(); }
+  template <class X> X map(X x, X) const { return x; }
+  template <class X> X combine(X a, X b) const { return max_nan(a, b); }
+};
+template <typename T> struct MinR {
+  static constexpr bool kCascade = false;
+  double p = 0;
+  T identity() const { return Highest<T>::get(); }
+  template <class X> X map(X x, X) const { return x; }
+  template <class X> X combine(X a, X b) const { return min_nan(a, b); }
+};
+template <typename T> struct AbsMaxR : MaxR<T> {
+  T identity() const { return T(0); }
+  template <class X> X map(X x, X) const { return abs_any(x); }
+};
+template <typename T> struct AbsMinR : MinR<T> {
+  template <class X> X map(X x, X) const { return abs_any(x); }
+};
+
+template <typename T> struct TypeOf;
+template <template <class> class R, typename T> struct TypeOf<R<T>> { using type = T; };
+
+// Combines values in arrival order; sums go through a binary-counter cascade (pairwise).
+template <class R, typename T> struct Acc {
+  const R& r;
+  T value;
+  T level[64];
+  uint64_t count = 0;
+  explicit Acc(const R& red) : r(red), value(red.identity()) {}
+  void push(T v) {
+    if constexpr (R::kCascade) {
+      int l = 0;
+      for (; (count >> l) & 1; ++l) v = r.combine(level[l], v);
+      level[l] = v;
+      ++count;
+    } else {
+      value = r.combine(value, v);
+    }
+  }
+  T total() const {
+    if constexpr (R::kCascade) {
+      if (count == 0) return r.identity();
+      int l = 63;
+      while (!((count >> l) & 1)) --l;
+      T s = level[l];
+      for (--l; l >= 0; --l)
+        if ((count >> l) & 1) s = r.combine(s, level[l]);
+      return s;
+    } else {
+      return value;
+    }
+  }
+};
+
+constexpr int64_t kBlock = 1024;  // cascade leaf, in elements
+
+// The lanes of a vector combined pairwise.
+template <typename T, class R> T combine_lanes(const R& r, const vec<T>& a) {
+  constexpr int L = kLanes<T>;
+  T lanes[L];
+  vm::store(lanes, a);
+  for (int w = L / 2; w >= 1; w /= 2)
+    for (int k = 0; k < w; ++k) lanes[k] = r.combine(lanes[k], lanes[k + w]);
+  return lanes[0];
+}
+
+template <class R, typename T> T reduce_contig(const R& r, const T* p, int64_t n, T c) {
+  if constexpr (R::kCascade) {
+    if (n > kBlock) {
+      int64_t h = (n / 2 + kBlock - 1) / kBlock * kBlock;
+      return r.combine(reduce_contig(r, p, h, c), reduce_contig(r, p + h, n - h, c));
+    }
+  }
+  if constexpr (!kVectorized<T>) {
+    T a = r.identity();
+    for (int64_t i = 0; i < n; ++i) a = r.combine(a, r.map(p[i], c));
+    return a;
+  } else {
+    using V = vec<T>;
+    constexpr int L = kLanes<T>;
+    const V cv = splat<V>(c);
+    const V id = splat<V>(r.identity());
+    V a0 = id, a1 = id, a2 = id, a3 = id;
+    int64_t i = 0;
+    for (; i + 4 * L <= n; i += 4 * L) {
+      a0 = r.combine(a0, r.map(vm::load(p + i), cv));
+      a1 = r.combine(a1, r.map(vm::load(p + i + L), cv));
+      a2 = r.combine(a2, r.map(vm::load(p + i + 2 * L), cv));
+      a3 = r.combine(a3, r.map(vm::load(p + i + 3 * L), cv));
+    }
+    for (; i + L <= n; i += L) a0 = r.combine(a0, r.map(vm::load(p + i), cv));
+    if (i < n) {
+      V x = r.map(vm::load_partial(p + i, n - i), cv);
+      a1 = r.combine(a1, first_lanes<T>(n - i) ? x : id);
+    }
+    return combine_lanes<T>(r, r.combine(r.combine(a0, a1), r.combine(a2, a3)));
+  }
+}
+
+}  // namespace TZ_CPU_CAPABILITY
+}  // namespace tz
+
+#pragma GCC diagnostic pop

@@ -105,6 +105,9 @@ void check_nonempty_dims(const Tensor& t, const ReduceDims& rd, bool all_dims, c
              " to have non-zero size.");
 }
 
+// A 0-d tensor as shape [1] (its dim 0 / -1 stays valid); others unchanged.
+Tensor at_least_1d(const Tensor& t) { return t.dim() == 0 ? reshape(t, {1}) : t; }
+
 // The explicit dims a reduction over `dim` covers (all when None or empty).
 IntList explicit_dims(const Tensor& t, const OptDims& dim) {
   IntList out;
@@ -229,8 +232,9 @@ std::pair<Tensor, Tensor> var_mean(const Tensor& t, const OptDims& dim, double c
   Tensor var, mean;
   if (is_complex(t.dtype())) {
     // var(z) = var(re z) + var(im z): reduce the real view over the same dims.
-    Tensor real = complex_as_real(t);
-    ReduceDims rdr = reduce_dims(real, explicit_dims(t, dim), true, name);
+    Tensor t1 = at_least_1d(t);
+    Tensor real = complex_as_real(t1);
+    ReduceDims rdr = reduce_dims(real, explicit_dims(t1, dim), true, name);
     auto [ssd, m] = sq_dev_and_mean(real, rdr);
     var = Tensor::empty(rd.keep_shape, DType::Float32);
     const float* s = ssd.data<float>();
@@ -258,16 +262,17 @@ Tensor norm(const Tensor& t, double p, const OptDims& dim, bool keepdim, std::op
            "tensor as input. Got ", scalar_type_name(src.dtype()));
   ReduceDims rd = reduce_dims(src, dim, keepdim, "norm");
   if (is_complex(src.dtype())) {
-    Tensor real = complex_as_real(src);
-    IntList dims = explicit_dims(src, dim);
+    Tensor src1 = at_least_1d(src);
+    Tensor real = complex_as_real(src1);
+    IntList dims = explicit_dims(src1, dim);
     if (p == 2) {
       // |z|^2 = re^2 + im^2: the 2-norm of the real view over the dims and the pair dim.
-      dims.push_back(src.dim());
+      dims.push_back(src1.dim());
       Tensor r = reduce(real, reduce_dims(real, dims, true, "norm"), ReduceArgs{ReduceOp::SqSum, DType::Float32});
       update_floats(r, [](auto x, int64_t) { return std::sqrt(x); });
       return finish(r, rd, DType::Float32);
     }
-    Tensor mag = reduce(real, reduce_dims(real, IntList{src.dim()}, false, "norm"),
+    Tensor mag = reduce(real, reduce_dims(real, IntList{src1.dim()}, false, "norm"),
                         ReduceArgs{ReduceOp::SqSum, DType::Float32});
     update_floats(mag, [](auto x, int64_t) { return std::sqrt(x); });
     return norm(reshaped(mag, src.sizes()), p, dim, keepdim, std::nullopt);

@@ -38,15 +38,6 @@ struct ReduceLayout {
   int64_t inner_size = 1, inner_stride = 0;
   int64_t region() const { return outer_size * inner_size; }
   int64_t num_chunks() const { return region() == 0 ? 0 : (region() + kReduceChunk - 1) / kReduceChunk; }
-  // Byte offset of output o's region.
-  int64_t offset_of(int64_t o, int ndims) const {
-    int64_t off = 0;
-    for (int d = ndims - 1; d >= 0; --d) {
-      off += (o % kept_size[d]) * kept_stride[d];
-      o /= kept_size[d];
-    }
-    return off;
-  }
 };
 
 struct ReduceArgs {

@@ -6,11 +6,13 @@
 #include <cmath>
 #include <limits>
 #include <type_traits>
+#include <utility>
 
+#include "kernels/reduce.h"
 #include "kernels/vec_math.h"
 #include "tensor/dtype.h"
 
-#pragma GCC diagnostic push
+// Vector arguments change the ABI between ISA builds; the builds never call each other.
 #pragma GCC diagnostic ignored "-Wpsabi"
 
 namespace tz {
@@ -146,8 +148,7 @@ template <class R, typename T> struct Acc {
   T total() const {
     if constexpr (R::kCascade) {
       if (count == 0) return r.identity();
-      int l = 63;
-      while (!((count >> l) & 1)) --l;
+      int l = 63 - __builtin_clzll(count);
       T s = level[l];
       for (--l; l >= 0; --l)
         if ((count >> l) & 1) s = r.combine(s, level[l]);
@@ -160,50 +161,109 @@ template <class R, typename T> struct Acc {
 
 constexpr int64_t kBlock = 1024;  // cascade leaf, in elements
 
-// The lanes of a vector combined pairwise.
-template <typename T, class R> T combine_lanes(const R& r, const vec<T>& a) {
-  constexpr int L = kLanes<T>;
-  T lanes[L];
-  vm::store(lanes, a);
-  for (int w = L / 2; w >= 1; w /= 2)
-    for (int k = 0; k < w; ++k) lanes[k] = r.combine(lanes[k], lanes[k + w]);
-  return lanes[0];
+// Lane k takes lane (k + W) mod L: a constant shuffle mask.
+template <typename T, int W, int... K>
+constexpr mask_vec<T> rotate_mask(std::integer_sequence<int, K...>) {
+  return mask_vec<T>{((K + W) % kLanes<T>)...};
 }
 
-template <class R, typename T> T reduce_contig(const R& r, const T* p, int64_t n, T c) {
+template <typename T, int W, class R> inline vec<T> fold_lanes(const R& r, vec<T> a) {
+  if constexpr (W == 0) {
+    return a;
+  } else {
+    constexpr mask_vec<T> m = rotate_mask<T, W>(std::make_integer_sequence<int, kLanes<T>>{});
+    return fold_lanes<T, W / 2>(r, r.combine(a, __builtin_shuffle(a, m)));
+  }
+}
+
+// The lanes of a vector combined pairwise: lane k with lane k + w, for w = L/2, L/4, ..., 1.
+template <typename T, class R> T combine_lanes(const R& r, vec<T> a) {
+  return fold_lanes<T, kLanes<T> / 2>(r, a)[0];
+}
+
+// Vector partial of p[0, n), n a multiple of the lane count; pairwise above kBlock for sums.
+template <class R, typename T>
+vec<T> reduce_vec(const R& r, const T* p, int64_t n, const vec<T>& cv) {
   if constexpr (R::kCascade) {
     if (n > kBlock) {
       int64_t h = (n / 2 + kBlock - 1) / kBlock * kBlock;
-      return r.combine(reduce_contig(r, p, h, c), reduce_contig(r, p + h, n - h, c));
+      return r.combine(reduce_vec(r, p, h, cv), reduce_vec(r, p + h, n - h, cv));
     }
   }
+  using V = vec<T>;
+  constexpr int L = kLanes<T>;
+  const V id = splat<V>(r.identity());
+  V a0 = id, a1 = id, a2 = id, a3 = id;
+  int64_t i = 0;
+  for (; i + 4 * L <= n; i += 4 * L) {
+    a0 = r.combine(a0, r.map(vm::load(p + i), cv));
+    a1 = r.combine(a1, r.map(vm::load(p + i + L), cv));
+    a2 = r.combine(a2, r.map(vm::load(p + i + 2 * L), cv));
+    a3 = r.combine(a3, r.map(vm::load(p + i + 3 * L), cv));
+  }
+  for (; i < n; i += L) a0 = r.combine(a0, r.map(vm::load(p + i), cv));
+  return r.combine(r.combine(a0, a1), r.combine(a2, a3));
+}
+
+// The reduction of p[0, n): vector body, masked tail, lanes combined once at the end.
+template <class R, typename T> T reduce_contig(const R& r, const T* p, int64_t n, T c) {
   if constexpr (!kVectorized<T>) {
+    if constexpr (R::kCascade) {
+      if (n > kBlock) {
+        int64_t h = (n / 2 + kBlock - 1) / kBlock * kBlock;
+        return r.combine(reduce_contig(r, p, h, c), reduce_contig(r, p + h, n - h, c));
+      }
+    }
     T a = r.identity();
     for (int64_t i = 0; i < n; ++i) a = r.combine(a, r.map(p[i], c));
     return a;
   } else {
     using V = vec<T>;
     constexpr int L = kLanes<T>;
+    if (n < L) {
+      T a = r.identity();
+      for (int64_t i = 0; i < n; ++i) a = r.combine(a, r.map(p[i], c));
+      return a;
+    }
     const V cv = splat<V>(c);
     const V id = splat<V>(r.identity());
-    V a0 = id, a1 = id, a2 = id, a3 = id;
-    int64_t i = 0;
-    for (; i + 4 * L <= n; i += 4 * L) {
-      a0 = r.combine(a0, r.map(vm::load(p + i), cv));
-      a1 = r.combine(a1, r.map(vm::load(p + i + L), cv));
-      a2 = r.combine(a2, r.map(vm::load(p + i + 2 * L), cv));
-      a3 = r.combine(a3, r.map(vm::load(p + i + 3 * L), cv));
+    const int64_t body = n / L * L;
+    V a = reduce_vec(r, p, body, cv);
+    if (body < n) {
+      // The last full vector overlaps the body; the lanes already counted are masked off.
+      V x = r.map(vm::load(p + n - L), cv);
+      a = r.combine(a, first_lanes<T>(L - (n - body)) ? id : x);
     }
-    for (; i + L <= n; i += L) a0 = r.combine(a0, r.map(vm::load(p + i), cv));
-    if (i < n) {
-      V x = r.map(vm::load_partial(p + i, n - i), cv);
-      a1 = r.combine(a1, first_lanes<T>(n - i) ? x : id);
-    }
-    return combine_lanes<T>(r, r.combine(r.combine(a0, a1), r.combine(a2, a3)));
+    return combine_lanes<T>(r, a);
   }
 }
+
+// Walks the outputs of a reduction (its first `ndims` kept dims, row-major), keeping the
+// byte offset of the current output's region without a division per output.
+struct KeptCursor {
+  const int64_t* size;
+  const int64_t* stride;
+  int nd;
+  int64_t idx[kMaxReduceDims] = {};
+  int64_t offset = 0;
+  KeptCursor(const ReduceLayout& L, int ndims, int64_t start)
+      : size(L.kept_size), stride(L.kept_stride), nd(ndims) {
+    for (int d = nd - 1; d >= 0; --d) {
+      idx[d] = start % size[d];
+      start /= size[d];
+      offset += idx[d] * stride[d];
+    }
+  }
+  void next() {
+    for (int d = nd - 1; d >= 0; --d) {
+      offset += stride[d];
+      if (++idx[d] < size[d]) return;
+      offset -= stride[d] * size[d];
+      idx[d] = 0;
+    }
+  }
+};
 
 }  // namespace TZ_CPU_CAPABILITY
 }  // namespace tz
 
-#pragma GCC diagnostic pop

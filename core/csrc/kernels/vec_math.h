@@ -15,15 +15,22 @@
 #error "kernels/vec_math.h is for kernels/isa/*.cpp only"
 #endif
 
-#pragma GCC diagnostic push
+// Vector arguments change the ABI between ISA builds; the builds never call each other.
 #pragma GCC diagnostic ignored "-Wpsabi"
 
 namespace tz::TZ_CPU_CAPABILITY::vm {
 
-// 64-byte vectors: 16 floats / 8 doubles / 8 int64 / 64 bytes.
-template <typename T> struct VecOf { typedef T type __attribute__((vector_size(64))); };
+// Vectors of the build's register width: 64 bytes (AVX-512), 32 (AVX2) or 16 (SSE2).
+#if defined(__AVX512F__)
+constexpr int kVecBytes = 64;
+#elif defined(__AVX2__)
+constexpr int kVecBytes = 32;
+#else
+constexpr int kVecBytes = 16;
+#endif
+template <typename T> struct VecOf { typedef T type __attribute__((vector_size(kVecBytes))); };
 template <typename T> using vec = typename VecOf<T>::type;
-template <typename T> constexpr int kLanes = 64 / sizeof(T);
+template <typename T> constexpr int kLanes = kVecBytes / sizeof(T);
 
 using vfloat = vec<float>;
 using vint32 = vec<int32_t>;
@@ -88,4 +95,3 @@ inline double exp(double x) { return std::exp(x); }
 
 }  // namespace tz::TZ_CPU_CAPABILITY::vm
 
-#pragma GCC diagnostic pop

@@ -16,7 +16,7 @@ template <class R, typename T>
 T reduce_chunk(const R& r, const char* base, const ReduceLayout& L, int64_t b, int64_t e, T c) {
   Acc<R, T> acc(r);
   const int64_t ri = L.inner_size;
-  int64_t o = b / ri, i = b % ri;
+  int64_t o = b ? b / ri : 0, i = b ? b % ri : 0;
   if (L.inner_stride == int64_t(sizeof(T)) && ri >= 16) {
     while (b < e) {
       int64_t n = std::min(ri - i, e - b);
@@ -46,9 +46,16 @@ template <class R, typename T>
 void outputs_impl(const R& r, const ReduceArgs& a, const ReduceLayout& L, const char* in, T* out,
                   int64_t begin, int64_t end) {
   const int64_t region = L.region(), nchunks = L.num_chunks();
-  for (int64_t o = begin; o < end; ++o) {
-    const char* base = in + L.offset_of(o, L.nkept);
+  // One contiguous run per output (rows): no chunk bookkeeping.
+  const bool rows = nchunks == 1 && L.outer_size == 1 && L.inner_stride == int64_t(sizeof(T));
+  KeptCursor cur(L, L.nkept, begin);
+  for (int64_t o = begin; o < end; ++o, cur.next()) {
+    const char* base = in + cur.offset;
     const T c = center_of<T>(a, o);
+    if (rows) {
+      out[o] = reduce_contig(r, reinterpret_cast<const T*>(base), region, c);
+      continue;
+    }
     if (nchunks <= 1) {
       out[o] = nchunks ? reduce_chunk(r, base, L, 0, region, c) : r.identity();
       continue;
@@ -60,26 +67,49 @@ void outputs_impl(const R& r, const ReduceArgs& a, const ReduceLayout& L, const 
   }
 }
 
-// Rows [r0, r1) of a column tile (NV full vectors), pairwise for sums.
+// Rows [r0, r1) of a column tile (NV full vectors) combined into acc, pairwise for sums.
 template <class R, typename T, int NV>
 void column_rows(const R& r, const char* base, const ReduceLayout& L, int64_t r0, int64_t r1,
                  const vec<T>* cv, vec<T>* acc) {
+  using V = vec<T>;
   if constexpr (R::kCascade) {
     if (r1 - r0 > 32) {
       int64_t mid = r0 + (r1 - r0) / 2;
-      vec<T> second[NV];
-      for (int v = 0; v < NV; ++v) second[v] = splat<vec<T>>(r.identity());
+      V second[NV];
+      for (int v = 0; v < NV; ++v) second[v] = splat<V>(r.identity());
       column_rows<R, T, NV>(r, base, L, r0, mid, cv, acc);
       column_rows<R, T, NV>(r, base, L, mid, r1, cv, second);
       for (int v = 0; v < NV; ++v) acc[v] = r.combine(acc[v], second[v]);
       return;
     }
   }
+  V a[NV], c[NV];
+  for (int v = 0; v < NV; ++v) a[v] = acc[v], c[v] = cv[v];
   const int64_t ri = L.inner_size;
+  int64_t o = r0 / ri, i = r0 % ri;
   for (int64_t row = r0; row < r1; ++row) {
-    const T* p = reinterpret_cast<const T*>(base + (row / ri) * L.outer_stride + (row % ri) * L.inner_stride);
-    for (int v = 0; v < NV; ++v) acc[v] = r.combine(acc[v], r.map(vm::load(p + v * kLanes<T>), cv[v]));
+    const T* p = reinterpret_cast<const T*>(base + o * L.outer_stride + i * L.inner_stride);
+    for (int v = 0; v < NV; ++v) a[v] = r.combine(a[v], r.map(vm::load(p + v * kLanes<T>), c[v]));
+    if (++i == ri) i = 0, ++o;
   }
+  for (int v = 0; v < NV; ++v) acc[v] = a[v];
+}
+
+// NV vectors of columns starting at column j of the output row q; stores columns >= keep_from.
+template <class R, typename T, int NV>
+void column_vectors(const R& r, const ReduceArgs& a, const ReduceLayout& L, const char* base,
+                    T* out_row, const T* center_row, int64_t j, int64_t keep_from) {
+  using V = vec<T>;
+  constexpr int LN = kLanes<T>;
+  V cv[NV], acc[NV];
+  for (int v = 0; v < NV; ++v) {
+    acc[v] = splat<V>(r.identity());
+    cv[v] = center_row ? vm::load(center_row + j + v * LN) : zero<V>();
+  }
+  column_rows<R, T, NV>(r, base + j * int64_t(sizeof(T)), L, 0, L.region(), cv, acc);
+  T res[NV * LN];
+  for (int v = 0; v < NV; ++v) vm::store(res + v * LN, acc[v]);
+  for (int k = std::max<int64_t>(0, keep_from - j); k < NV * LN; ++k) out_row[j + k] = res[k];
 }
 
 template <class R, typename T>
@@ -87,37 +117,41 @@ void columns_impl(const R& r, const ReduceArgs& a, const ReduceLayout& L, const 
                   int64_t begin, int64_t end) {
   const int64_t width = L.kept_size[L.nkept - 1];
   const int64_t ntiles = (width + kReduceTile - 1) / kReduceTile;
-  const int64_t rows = L.region(), ri = L.inner_size;
+  const int64_t rows = L.region();
+  KeptCursor cur(L, L.nkept - 1, begin / ntiles);
   for (int64_t t = begin; t < end; ++t) {
-    const int64_t q = t / ntiles, j0 = (t % ntiles) * kReduceTile;
-    const int64_t w = std::min(kReduceTile, width - j0);
-    const char* base = in + L.offset_of(q, L.nkept - 1) + j0 * int64_t(sizeof(T));
-    T* o = out + q * width + j0;
+    const int64_t q = t / ntiles, tile = t % ntiles, j0 = tile * kReduceTile;
+    if (t != begin && tile == 0) cur.next();
+    const char* base = in + cur.offset;
+    T* out_row = out + q * width;
+    const T* center_row = a.center ? static_cast<const T*>(a.center) + q * width : nullptr;
     if constexpr (kVectorized<T>) {
-      constexpr int NV = kReduceTile / kLanes<T>;
-      if (w == kReduceTile) {
-        vec<T> cv[NV], acc[NV];
-        for (int v = 0; v < NV; ++v) {
-          acc[v] = splat<vec<T>>(r.identity());
-          cv[v] = a.center ? vm::load(static_cast<const T*>(a.center) + q * width + j0 + v * kLanes<T>)
-                           : zero<vec<T>>();
-        }
-        column_rows<R, T, NV>(r, base, L, 0, rows, cv, acc);
-        for (int v = 0; v < NV; ++v) vm::store(o + v * kLanes<T>, acc[v]);
+      constexpr int LN = kLanes<T>;
+      if (width >= kReduceTile) {
+        // A last partial tile slides left to end at the row's end (columns are independent,
+        // so recomputed ones come out identical); it stores only its own columns. Up to
+        // four vectors of columns share a pass over the rows.
+        constexpr int G = std::min(4, int(kReduceTile / LN));
+        const int64_t j = std::min(j0, width - kReduceTile);
+        for (int64_t g = 0; g < kReduceTile; g += G * LN)
+          column_vectors<R, T, G>(r, a, L, base, out_row, center_row, j + g, j0);
+        continue;
+      }
+      if (width >= LN) {
+        for (int64_t j = 0; j < width; j += LN)
+          column_vectors<R, T, 1>(r, a, L, base, out_row, center_row, std::min(j, width - LN), j);
         continue;
       }
     }
-    // Narrow tile: one column at a time, as a strided 1-D region.
-    ReduceLayout col = L;
-    for (int64_t j = 0; j < w; ++j) {
-      const T c = center_of<T>(a, q * width + j0 + j);
+    // Fewer columns than lanes: one column at a time, as a strided 1-D region.
+    for (int64_t j = 0; j < width; ++j) {
+      const T c = center_row ? center_row[j] : T(0);
       const char* cb = base + j * int64_t(sizeof(T));
       Acc<R, T> acc(r);
       for (int64_t ch = 0; ch * kReduceChunk < rows; ++ch)
-        acc.push(reduce_chunk(r, cb, col, ch * kReduceChunk, std::min(rows, (ch + 1) * kReduceChunk), c));
-      o[j] = acc.total();
+        acc.push(reduce_chunk(r, cb, L, ch * kReduceChunk, std::min(rows, (ch + 1) * kReduceChunk), c));
+      out_row[j] = acc.total();
     }
-    (void)ri;
   }
 }
 
@@ -187,7 +221,7 @@ void reduce_chunks(const ReduceArgs& a, const ReduceLayout& L, const char* in, i
                    int64_t begin, int64_t end, void* partials) {
   with_reducer(a, [&](auto r) {
     using T = typename TypeOf<decltype(r)>::type;
-    const char* base = in + L.offset_of(o, L.nkept);
+    const char* base = in + KeptCursor(L, L.nkept, o).offset;
     const T c = center_of<T>(a, o);
     const int64_t region = L.region();
     for (int64_t ch = begin; ch < end; ++ch)
@@ -258,8 +292,9 @@ void arg_reduce_outputs(DType t, bool is_max, const ReduceLayout& L, const char*
   with_arg_type(t, [&](auto tag) {
     using T = decltype(tag);
     const int64_t n = L.inner_size, nchunks = L.num_chunks();
-    for (int64_t o = begin; o < end; ++o) {
-      const char* base = in + L.offset_of(o, L.nkept);
+    KeptCursor cur(L, L.nkept, begin);
+    for (int64_t o = begin; o < end; ++o, cur.next()) {
+      const char* base = in + cur.offset;
       T best;
       int64_t bi;
       arg_range(is_max, base, L.inner_stride, 0, std::min(n, kReduceChunk), best, bi);
@@ -279,7 +314,7 @@ void arg_reduce_chunks(DType t, bool is_max, const ReduceLayout& L, const char* 
                        int64_t begin, int64_t end, void* values, int64_t* indices) {
   with_arg_type(t, [&](auto tag) {
     using T = decltype(tag);
-    const char* base = in + L.offset_of(o, L.nkept);
+    const char* base = in + KeptCursor(L, L.nkept, o).offset;
     const int64_t n = L.inner_size;
     for (int64_t ch = begin; ch < end; ++ch)
       arg_range(is_max, base, L.inner_stride, ch * kReduceChunk, std::min(n, (ch + 1) * kReduceChunk),
@@ -308,10 +343,12 @@ void arg_reduce_columns(DType t, bool is_max, const ReduceLayout& L, const char*
     const int64_t width = L.kept_size[L.nkept - 1];
     const int64_t ntiles = (width + kReduceTile - 1) / kReduceTile;
     const int64_t n = L.inner_size;
+    KeptCursor cur(L, L.nkept - 1, begin / ntiles);
     for (int64_t task = begin; task < end; ++task) {
-      const int64_t q = task / ntiles, j0 = (task % ntiles) * kReduceTile;
+      const int64_t q = task / ntiles, tile = task % ntiles, j0 = tile * kReduceTile;
+      if (task != begin && tile == 0) cur.next();
       const int64_t w = std::min(kReduceTile, width - j0);
-      const char* base = in + L.offset_of(q, L.nkept - 1) + j0 * int64_t(sizeof(T));
+      const char* base = in + cur.offset + j0 * int64_t(sizeof(T));
       T best[kReduceTile];
       int64_t bi[kReduceTile] = {};
       std::copy_n(reinterpret_cast<const T*>(base), w, best);

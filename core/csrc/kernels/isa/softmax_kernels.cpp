@@ -50,36 +50,43 @@ template <typename T> void softmax_row(bool log, const T* x, T* y, int64_t n) {
   }
 }
 
-// A full tile of kSoftmaxTile columns: rows of `dim` elements `inner` apart.
-template <typename T> void softmax_tile(bool log, const T* x, T* y, int64_t dim, int64_t inner) {
+// NV vectors of columns: rows of `dim` elements `inner` apart.
+template <typename T, int NV> void softmax_columns(bool log, const T* x, T* y, int64_t dim, int64_t inner) {
   using V = vec<T>;
-  constexpr int NV = kSoftmaxTile / kLanes<T>;
+  constexpr int L = kLanes<T>;
   V m[NV], s[NV];
   for (int v = 0; v < NV; ++v) m[v] = splat<V>(-std::numeric_limits<T>::infinity()), s[v] = V{};
   for (int64_t r = 0; r < dim; ++r)
-    for (int v = 0; v < NV; ++v) m[v] = max_nan(m[v], vm::load(x + r * inner + v * kLanes<T>));
+    for (int v = 0; v < NV; ++v) m[v] = max_nan(m[v], vm::load(x + r * inner + v * L));
   for (int64_t r = 0; r < dim; ++r)
     for (int v = 0; v < NV; ++v) {
-      V e = vm::exp(vm::load(x + r * inner + v * kLanes<T>) - m[v]);
-      if (!log) vm::store(y + r * inner + v * kLanes<T>, e);
+      V e = vm::exp(vm::load(x + r * inner + v * L) - m[v]);
+      if (!log) vm::store(y + r * inner + v * L, e);
       s[v] += e;
     }
   for (int v = 0; v < NV; ++v) {
     if (log) {
-      for (int k = 0; k < kLanes<T>; ++k) s[v][k] = m[v][k] + std::log(s[v][k]);
+      for (int k = 0; k < L; ++k) s[v][k] = m[v][k] + std::log(s[v][k]);
     } else {
       s[v] = T(1) / s[v];
     }
   }
   for (int64_t r = 0; r < dim; ++r)
     for (int v = 0; v < NV; ++v) {
-      T* py = y + r * inner + v * kLanes<T>;
+      T* py = y + r * inner + v * L;
       if (log) {
-        vm::store(py, vm::load(x + r * inner + v * kLanes<T>) - s[v]);
+        vm::store(py, vm::load(x + r * inner + v * L) - s[v]);
       } else {
         vm::store(py, vm::load(py) * s[v]);
       }
     }
+}
+
+// A full tile of kSoftmaxTile columns, up to four vectors per pass over the rows.
+template <typename T> void softmax_tile(bool log, const T* x, T* y, int64_t dim, int64_t inner) {
+  constexpr int L = kLanes<T>;
+  constexpr int G = std::min(4, int(kSoftmaxTile / L));
+  for (int64_t g = 0; g < kSoftmaxTile; g += G * L) softmax_columns<T, G>(log, x + g, y + g, dim, inner);
 }
 
 template <typename T>

@@ -21,9 +21,10 @@ namespace TZ_CPU_CAPABILITY {
 using vm::kLanes;
 using vm::splat;
 using vm::vec;
+using vm::Wide;
 
 template <typename T> constexpr bool kVectorized = !std::is_same_v<T, complex64>;
-template <typename X> inline X zero() { return X{}; }
+template <typename X> TZ_VINLINE X zero() { return X{}; }
 
 // Integer lanes of the same width as T, for masks.
 template <size_t N> struct MaskInt;
@@ -33,14 +34,14 @@ template <> struct MaskInt<8> { using type = int64_t; };
 template <typename T> using mask_vec = vec<typename MaskInt<sizeof(T)>::type>;
 
 // Lanes [0, k) set.
-template <typename T> inline mask_vec<T> first_lanes(int64_t k) {
+template <typename T> TZ_VINLINE mask_vec<T> first_lanes(int64_t k) {
   mask_vec<T> iota;
   for (int i = 0; i < kLanes<T>; ++i) iota[i] = i;
   return iota < static_cast<typename MaskInt<sizeof(T)>::type>(k);
 }
 
 // pow on scalars and vectors (per lane).
-template <typename X> inline X pow_any(X x, double p) {
+template <typename X> TZ_VINLINE X pow_any(X x, double p) {
   if constexpr (std::is_arithmetic_v<X>) {
     return static_cast<X>(std::pow(x, p));
   } else {
@@ -48,9 +49,9 @@ template <typename X> inline X pow_any(X x, double p) {
     return x;
   }
 }
-template <typename X> inline X abs_any(X x) { return x <= zero<X>() ? zero<X>() - x : x; }
-template <typename X> inline X max_nan(X a, X b) { return ((a > b) | (a != a)) ? a : b; }
-template <typename X> inline X min_nan(X a, X b) { return ((a < b) | (a != a)) ? a : b; }
+template <typename X> TZ_VINLINE X abs_any(X x) { return x <= zero<X>() ? zero<X>() - x : x; }
+template <typename X> TZ_VINLINE X max_nan(X a, X b) { return ((a > b) | (a != a)) ? a : b; }
+template <typename X> TZ_VINLINE X min_nan(X a, X b) { return ((a < b) | (a != a)) ? a : b; }
 
 // ---- reducers: identity, map(x, center), combine; kCascade marks sums (combined pairwise).
 template <typename T> struct Lowest {
@@ -70,59 +71,59 @@ template <typename T> struct SumBase {
   static constexpr bool kCascade = true;
   double p = 0;
   T identity() const { return T(0); }
-  template <class X> X combine(X a, X b) const { return a + b; }
+  template <class X> TZ_VINLINE X combine(X a, X b) const { return a + b; }
 };
 template <typename T> struct SumR : SumBase<T> {
-  template <class X> X map(X x, X) const { return x; }
+  template <class X> TZ_VINLINE X map(X x, X) const { return x; }
 };
 template <typename T> struct NanSumR : SumBase<T> {
-  template <class X> X map(X x, X) const { return x == x ? x : zero<X>(); }
+  template <class X> TZ_VINLINE X map(X x, X) const { return x == x ? x : zero<X>(); }
 };
 template <typename T> struct AbsSumR : SumBase<T> {
-  template <class X> X map(X x, X) const { return abs_any(x); }
+  template <class X> TZ_VINLINE X map(X x, X) const { return abs_any(x); }
 };
 template <typename T> struct SqSumR : SumBase<T> {
-  template <class X> X map(X x, X) const { return x * x; }
+  template <class X> TZ_VINLINE X map(X x, X) const { return x * x; }
 };
 template <typename T> struct PowSumR : SumBase<T> {
-  template <class X> X map(X x, X) const { return pow_any(abs_any(x), this->p); }
+  template <class X> TZ_VINLINE X map(X x, X) const { return pow_any(abs_any(x), this->p); }
 };
 template <typename T> struct NonZeroR : SumBase<T> {
-  template <class X> X map(X x, X) const { return x != zero<X>() ? zero<X>() + T(1) : zero<X>(); }
+  template <class X> TZ_VINLINE X map(X x, X) const { return x != zero<X>() ? zero<X>() + T(1) : zero<X>(); }
 };
 template <typename T> struct SqDevSumR : SumBase<T> {
-  template <class X> X map(X x, X c) const { X d = x - c; return d * d; }
+  template <class X> TZ_VINLINE X map(X x, X c) const { X d = x - c; return d * d; }
 };
 template <typename T> struct ExpDevSumR : SumBase<T> {
-  template <class X> X map(X x, X c) const { return vm::exp(x - c); }
+  template <class X> TZ_VINLINE X map(X x, X c) const { return vm::exp(x - c); }
 };
 template <typename T> struct ProdR {
   static constexpr bool kCascade = false;
   double p = 0;
   T identity() const { return T(1); }
-  template <class X> X map(X x, X) const { return x; }
-  template <class X> X combine(X a, X b) const { return a * b; }
+  template <class X> TZ_VINLINE X map(X x, X) const { return x; }
+  template <class X> TZ_VINLINE X combine(X a, X b) const { return a * b; }
 };
 template <typename T> struct MaxR {
   static constexpr bool kCascade = false;
   double p = 0;
   T identity() const { return Lowest<T>::get(); }
-  template <class X> X map(X x, X) const { return x; }
-  template <class X> X combine(X a, X b) const { return max_nan(a, b); }
+  template <class X> TZ_VINLINE X map(X x, X) const { return x; }
+  template <class X> TZ_VINLINE X combine(X a, X b) const { return max_nan(a, b); }
 };
 template <typename T> struct MinR {
   static constexpr bool kCascade = false;
   double p = 0;
   T identity() const { return Highest<T>::get(); }
-  template <class X> X map(X x, X) const { return x; }
-  template <class X> X combine(X a, X b) const { return min_nan(a, b); }
+  template <class X> TZ_VINLINE X map(X x, X) const { return x; }
+  template <class X> TZ_VINLINE X combine(X a, X b) const { return min_nan(a, b); }
 };
 template <typename T> struct AbsMaxR : MaxR<T> {
   T identity() const { return T(0); }
-  template <class X> X map(X x, X) const { return abs_any(x); }
+  template <class X> TZ_VINLINE X map(X x, X) const { return abs_any(x); }
 };
 template <typename T> struct AbsMinR : MinR<T> {
-  template <class X> X map(X x, X) const { return abs_any(x); }
+  template <class X> TZ_VINLINE X map(X x, X) const { return abs_any(x); }
 };
 
 template <typename T> struct TypeOf;
@@ -167,7 +168,7 @@ constexpr mask_vec<T> rotate_mask(std::integer_sequence<int, K...>) {
   return mask_vec<T>{((K + W) % kLanes<T>)...};
 }
 
-template <typename T, int W, class R> inline vec<T> fold_lanes(const R& r, vec<T> a) {
+template <typename T, int W, class R> TZ_VINLINE vec<T> fold_lanes(const R& r, vec<T> a) {
   if constexpr (W == 0) {
     return a;
   } else {
@@ -176,36 +177,45 @@ template <typename T, int W, class R> inline vec<T> fold_lanes(const R& r, vec<T
   }
 }
 
-// The lanes of a vector combined pairwise: lane k with lane k + w, for w = L/2, L/4, ..., 1.
-template <typename T, class R> T combine_lanes(const R& r, vec<T> a) {
-  return fold_lanes<T, kLanes<T> / 2>(r, a)[0];
+// The lanes of a wide vector combined pairwise: lane k with lane k + w for w = 32, 16, ..., 1
+// bytes' worth (whole native parts first, then shuffles within one).
+template <typename T, class R> TZ_VINLINE T combine_lanes(const R& r, const Wide<T>& w) {
+  Wide<T> a = w;
+  for (int h = vm::kParts / 2; h >= 1; h /= 2)
+    for (int q = 0; q < h; ++q) a.v[q] = r.combine(a.v[q], a.v[q + h]);
+  return fold_lanes<T, kLanes<T> / 2>(r, a.v[0])[0];
 }
 
-// Vector partial of p[0, n), n a multiple of the lane count; pairwise above kBlock for sums.
+// Wide partial of p[0, n) into out, n a multiple of the wide lane count; pairwise above
+// kBlock for sums. Four wide accumulators.
 template <class R, typename T>
-vec<T> reduce_vec(const R& r, const T* p, int64_t n, const vec<T>& cv) {
+void reduce_vec(const R& r, const T* p, int64_t n, const vec<T>& cv, Wide<T>& out) {
+  constexpr int P = vm::kParts, L = kLanes<T>, WL = vm::kWideLanes<T>;
   if constexpr (R::kCascade) {
     if (n > kBlock) {
       int64_t h = (n / 2 + kBlock - 1) / kBlock * kBlock;
-      return r.combine(reduce_vec(r, p, h, cv), reduce_vec(r, p + h, n - h, cv));
+      Wide<T> second;
+      reduce_vec(r, p, h, cv, out);
+      reduce_vec(r, p + h, n - h, cv, second);
+      for (int q = 0; q < P; ++q) out.v[q] = r.combine(out.v[q], second.v[q]);
+      return;
     }
   }
   using V = vec<T>;
-  constexpr int L = kLanes<T>;
   const V id = splat<V>(r.identity());
-  V a0 = id, a1 = id, a2 = id, a3 = id;
+  V a[4][P];
+  for (int k = 0; k < 4; ++k)
+    for (int q = 0; q < P; ++q) a[k][q] = id;
   int64_t i = 0;
-  for (; i + 4 * L <= n; i += 4 * L) {
-    a0 = r.combine(a0, r.map(vm::load(p + i), cv));
-    a1 = r.combine(a1, r.map(vm::load(p + i + L), cv));
-    a2 = r.combine(a2, r.map(vm::load(p + i + 2 * L), cv));
-    a3 = r.combine(a3, r.map(vm::load(p + i + 3 * L), cv));
-  }
-  for (; i < n; i += L) a0 = r.combine(a0, r.map(vm::load(p + i), cv));
-  return r.combine(r.combine(a0, a1), r.combine(a2, a3));
+  for (; i + 4 * WL <= n; i += 4 * WL)
+    for (int k = 0; k < 4; ++k)
+      for (int q = 0; q < P; ++q) a[k][q] = r.combine(a[k][q], r.map(vm::load(p + i + k * WL + q * L), cv));
+  for (; i < n; i += WL)
+    for (int q = 0; q < P; ++q) a[0][q] = r.combine(a[0][q], r.map(vm::load(p + i + q * L), cv));
+  for (int q = 0; q < P; ++q) out.v[q] = r.combine(r.combine(a[0][q], a[1][q]), r.combine(a[2][q], a[3][q]));
 }
 
-// The reduction of p[0, n): vector body, masked tail, lanes combined once at the end.
+// The reduction of p[0, n): wide body, masked tail, lanes combined once at the end.
 template <class R, typename T> T reduce_contig(const R& r, const T* p, int64_t n, T c) {
   if constexpr (!kVectorized<T>) {
     if constexpr (R::kCascade) {
@@ -219,20 +229,24 @@ template <class R, typename T> T reduce_contig(const R& r, const T* p, int64_t n
     return a;
   } else {
     using V = vec<T>;
-    constexpr int L = kLanes<T>;
-    if (n < L) {
+    constexpr int L = kLanes<T>, WL = vm::kWideLanes<T>;
+    if (n < WL) {
       T a = r.identity();
       for (int64_t i = 0; i < n; ++i) a = r.combine(a, r.map(p[i], c));
       return a;
     }
     const V cv = splat<V>(c);
     const V id = splat<V>(r.identity());
-    const int64_t body = n / L * L;
-    V a = reduce_vec(r, p, body, cv);
+    const int64_t body = n / WL * WL;
+    Wide<T> a;
+    reduce_vec(r, p, body, cv, a);
     if (body < n) {
-      // The last full vector overlaps the body; the lanes already counted are masked off.
-      V x = r.map(vm::load(p + n - L), cv);
-      a = r.combine(a, first_lanes<T>(L - (n - body)) ? id : x);
+      // The last wide vector overlaps the body; the lanes already counted are masked off.
+      const int64_t counted = WL - (n - body);
+      for (int q = 0; q < vm::kParts; ++q) {
+        V x = r.map(vm::load(p + n - WL + q * L), cv);
+        a.v[q] = r.combine(a.v[q], first_lanes<T>(counted - q * L) ? id : x);
+      }
     }
     return combine_lanes<T>(r, a);
   }

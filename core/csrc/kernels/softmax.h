@@ -20,4 +20,8 @@ using SoftmaxFn = void (*)(DType dtype, bool log, const void* in, void* out, int
                            int64_t dim, int64_t inner, int64_t begin, int64_t end);
 extern DispatchStub<SoftmaxFn> softmax_stub;
 
+// out[i] <- exp(in[i]) with the vectorised float32 exp of kernels/vec_math.h (for its tests).
+using VecExpFn = void (*)(const float* in, float* out, int64_t n);
+extern DispatchStub<VecExpFn> vec_exp_stub;
+
 }  // namespace tz

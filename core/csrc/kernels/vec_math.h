@@ -18,9 +18,13 @@
 // Vector arguments change the ABI between ISA builds; the builds never call each other.
 #pragma GCC diagnostic ignored "-Wpsabi"
 
+// Helpers taking or returning vectors are always inlined: an out-of-line copy would have an
+// ISA-dependent ABI (and GCC warns about it).
+#define TZ_VINLINE inline __attribute__((always_inline))
+
 namespace tz::TZ_CPU_CAPABILITY::vm {
 
-// Vectors of the build's register width: 64 bytes (AVX-512), 32 (AVX2) or 16 (SSE2).
+// Native vectors: 64 bytes (AVX-512), 32 (AVX2) or 16 (SSE2).
 #if defined(__AVX512F__)
 constexpr int kVecBytes = 64;
 #elif defined(__AVX2__)
@@ -32,28 +36,35 @@ template <typename T> struct VecOf { typedef T type __attribute__((vector_size(k
 template <typename T> using vec = typename VecOf<T>::type;
 template <typename T> constexpr int kLanes = kVecBytes / sizeof(T);
 
+// A 64-byte "wide" vector made of kParts native ones. Reductions accumulate in wide
+// vectors and fold their lanes in a fixed order, so every build (whatever its native width)
+// combines the same elements in the same order: results are bit-identical across builds.
+constexpr int kParts = 64 / kVecBytes;
+template <typename T> constexpr int kWideLanes = 64 / sizeof(T);
+template <typename T> struct Wide { vec<T> v[kParts]; };
+
 using vfloat = vec<float>;
 using vint32 = vec<int32_t>;
 
-template <typename V, typename T> inline V splat(T s) { return V{} + s; }
+template <typename V, typename T> TZ_VINLINE V splat(T s) { return V{} + s; }
 
-template <typename T> inline vec<T> load(const T* p) {
+template <typename T> TZ_VINLINE vec<T> load(const T* p) {
   vec<T> v;
   std::memcpy(&v, p, sizeof(v));
   return v;
 }
-template <typename T> inline void store(T* p, const vec<T>& v) { std::memcpy(p, &v, sizeof(v)); }
+template <typename T> TZ_VINLINE void store(T* p, const vec<T>& v) { std::memcpy(p, &v, sizeof(v)); }
 // The first n (< lanes) elements of p, zeros elsewhere.
-template <typename T> inline vec<T> load_partial(const T* p, int64_t n) {
+template <typename T> TZ_VINLINE vec<T> load_partial(const T* p, int64_t n) {
   vec<T> v = {};
   std::memcpy(&v, p, n * sizeof(T));
   return v;
 }
-template <typename T> inline void store_partial(T* p, const vec<T>& v, int64_t n) {
+template <typename T> TZ_VINLINE void store_partial(T* p, const vec<T>& v, int64_t n) {
   std::memcpy(p, &v, n * sizeof(T));
 }
 
-inline vfloat exp(vfloat x) {
+TZ_VINLINE vfloat exp(vfloat x) {
   const float kLog2e = 1.44269504088896341f;
   const float kLn2Hi = 0.693359375f, kLn2Lo = -2.12194440e-4f;
   const float kMagic = 12582912.0f;  // 1.5 * 2^23: adding it rounds to an integer
@@ -87,7 +98,7 @@ inline float exp(float x) {
 }
 
 // Doubles: libm per lane.
-inline vec<double> exp(vec<double> x) {
+TZ_VINLINE vec<double> exp(vec<double> x) {
   for (int i = 0; i < kLanes<double>; ++i) x[i] = std::exp(x[i]);
   return x;
 }

@@ -22,6 +22,19 @@ void scan(const T* in, T* out, int64_t outer, int64_t n, int64_t inner) {
   using A = typename AccOf<T>::type;
   const int64_t work = outer * n * inner;
   auto lines = [&](int64_t b, int64_t e) {
+    if (inner == 1) {  // contiguous lines: the running value stays in a register
+      for (int64_t o = b; o < e; ++o) {
+        A acc = A(kProd ? 1 : 0);
+        const T* x = in + o * n;
+        T* y = out + o * n;
+        for (int64_t i = 0; i < n; ++i) {
+          if constexpr (kProd) acc *= A(x[i]);
+          else acc += A(x[i]);
+          y[i] = static_cast<T>(acc);
+        }
+      }
+      return;
+    }
     std::vector<A> acc(inner);
     for (int64_t o = b; o < e; ++o) {
       std::fill(acc.begin(), acc.end(), A(kProd ? 1 : 0));

@@ -129,6 +129,9 @@ const OpDef kOpTable[] = {
      OP { return softmax(a[0].tensor(), a[1].to_int(), a[2].opt_dtype(), false); }, "softmax"},
     {"log_softmax(Tensor self, int dim, ScalarType? dtype=None) -> Tensor", kBoth, N::Keep,
      OP { return softmax(a[0].tensor(), a[1].to_int(), a[2].opt_dtype(), true); }, "softmax"},
+    // The kernels' vectorised float32 exp, exposed for its accuracy tests.
+    {"_vec_exp(Tensor self) -> Tensor", kFunction, N::Keep,
+     OP { return vec_exp(a[0].tensor()); }, ""},
 
     // ---------------------------------------------------------------- sorting
     {"sort(Tensor self, int dim=-1, bool descending=False, bool? stable=False) -> (Tensor values, Tensor indices)", kBoth, N::Keep,

@@ -40,4 +40,13 @@ Tensor softmax(const Tensor& t, int64_t dim, std::optional<DType> dtype, bool lo
   return to_dtype(out, out_dtype);
 }
 
+Tensor vec_exp(const Tensor& t) {
+  TZ_CHECK(t.dtype() == DType::Float32, Type, "_vec_exp(): expected a float32 tensor, got ",
+           dtype_name(t.dtype()));
+  Tensor in = contiguous(t);
+  Tensor out = Tensor::empty(t.sizes(), DType::Float32);
+  vec_exp_stub(in.data<float>(), out.data<float>(), t.numel());
+  return out;
+}
+
 }  // namespace tz

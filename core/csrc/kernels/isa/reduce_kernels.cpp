@@ -137,7 +137,9 @@ void columns_impl(const R& r, const ReduceArgs& a, const ReduceLayout& L, const 
           column_vectors<R, T, G>(r, a, L, base, out_row, center_row, j + g, j0);
         continue;
       }
-      if (width >= LN) {
+      // (The threshold is the wide lane count in every build, so a column is reduced the
+      // same way, with the same bits, whatever the native width.)
+      if (width >= vm::kWideLanes<T>) {
         for (int64_t j = 0; j < width; j += LN)
           column_vectors<R, T, 1>(r, a, L, base, out_row, center_row, std::min(j, width - LN), j);
         continue;

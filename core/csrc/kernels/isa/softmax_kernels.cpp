@@ -14,33 +14,40 @@ namespace {
 using vm::kLanes;
 using vm::splat;
 using vm::vec;
+using vm::Wide;
 
-// y <- softmax(x) (or log_softmax) of one contiguous row; y may alias x.
+// y <- softmax(x) (or log_softmax) of one contiguous row; y may alias x. The sum runs in
+// wide vectors (see vec_math.h), so every build gives the same bits.
 template <typename T> void softmax_row(bool log, const T* x, T* y, int64_t n) {
   using V = vec<T>;
-  constexpr int L = kLanes<T>;
+  constexpr int P = vm::kParts, L = kLanes<T>, WL = vm::kWideLanes<T>;
   const T m = reduce_contig(MaxR<T>{}, x, n, T(0));
   const V mv = splat<V>(m);
   // The sum of exp(x - max); softmax keeps the exponentials in y on the way.
-  V s0 = {}, s1 = {};
+  Wide<T> s0, s1;
+  for (int q = 0; q < P; ++q) s0.v[q] = V{}, s1.v[q] = V{};
   int64_t i = 0;
-  for (; i + 2 * L <= n; i += 2 * L) {
-    V e0 = vm::exp(vm::load(x + i) - mv), e1 = vm::exp(vm::load(x + i + L) - mv);
-    if (!log) vm::store(y + i, e0), vm::store(y + i + L, e1);
-    s0 += e0, s1 += e1;
+  for (; i + 2 * WL <= n; i += 2 * WL)
+    for (int q = 0; q < P; ++q) {
+      V e0 = vm::exp(vm::load(x + i + q * L) - mv), e1 = vm::exp(vm::load(x + i + WL + q * L) - mv);
+      if (!log) vm::store(y + i + q * L, e0), vm::store(y + i + WL + q * L, e1);
+      s0.v[q] += e0, s1.v[q] += e1;
+    }
+  for (; i + WL <= n; i += WL)
+    for (int q = 0; q < P; ++q) {
+      V e = vm::exp(vm::load(x + i + q * L) - mv);
+      if (!log) vm::store(y + i + q * L, e);
+      s0.v[q] += e;
+    }
+  for (int q = 0; q < P && i + q * L < n; ++q) {
+    const int64_t rem = std::min<int64_t>(L, n - i - q * L);
+    V e = vm::exp(vm::load_partial(x + i + q * L, rem) - mv);
+    e = first_lanes<T>(rem) ? e : V{};
+    if (!log) vm::store_partial(y + i + q * L, e, rem);
+    s1.v[q] += e;
   }
-  for (; i + L <= n; i += L) {
-    V e = vm::exp(vm::load(x + i) - mv);
-    if (!log) vm::store(y + i, e);
-    s0 += e;
-  }
-  if (i < n) {
-    V e = vm::exp(vm::load_partial(x + i, n - i) - mv);
-    e = first_lanes<T>(n - i) ? e : V{};
-    if (!log) vm::store_partial(y + i, e, n - i);
-    s1 += e;
-  }
-  const T sum = combine_lanes<T>(SumR<T>{}, s0 + s1);
+  for (int q = 0; q < P; ++q) s0.v[q] += s1.v[q];
+  const T sum = combine_lanes<T>(SumR<T>{}, s0);
   if (log) {
     const T shift = m + std::log(sum);
     for (int64_t k = 0; k < n; ++k) y[k] = x[k] - shift;
@@ -130,9 +137,17 @@ void softmax_kernel(DType dtype, bool log, const void* in, void* out, int64_t ou
   }
 }
 
+void vec_exp_kernel(const float* in, float* out, int64_t n) {
+  constexpr int L = kLanes<float>;
+  int64_t i = 0;
+  for (; i + L <= n; i += L) vm::store(out + i, vm::exp(vm::load(in + i)));
+  if (i < n) vm::store_partial(out + i, vm::exp(vm::load_partial(in + i, n - i)), n - i);
+}
+
 }  // namespace
 
 TZ_REGISTER_KERNEL(softmax_stub, &softmax_kernel);
+TZ_REGISTER_KERNEL(vec_exp_stub, &vec_exp_kernel);
 
 }  // namespace TZ_CPU_CAPABILITY
 }  // namespace tz

@@ -265,16 +265,15 @@ std::pair<Tensor, Tensor> median_dim(const Tensor& t, int64_t dim, bool keepdim,
       if (!ignore_nan && nan_count > 0) {
         pick = first_nan;
       } else {
-        // The lower median of the (value, index) order: the same element PyTorch reports.
-        std::vector<Pair<T>> v;
-        fill_pairs(x, r.n, v);
-        auto nth = v.begin() + std::max<int64_t>(0, (r.n - nan_count - 1) / 2);
-        std::nth_element(v.begin(), nth, v.end(), [](const Pair<T>& a, const Pair<T>& b) {
-          if (less_nan_last(a.first, b.first)) return true;
-          if (less_nan_last(b.first, a.first)) return false;
-          return a.second < b.second;
+        // The lower median in (value, index) order, NaN last, selected by the same steps as
+        // PyTorch (std::nth_element over indices), so even all-NaN lines report its index.
+        std::vector<int64_t> idx(r.n);
+        std::iota(idx.begin(), idx.end(), 0);
+        auto nth = idx.begin() + std::max<int64_t>(0, (r.n - nan_count - 1) / 2);
+        std::nth_element(idx.begin(), nth, idx.end(), [x](int64_t i, int64_t j) {
+          return x[i] < x[j] || (x[i] == x[j] && i < j) || (is_nan(x[j]) && !is_nan(x[i]));
         });
-        pick = nth->second;
+        pick = *nth;
       }
       values.data<T>()[row] = x[pick];
       indices.data<int64_t>()[row] = pick;

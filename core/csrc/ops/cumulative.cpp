@@ -6,6 +6,7 @@
 
 #include "iter/thread_pool.h"
 #include "ops/conversion.h"
+#include "ops/reduce_engine.h"
 
 namespace tz {
 
@@ -65,10 +66,8 @@ Tensor cumulative(const Tensor& t, int64_t dim, std::optional<DType> dtype, bool
   Tensor in = contiguous(to_dtype(src, ct));
   Tensor res = Tensor::empty(t.sizes(), ct);
   if (t.numel() == 0) return to_dtype(res, out);
-  int64_t outer = 1, inner = 1;
-  const int64_t n = t.dim() == 0 ? 1 : t.sizes()[d];
-  for (int64_t i = 0; i < d; ++i) outer *= t.sizes()[i];
-  for (int64_t i = d + 1; i < t.dim(); ++i) inner *= t.sizes()[i];
+  const DimSplit split = split_at_dim(t.sizes(), d);
+  const int64_t outer = split.outer, n = split.n, inner = split.inner;
   auto go = [&](auto tag) {
     using T = decltype(tag);
     if (prod) scan<T, true>(in.data<T>(), res.data<T>(), outer, n, inner);

@@ -236,6 +236,16 @@ std::pair<Tensor, Tensor> arg_reduce(const Tensor& in, int64_t dim, bool is_max)
   return {values, indices};
 }
 
+DimSplit split_at_dim(const Shape& sizes, int64_t d) {
+  DimSplit s;
+  const int64_t nd = static_cast<int64_t>(sizes.size());
+  if (nd == 0) return s;
+  s.n = sizes[d];
+  for (int64_t i = 0; i < d; ++i) s.outer *= sizes[i];
+  for (int64_t i = d + 1; i < nd; ++i) s.inner *= sizes[i];
+  return s;
+}
+
 const char* scalar_type_name(DType t) {
   static const char* names[] = {"Bool", "Byte", "Char", "Short", "Int", "Long", "Half", "BFloat16",
                                 "Float", "Double", "ComplexFloat", "QUInt8", "QInt8", "QInt32"};

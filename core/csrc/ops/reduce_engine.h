@@ -29,6 +29,12 @@ Tensor reduce(const Tensor& in, const ReduceDims& rd, ReduceArgs args);
 // `dim`, first occurrence on ties, NaN winning; shape of `in` with dim set to 1.
 std::pair<Tensor, Tensor> arg_reduce(const Tensor& in, int64_t dim, bool is_max);
 
+// A contiguous tensor seen as (outer, n, inner) around dim `d` (a 0-d tensor as 1, 1, 1).
+struct DimSplit {
+  int64_t outer = 1, n = 1, inner = 1;
+};
+DimSplit split_at_dim(const Shape& sizes, int64_t d);
+
 // PyTorch's name of a dtype in messages ("Long", "Float", "ComplexFloat").
 const char* scalar_type_name(DType t);
 

@@ -23,10 +23,8 @@ Tensor softmax(const Tensor& t, int64_t dim, std::optional<DType> dtype, bool lo
   Tensor in = contiguous(to_dtype(src, ct));
   Tensor out = Tensor::empty(t.sizes(), ct);
   if (t.numel() == 0) return to_dtype(out, out_dtype);
-  int64_t outer = 1, inner = 1;
-  const int64_t n = t.dim() == 0 ? 1 : t.sizes()[d];
-  for (int64_t i = 0; i < d; ++i) outer *= t.sizes()[i];
-  for (int64_t i = d + 1; i < t.dim(); ++i) inner *= t.sizes()[i];
+  const DimSplit split = split_at_dim(t.sizes(), d);
+  const int64_t outer = split.outer, n = split.n, inner = split.inner;
   const int64_t tasks = softmax_tasks(outer, inner);
   const int64_t per_task = n * std::min(inner, kSoftmaxTile);
   const void* ip = in.raw_data();

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 #include <numeric>
+#include <type_traits>
 #include <vector>
 
 #include "iter/thread_pool.h"
@@ -148,6 +149,25 @@ void check_dim_nonempty(const Tensor& t, int64_t dim, const char* op) {
            " to have non-zero size.");
 }
 
+// (values, indices) of one element per line along `dim`: pick(line, n) returns its index.
+template <class Pick>
+std::pair<Tensor, Tensor> pick_along(const Tensor& t, int64_t dim, bool keepdim, const Pick& pick) {
+  Rows r = rows_along(t, dim, sort_compute_dtype(t.dtype()));
+  Tensor values = new_rows(r, 1, r.data.dtype()), indices = new_rows(r, 1, DType::Int64);
+  with_sort_type(r.data.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const T* in = r.data.data<T>();
+    for_rows(r.rows, r.n, [&](int64_t row) {
+      const T* x = in + row * r.n;
+      const int64_t i = pick(x, r.n);
+      values.data<T>()[row] = x[i];
+      indices.data<int64_t>()[row] = i;
+    });
+  });
+  return {to_dtype(reduced_rows(values, r, t, dim, keepdim), t.dtype()),
+          reduced_rows(indices, r, t, dim, keepdim)};
+}
+
 }  // namespace
 
 std::pair<Tensor, Tensor> sort(const Tensor& t, int64_t dim, bool descending) {
@@ -228,21 +248,14 @@ std::pair<Tensor, Tensor> kthvalue(const Tensor& t, int64_t k, int64_t dim, bool
   check_dim_nonempty(t, d, "kthvalue");
   const int64_t size = t.dim() == 0 ? 1 : t.sizes()[d];
   TZ_CHECK(k >= 1 && k <= size, Runtime, "kthvalue(): selected number k out of range for dimension ", d);
-  Rows r = rows_along(t, d, sort_compute_dtype(t.dtype()));
-  Tensor values = new_rows(r, 1, r.data.dtype()), indices = new_rows(r, 1, DType::Int64);
-  with_sort_type(r.data.dtype(), [&](auto tag) {
-    using T = decltype(tag);
-    const T* in = r.data.data<T>();
-    for_rows(r.rows, r.n, [&](int64_t row) {
-      std::vector<T> v(in + row * r.n, in + (row + 1) * r.n);
-      std::vector<int64_t> ix(r.n);
-      std::iota(ix.begin(), ix.end(), 0);
-      quick_select(v.data(), ix.data(), r.n, k - 1);
-      values.data<T>()[row] = v[k - 1];
-      indices.data<int64_t>()[row] = ix[k - 1];
-    });
+  return pick_along(t, d, keepdim, [k](const auto* x, int64_t n) {
+    using T = std::remove_const_t<std::remove_pointer_t<decltype(x)>>;
+    std::vector<T> v(x, x + n);
+    std::vector<int64_t> ix(n);
+    std::iota(ix.begin(), ix.end(), 0);
+    quick_select(v.data(), ix.data(), n, k - 1);
+    return ix[k - 1];
   });
-  return {to_dtype(reduced_rows(values, r, t, d, keepdim), t.dtype()), reduced_rows(indices, r, t, d, keepdim)};
 }
 
 std::pair<Tensor, Tensor> median_dim(const Tensor& t, int64_t dim, bool keepdim, bool ignore_nan) {
@@ -251,35 +264,21 @@ std::pair<Tensor, Tensor> median_dim(const Tensor& t, int64_t dim, bool keepdim,
   if (t.dtype() == DType::Bool || is_complex(t.dtype())) not_implemented(name, "median_out", t.dtype());
   const int64_t d = wrap_dim(dim, t.dim(), name);
   check_dim_nonempty(t, d, name);
-  Rows r = rows_along(t, d, sort_compute_dtype(t.dtype()));
-  Tensor values = new_rows(r, 1, r.data.dtype()), indices = new_rows(r, 1, DType::Int64);
-  with_sort_type(r.data.dtype(), [&](auto tag) {
-    using T = decltype(tag);
-    const T* in = r.data.data<T>();
-    for_rows(r.rows, r.n, [&](int64_t row) {
-      const T* x = in + row * r.n;
-      int64_t nan_count = 0, first_nan = -1;
-      for (int64_t i = 0; i < r.n; ++i)
-        if (is_nan(x[i])) nan_count++, first_nan = first_nan < 0 ? i : first_nan;
-      int64_t pick;
-      if (!ignore_nan && nan_count > 0) {
-        pick = first_nan;
-      } else {
-        // The lower median in (value, index) order, NaN last, selected by the same steps as
-        // PyTorch (std::nth_element over indices), so even all-NaN lines report its index.
-        std::vector<int64_t> idx(r.n);
-        std::iota(idx.begin(), idx.end(), 0);
-        auto nth = idx.begin() + std::max<int64_t>(0, (r.n - nan_count - 1) / 2);
-        std::nth_element(idx.begin(), nth, idx.end(), [x](int64_t i, int64_t j) {
-          return x[i] < x[j] || (x[i] == x[j] && i < j) || (is_nan(x[j]) && !is_nan(x[i]));
-        });
-        pick = *nth;
-      }
-      values.data<T>()[row] = x[pick];
-      indices.data<int64_t>()[row] = pick;
+  return pick_along(t, d, keepdim, [ignore_nan](const auto* x, int64_t n) -> int64_t {
+    int64_t nan_count = 0, first_nan = -1;
+    for (int64_t i = 0; i < n; ++i)
+      if (is_nan(x[i])) nan_count++, first_nan = first_nan < 0 ? i : first_nan;
+    if (!ignore_nan && nan_count > 0) return first_nan;
+    // The lower median in (value, index) order, NaN last, selected by the same steps as
+    // PyTorch (std::nth_element over indices), so even all-NaN lines report its index.
+    std::vector<int64_t> idx(n);
+    std::iota(idx.begin(), idx.end(), 0);
+    auto nth = idx.begin() + std::max<int64_t>(0, (n - nan_count - 1) / 2);
+    std::nth_element(idx.begin(), nth, idx.end(), [x](int64_t i, int64_t j) {
+      return x[i] < x[j] || (x[i] == x[j] && i < j) || (is_nan(x[j]) && !is_nan(x[i]));
     });
+    return *nth;
   });
-  return {to_dtype(reduced_rows(values, r, t, d, keepdim), t.dtype()), reduced_rows(indices, r, t, d, keepdim)};
 }
 
 Tensor median_all(const Tensor& t, bool ignore_nan) {
@@ -300,31 +299,23 @@ std::pair<Tensor, Tensor> mode(const Tensor& t, int64_t dim, bool keepdim) {
   if (is_complex(t.dtype())) not_implemented("mode", "mode_cpu", t.dtype());
   const int64_t d = wrap_dim(dim, t.dim(), "mode");
   check_dim_nonempty(t, d, "mode");
-  Rows r = rows_along(t, d, sort_compute_dtype(t.dtype()));
-  Tensor values = new_rows(r, 1, r.data.dtype()), indices = new_rows(r, 1, DType::Int64);
-  with_sort_type(r.data.dtype(), [&](auto tag) {
-    using T = decltype(tag);
-    const T* in = r.data.data<T>();
-    for_rows(r.rows, r.n, [&](int64_t row) {
-      std::vector<Pair<T>> v;
-      fill_pairs(in + row * r.n, r.n, v);
-      // PyTorch's steps (an unstable sort by value, then the first longest run, reporting
-      // the index the sort left last in it), so the index matches on ties.
-      std::sort(v.begin(), v.end(), [](const Pair<T>& a, const Pair<T>& b) { return a.first < b.first; });
-      T best = T(0);
-      int64_t best_index = 0, best_count = 0, run = 0;
-      for (int64_t i = 0; i < r.n; ++i) {
-        run++;
-        if (i == r.n - 1 || v[i].first != v[i + 1].first) {
-          if (run > best_count) best = v[i].first, best_index = v[i].second, best_count = run;
-          run = 0;
-        }
+  return pick_along(t, d, keepdim, [](const auto* x, int64_t n) {
+    using T = std::remove_const_t<std::remove_pointer_t<decltype(x)>>;
+    std::vector<Pair<T>> v;
+    fill_pairs(x, n, v);
+    // PyTorch's steps (an unstable sort by value, then the first longest run, reporting the
+    // index the sort left last in it), so the index matches on ties.
+    std::sort(v.begin(), v.end(), [](const Pair<T>& a, const Pair<T>& b) { return a.first < b.first; });
+    int64_t best_index = 0, best_count = 0, run = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      run++;
+      if (i == n - 1 || v[i].first != v[i + 1].first) {
+        if (run > best_count) best_index = v[i].second, best_count = run;
+        run = 0;
       }
-      values.data<T>()[row] = best;
-      indices.data<int64_t>()[row] = best_index;
-    });
+    }
+    return best_index;
   });
-  return {to_dtype(reduced_rows(values, r, t, d, keepdim), t.dtype()), reduced_rows(indices, r, t, d, keepdim)};
 }
 
 namespace {

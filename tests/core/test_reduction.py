@@ -185,6 +185,15 @@ def test_ties_pick_the_first_index_in_every_path():
     cols[[10, 30], :] = 1
     np.testing.assert_array_equal(T(cols).argmax(0).numpy(), np.full(200, 10))
     assert T(np.array([0.0, -0.0], np.float32)).argmax().item() == 0
+    rng = np.random.default_rng(9)
+    for n in range(1, 140):  # every split into vector sets, single vectors and overlapping tails
+        for dt in (np.float32, np.float64, np.int64):
+            a = rng.integers(-3, 4, n).astype(dt)
+            if dt != np.int64 and n > 5:
+                a[rng.integers(0, n, 2)] = np.nan
+            assert T(a).argmax().item() == np.argmax(a), (n, dt)
+            assert T(a).argmin().item() == np.argmin(a), (n, dt)
+            assert T(a).max(0).indices.item() == np.argmax(a)
 
 
 def test_logsumexp_is_stable():

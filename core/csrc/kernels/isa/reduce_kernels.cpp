@@ -255,20 +255,54 @@ template <typename T> inline bool better(bool is_max, T x, T best) {
   return is_max ? x > best : x < best;
 }
 
+// One step of arg_contig: lanes of x (element indices idx) against the lanes' best so far.
+template <bool kMax, typename T>
+TZ_VINLINE void arg_step(const vec<T>& x, const mask_vec<T>& idx, vec<T>& best, mask_vec<T>& at) {
+  const mask_vec<T> m = (kMax ? x > best : x < best) | ((x != x) & (best == best));
+  best = m ? x : best;
+  at = m ? idx : at;
+}
+
+// p[b, e) contiguous, e - b >= lanes: one pass keeping the best value and its first index
+// per lane, in four independent sets of lanes (indices in same-width int lanes: ranges stay
+// far below 2^31, chunks are small), then the lanes, ties going to the lower index.
+template <bool kMax, typename T>
+void arg_contig(const T* p, int64_t b, int64_t e, T& value, int64_t& index) {
+  using V = vec<T>;
+  using I = mask_vec<T>;
+  using IT = typename MaskInt<sizeof(T)>::type;
+  constexpr int L = kLanes<T>, S = 4;
+  const T* q = p + b;
+  const int64_t n = e - b;
+  I iota;
+  for (int k = 0; k < L; ++k) iota[k] = static_cast<IT>(k);
+  V best[S];
+  I at[S];
+  for (int s = 0; s < S; ++s) best[s] = vm::load(q), at[s] = iota;
+  int64_t i = 0;
+  for (; i + S * L <= n; i += S * L)
+    for (int s = 0; s < S; ++s) arg_step<kMax, T>(vm::load(q + i + s * L), iota + static_cast<IT>(i + s * L), best[s], at[s]);
+  for (; i + L <= n; i += L) arg_step<kMax, T>(vm::load(q + i), iota + static_cast<IT>(i), best[0], at[0]);
+  // The last vector overlaps seen elements: only a strictly better one can win.
+  if (i < n) arg_step<kMax, T>(vm::load(q + n - L), iota + static_cast<IT>(n - L), best[0], at[0]);
+  T v = best[0][0];
+  int64_t pos = at[0][0];
+  for (int s = 0; s < S; ++s)
+    for (int k = 0; k < L; ++k) {
+      const T c = best[s][k];
+      const bool tie = c == v || (c != c && v != v);
+      if (better(kMax, c, v) || (tie && at[s][k] < pos)) v = c, pos = at[s][k];
+    }
+  value = q[pos], index = b + pos;
+}
+
 // Elements [b, e) of a 1-D strided region; index relative to the region start.
 template <typename T>
 void arg_range(bool is_max, const char* base, int64_t stride, int64_t b, int64_t e, T& value,
                int64_t& index) {
-  if (stride == int64_t(sizeof(T))) {
-    const T* p = reinterpret_cast<const T*>(base);
-    T v = is_max ? reduce_contig(MaxR<T>{}, p + b, e - b, T(0)) : reduce_contig(MinR<T>{}, p + b, e - b, T(0));
-    int64_t i = b;
-    if (v != v) {
-      while (p[i] == p[i]) ++i;
-    } else {
-      while (p[i] != v) ++i;
-    }
-    value = v, index = i;
+  if (stride == int64_t(sizeof(T)) && e - b >= kLanes<T>) {
+    if (is_max) arg_contig<true>(reinterpret_cast<const T*>(base), b, e, value, index);
+    else arg_contig<false>(reinterpret_cast<const T*>(base), b, e, value, index);
     return;
   }
   T best = *reinterpret_cast<const T*>(base + b * stride);

@@ -61,8 +61,7 @@ Tensor cumulative(const Tensor& t, int64_t dim, std::optional<DType> dtype, bool
   const int64_t d = wrap_dim(dim, t.dim(), name);
   const DType out = dtype.value_or(is_integral(t.dtype(), true) ? DType::Int64 : t.dtype());
   Tensor src = to_dtype(t, out);
-  DType ct = is_integral(out, true) ? DType::Int64
-             : (out == DType::Float16 || out == DType::BFloat16) ? DType::Float32 : out;
+  const DType ct = is_integral(out, true) ? DType::Int64 : half_to_float(out);
   Tensor in = contiguous(to_dtype(src, ct));
   Tensor res = Tensor::empty(t.sizes(), ct);
   if (t.numel() == 0) return to_dtype(res, out);

@@ -1,7 +1,6 @@
 #include "ops/reduce_engine.h"
 
 #include <algorithm>
-#include <numeric>
 
 #include "iter/thread_pool.h"
 #include "ops/conversion.h"

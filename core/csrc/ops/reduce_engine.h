@@ -35,6 +35,11 @@ struct DimSplit {
 };
 DimSplit split_at_dim(const Shape& sizes, int64_t d);
 
+// The dtype kernels compute in for a stored dtype: half types in float32, others as is.
+inline DType half_to_float(DType t) {
+  return t == DType::Float16 || t == DType::BFloat16 ? DType::Float32 : t;
+}
+
 // PyTorch's name of a dtype in messages ("Long", "Float", "ComplexFloat").
 const char* scalar_type_name(DType t);
 

@@ -13,8 +13,6 @@ namespace tz {
 
 namespace {
 
-// Half types are stored, not computed in.
-DType half_to_float(DType t) { return t == DType::Float16 || t == DType::BFloat16 ? DType::Float32 : t; }
 bool is_float_or_complex(DType t) { return is_floating(t) || is_complex(t); }
 
 void check_plain(const Tensor& t, const char* op) {

@@ -19,7 +19,7 @@ Tensor softmax(const Tensor& t, int64_t dim, std::optional<DType> dtype, bool lo
     fail(ErrorKind::NotImplemented, name, "(): \"", name, last ? "_lastdim" : "", "_kernel_impl\" not "
          "implemented for '", scalar_type_name(out_dtype), "'");
   }
-  const DType ct = out_dtype == DType::Float64 ? DType::Float64 : DType::Float32;
+  const DType ct = half_to_float(out_dtype);
   Tensor in = contiguous(to_dtype(src, ct));
   Tensor out = Tensor::empty(t.sizes(), ct);
   if (t.numel() == 0) return to_dtype(out, out_dtype);

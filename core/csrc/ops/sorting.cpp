@@ -25,8 +25,7 @@ template <typename T> using Pair = std::pair<T, int64_t>;
 
 // Sorting computes in int64 (integers and bool: order preserved), float32 (half types) or float64.
 DType sort_compute_dtype(DType t) {
-  if (is_integral(t, true)) return DType::Int64;
-  return t == DType::Float64 ? DType::Float64 : DType::Float32;
+  return is_integral(t, true) ? DType::Int64 : half_to_float(t);
 }
 
 template <class F> void with_sort_type(DType t, F&& f) {

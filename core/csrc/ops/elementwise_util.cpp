@@ -4,11 +4,6 @@
 
 namespace tz {
 
-const char* scalar_type_name(DType t) {
-  static const char* names[] = {"Bool", "Byte", "Char", "Short", "Int", "Long", "Half",
-                                "BFloat16", "Float", "Double", "ComplexFloat", "QUInt8", "QInt8", "QInt32"};
-  return names[static_cast<int>(t)];
-}
 
 void check_inplace(const Tensor& self, DType result, const Shape& shape, const char* name) {
   TZ_CHECK(can_cast(result, self.dtype()), Runtime, name, "(): result type ", scalar_type_name(result),

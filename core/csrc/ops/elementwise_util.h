@@ -22,8 +22,6 @@ inline DType binary_result_type(const Tensor& a, const Tensor& b) {
 // numbers are converted through their value (cheaper than a strided copy).
 Tensor to_compute(const Tensor& t, DType compute);
 
-// PyTorch's ScalarType names ("Float", "Long"), used in its in-place casting errors.
-const char* scalar_type_name(DType t);
 
 // The in-place checks: the result dtype casts to self's, the broadcast shape is self's, and
 // no two elements of self share memory (an expanded self).

@@ -7,9 +7,19 @@
 #include "bindings/py_generator.h"
 #include "bindings/py_ops.h"
 #include "bindings/py_tensor.h"
+#include "bindings/python_api.h"
 #include "tensor/errors.h"
 
 namespace pyb = pybind11;
+
+namespace {
+bool is_tensor_entry(PyObject* obj) { return tz::py::is_tensor(obj); }
+const tz::Tensor& unwrap_entry(PyObject* obj) { return tz::py::unwrap(obj); }
+
+// The entry points other extension modules use (see python_api.h).
+const tz::py::PythonApi kApi{tz::py::kPythonApiVersion, &tz::py::wrap, &is_tensor_entry, &unwrap_entry,
+                             &tz::py::set_error_from_current_exception};
+}  // namespace
 
 PYBIND11_MODULE(_C, m) {
   m.doc() = "tensorzoo core: C++ tensors, ops and autograd";
@@ -30,4 +40,5 @@ PYBIND11_MODULE(_C, m) {
   tz::py::init_runtime(m);
   tz::py::init_dlpack(m);
   tz::py::init_autograd(m);
+  m.attr("_C_API") = pyb::capsule(static_cast<const void*>(&kApi), "core._C._C_API");
 }

@@ -20,11 +20,12 @@ def ones(shape):
 
 
 def _unbroadcast_differentiable():
-    """Whether the engine's un-broadcasting of gradients is recorded under create_graph
-    (once the reduction family lands)."""
-    x = leaf((3,))
-    (g,) = core.autograd.grad(x * ones((2, 3)), x, ones((2, 3)).requires_grad_(), create_graph=True)
-    return g.requires_grad
+    """Whether the engine's un-broadcasting of gradients (a sum) is differentiable yet."""
+    x, ones = core.tensor(np.ones(3)).requires_grad_(), core.tensor(np.ones((2, 3)))
+    try:
+        return core.autograd.grad(x * ones, x, ones.requires_grad_(), create_graph=True)[0].requires_grad
+    except NotImplementedError:  # sum has no derivative yet
+        return False
 
 
 needs_unbroadcast = pytest.mark.skipif(not _unbroadcast_differentiable(),

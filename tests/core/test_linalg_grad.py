@@ -17,12 +17,12 @@ def leaf(shape, seed=0, dtype=np.float64):
 
 
 def _unbroadcast_differentiable():
-    """Whether the engine's un-broadcasting of gradients is recorded under create_graph
-    (once the reduction family lands)."""
-    x = leaf((3,))
-    ones = core.tensor(np.ones((2, 3)))
-    (g,) = core.autograd.grad(x * ones, x, ones.requires_grad_(), create_graph=True)
-    return g.requires_grad
+    """Whether the engine's un-broadcasting of gradients (a sum) is differentiable yet."""
+    x, ones = core.tensor(np.ones(3)).requires_grad_(), core.tensor(np.ones((2, 3)))
+    try:
+        return core.autograd.grad(x * ones, x, ones.requires_grad_(), create_graph=True)[0].requires_grad
+    except NotImplementedError:  # sum has no derivative yet
+        return False
 
 
 UNBROADCAST = _unbroadcast_differentiable()
@@ -207,15 +207,11 @@ def test_einsum_without_free_letters_raises_not_implemented():
 
 
 # ---------------------------------------------------------------- complex
-def test_complex_products_need_conj_or_match_it():
+def test_complex_dot_conjugates_the_other_factor():
     a = core.tensor(np.array([1 + 2j, 3 - 1j], dtype=np.complex64)).requires_grad_()
     b = core.tensor(np.array([2 - 1j, 1j], dtype=np.complex64)).requires_grad_()
     y = core.dot(a, b)
     g = core.tensor(np.array(1 + 1j, dtype=np.complex64))
-    if "conj" not in core._C._functions:
-        with pytest.raises(NotImplementedError, match="conj"):
-            core.autograd.grad(y, [a, b], g)
-        return
     ga, gb = core.autograd.grad(y, [a, b], g)
     np.testing.assert_allclose(ga.numpy(), (1 + 1j) * np.conj(b.detach().numpy()), rtol=1e-6)
     np.testing.assert_allclose(gb.numpy(), (1 + 1j) * np.conj(a.detach().numpy()), rtol=1e-6)

@@ -21,12 +21,12 @@ def _ints(lib, values):
 
 
 def _unbroadcast_differentiable():
-    """Whether the engine's un-broadcasting of gradients is recorded under create_graph
-    (it is once the reduction family lands)."""
-    x = core.tensor(np.ones(3)).requires_grad_()
-    y = x * core.tensor(np.ones((2, 3)))
-    (g,) = core.autograd.grad(y, x, core.tensor(np.ones((2, 3))).requires_grad_(), create_graph=True)
-    return g.requires_grad
+    """Whether the engine's un-broadcasting of gradients (a sum) is differentiable yet."""
+    x, ones = core.tensor(np.ones(3)).requires_grad_(), core.tensor(np.ones((2, 3)))
+    try:
+        return core.autograd.grad(x * ones, x, ones.requires_grad_(), create_graph=True)[0].requires_grad
+    except NotImplementedError:  # sum has no derivative yet
+        return False
 
 
 UNBROADCAST_DIFFERENTIABLE = _unbroadcast_differentiable()
@@ -268,7 +268,7 @@ COMPLEX_CASES = [
 
 @pytest.mark.parametrize("name,fn,shapes", COMPLEX_CASES, ids=[c[0] for c in COMPLEX_CASES])
 def test_complex(name, fn, shapes):
-    """Conjugated co-factors, as PyTorch; until conj() exists the backward says so."""
+    """Complex operands enter the gradients conjugated, as in PyTorch."""
     rng = np.random.default_rng(0)
     arrays = [(rng.uniform(-2, 2, s) + 1j * rng.uniform(-2, 2, s)).astype(np.complex64) for s in shapes]
     theirs_in = [torch.tensor(a, requires_grad=True) for a in arrays]
@@ -277,10 +277,6 @@ def test_complex(name, fn, shapes):
     expected = torch.autograd.grad(out, theirs_in, torch.tensor(g))
     ours_in = [core.tensor(a).requires_grad_() for a in arrays]
     our_out = fn(core, *ours_in)
-    if "conj" not in core._C._functions:
-        with pytest.raises(NotImplementedError, match="conj"):
-            core.autograd.grad(our_out, ours_in, core.tensor(g))
-        return
     ours = core.autograd.grad(our_out, ours_in, core.tensor(g))
     for o, e in zip(ours, expected):
         np.testing.assert_allclose(o.numpy(), e.numpy(), rtol=1e-5, atol=1e-5)

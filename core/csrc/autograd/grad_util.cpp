@@ -28,6 +28,10 @@ Tensor sum_middle(const Tensor& x, int64_t a, int64_t r, int64_t b) {
 }  // namespace
 
 Tensor sum_dims(const Tensor& x, IntList dims, bool keepdim) {
+  if (dims.empty()) return x;
+  // The reduction family's sum once it has a derivative; until then products with ones.
+  const Op& sum = TZ_OP("sum");
+  if (sum.def.backward != nullptr) return op(sum, {x, dims, keepdim});
   const int64_t nd = x.dim();
   for (int64_t& d : dims) d = wrap_dim(d, nd, "sum");
   std::sort(dims.begin(), dims.end());
@@ -85,17 +89,7 @@ Tensor place(const Tensor& x, int64_t dim, int64_t start, int64_t total) {
   return pad_dims(x, {{dim, start, total - start - x.size(dim)}});
 }
 
-Tensor conj(const Tensor& x) {
-  if (!is_complex(x.dtype())) return x;
-  // conj comes with the elementwise family; looked up when first needed.
-  static const Op* conj_op = [] {
-    const auto& found = OpRegistry::get().overloads("conj");
-    return found.empty() ? nullptr : found.front();
-  }();
-  TZ_CHECK(conj_op != nullptr, NotImplemented, "derivatives for complex inputs need conj(), which is "
-           "not available yet");
-  return op(*conj_op, {x});
-}
+Tensor conj(const Tensor& x) { return is_complex(x.dtype()) ? op(TZ_OP("conj"), {x}) : x; }
 
 Scalar conj(const Scalar& s) {
   if (!s.is_complex()) return s;

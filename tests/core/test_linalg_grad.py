@@ -43,9 +43,10 @@ def _broadcasts(shapes):
 
 
 # ---------------------------------------------------------------- matmul
-@pytest.mark.parametrize("sa,sb", MATMUL_SHAPES + [((2, 3, 2, 3), (3,)), ((3,), (2, 2, 3, 4)), ((5, 1, 2, 3), (1, 4, 3, 2))],
-                         ids=[f"{a}@{b}" for a, b in MATMUL_SHAPES + [((2, 3, 2, 3), (3,)), ((3,), (2, 2, 3, 4)),
-                                                                       ((5, 1, 2, 3), (1, 4, 3, 2))]])
+MATMUL_CASES = MATMUL_SHAPES + [((2, 3, 2, 3), (3,)), ((3,), (2, 2, 3, 4)), ((5, 1, 2, 3), (1, 4, 3, 2))]
+
+
+@pytest.mark.parametrize("sa,sb", MATMUL_CASES, ids=[f"{a}@{b}" for a, b in MATMUL_CASES])
 def test_matmul_every_rank(sa, sb):
     check(core.matmul, [sa, sb], second=UNBROADCAST or not _broadcasts([sa, sb]))
 

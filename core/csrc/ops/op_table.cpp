@@ -3,6 +3,7 @@
 // tests in tests/core/test_op_matrix.py draw inputs from. Bindings are derived from it.
 #include "autograd/functions.h"
 #include "autograd/op_node.h"
+#include "ops/indexing_grad.h"
 #include "ops/ops.h"
 #include "ops/registry.h"
 
@@ -52,59 +53,110 @@ const OpDef kOpTable[] = {
     {"expand(Tensor self, int[] size) -> Tensor", kMethod, N::Custom,
      OP { return expand(a[0].tensor(), a[1].int_list()); }, "expand",
      "", GRAD { return {c.grad()}; }},  // the engine sums the gradient back to the input's shape
+    // Overlapping inputs (expanded tensors) have no derivative (NotImplementedError in backward).
     {"as_strided(Tensor self, int[] size, int[] stride, int? storage_offset=None) -> Tensor", kBoth, N::Unsupported,
-     OP { return as_strided(a[0].tensor(), a[1].int_list(), a[2].int_list(), a[3].opt_int()); }, ""},
+     OP { return as_strided(a[0].tensor(), a[1].int_list(), a[2].int_list(), a[3].opt_int()); }, "",
+     "geometry", &grad::as_strided},
     {"contiguous(Tensor self) -> Tensor", kMethod, N::Keep,
      OP { return contiguous(a[0].tensor()); }, "unary_any",
      "", GRAD { return {c.grad()}; }},
     {"view_as(Tensor self, Tensor other) -> Tensor", kMethod, N::Custom,
-     OP { return view_as(a[0].tensor(), a[1].tensor()); }, "view_as"},
+     OP { return view_as(a[0].tensor(), a[1].tensor()); }, "view_as",
+     "", GRAD { return {F::reshape(c.grad(), c.input_sizes(0))}; }},
     {"reshape_as(Tensor self, Tensor other) -> Tensor", kMethod, N::Custom,
-     OP { return reshape_as(a[0].tensor(), a[1].tensor()); }, "view_as"},
+     OP { return reshape_as(a[0].tensor(), a[1].tensor()); }, "view_as",
+     "", GRAD { return {F::reshape(c.grad(), c.input_sizes(0))}; }},
     {"expand_as(Tensor self, Tensor other) -> Tensor", kMethod, N::Custom,
-     OP { return expand_as(a[0].tensor(), a[1].tensor()); }, "expand_as"},
+     OP { return expand_as(a[0].tensor(), a[1].tensor()); }, "expand_as",
+     "", GRAD { return {c.grad()}; }},
     {"swapaxes(Tensor self, int axis0, int axis1) -> Tensor", kBoth, N::Permute,
-     OP { return transpose(a[0].tensor(), a[1].to_int(), a[2].to_int()); }, "transpose"},
+     OP { return transpose(a[0].tensor(), a[1].to_int(), a[2].to_int()); }, "transpose",
+     "", GRAD { return {F::transpose(c.grad(), c.args[1].to_int(), c.args[2].to_int())}; }},
     {"swapdims(Tensor self, int dim0, int dim1) -> Tensor", kBoth, N::Permute,
-     OP { return transpose(a[0].tensor(), a[1].to_int(), a[2].to_int()); }, "transpose"},
+     OP { return transpose(a[0].tensor(), a[1].to_int(), a[2].to_int()); }, "transpose",
+     "", GRAD { return {F::transpose(c.grad(), c.args[1].to_int(), c.args[2].to_int())}; }},
     {"t(Tensor self) -> Tensor", kBoth, N::Permute,
-     OP { return matrix_t(a[0].tensor()); }, "matrix_t"},
+     OP { return matrix_t(a[0].tensor()); }, "matrix_t",
+     "", GRAD { return {F::tensor_call(TZ_OP("t"), {c.grad()})}; }},
     {"squeeze(Tensor self) -> Tensor", kBoth, N::Custom,
-     OP { return squeeze(a[0].tensor()); }, "squeeze"},
+     OP { return squeeze(a[0].tensor()); }, "squeeze",
+     "", GRAD { return {F::reshape(c.grad(), c.input_sizes(0))}; }},
     {"squeeze.dim(Tensor self, int dim) -> Tensor", kBoth, N::Custom,
-     OP { return squeeze(a[0].tensor(), a[1].to_int()); }, "squeeze_dim"},
+     OP { return squeeze(a[0].tensor(), a[1].to_int()); }, "squeeze_dim",
+     "", GRAD { return {F::reshape(c.grad(), c.input_sizes(0))}; }},
     {"unsqueeze(Tensor self, int dim) -> Tensor", kBoth, N::Custom,
-     OP { return unsqueeze(a[0].tensor(), a[1].to_int()); }, "unsqueeze"},
+     OP { return unsqueeze(a[0].tensor(), a[1].to_int()); }, "unsqueeze",
+     "", GRAD { return {F::reshape(c.grad(), c.input_sizes(0))}; }},
     {"flatten(Tensor self, int start_dim=0, int end_dim=-1) -> Tensor", kBoth, N::Custom,
-     OP { return flatten(a[0].tensor(), a[1].to_int(), a[2].to_int()); }, "flatten"},
+     OP { return flatten(a[0].tensor(), a[1].to_int(), a[2].to_int()); }, "flatten",
+     "", GRAD { return {F::reshape(c.grad(), c.input_sizes(0))}; }},
     {"unflatten(Tensor self, int dim, int[] sizes) -> Tensor", kMethod, N::Custom,
-     OP { return unflatten(a[0].tensor(), a[1].to_int(), a[2].int_list()); }, "unflatten"},
+     OP { return unflatten(a[0].tensor(), a[1].to_int(), a[2].int_list()); }, "unflatten",
+     "", GRAD { return {F::reshape(c.grad(), c.input_sizes(0))}; }},
     {"movedim(Tensor self, int[] source, int[] destination) -> Tensor", kBoth, N::Permute,
-     OP { return movedim(a[0].tensor(), a[1].int_list(), a[2].int_list()); }, "movedim"},
+     OP { return movedim(a[0].tensor(), a[1].int_list(), a[2].int_list()); }, "movedim",
+     "", GRAD { return {F::tensor_call(TZ_OP("movedim"), {c.grad(), c.args[2], c.args[1]})}; }},
     {"moveaxis(Tensor self, int[] source, int[] destination) -> Tensor", kBoth, N::Permute,
-     OP { return movedim(a[0].tensor(), a[1].int_list(), a[2].int_list()); }, "movedim"},
+     OP { return movedim(a[0].tensor(), a[1].int_list(), a[2].int_list()); }, "movedim",
+     "", GRAD { return {F::tensor_call(TZ_OP("movedim"), {c.grad(), c.args[2], c.args[1]})}; }},
     {"narrow(Tensor self, int dim, int start, int length) -> Tensor", kBoth, N::Keep,
-     OP { return narrow(a[0].tensor(), a[1].to_int(), a[2].to_int(), a[3].to_int()); }, "narrow"},
+     OP { return narrow(a[0].tensor(), a[1].to_int(), a[2].to_int(), a[3].to_int()); }, "narrow",
+     "", &grad::narrow},
     {"select(Tensor self, int dim, int index) -> Tensor", kBoth, N::Reduce,
-     OP { return select(a[0].tensor(), a[1].to_int(), a[2].to_int()); }, "select"},
+     OP { return select(a[0].tensor(), a[1].to_int(), a[2].to_int()); }, "select",
+     "", &grad::select},
     {"unbind(Tensor self, int dim=0) -> Tensor[]", kBoth, N::Reduce,
-     OP { return unbind(a[0].tensor(), a[1].to_int()); }, "unbind"},
+     OP { return unbind(a[0].tensor(), a[1].to_int()); }, "unbind",
+     "", GRAD {
+       return grad::pieces(c, c.args[1].to_int(), false, [](const Tensor& t, const Stack& a) { return unbind(t, a[1].to_int()); });
+     }},
     {"split(Tensor self, int split_size, int dim=0) -> Tensor[]", kBoth, N::Keep,
-     OP { return split(a[0].tensor(), a[1].to_int(), a[2].to_int()); }, "split"},
+     OP { return split(a[0].tensor(), a[1].to_int(), a[2].to_int()); }, "split",
+     "", GRAD {
+       return grad::pieces(c, c.args[2].to_int(), true, [](const Tensor& t, const Stack& a) { return split(t, a[1].to_int(), a[2].to_int()); });
+     }},
     {"split_with_sizes(Tensor self, int[] split_sizes, int dim=0) -> Tensor[]", kBoth, N::Keep,
-     OP { return split_with_sizes(a[0].tensor(), a[1].int_list(), a[2].to_int()); }, "split_with_sizes"},
+     OP { return split_with_sizes(a[0].tensor(), a[1].int_list(), a[2].to_int()); }, "split_with_sizes",
+     "", GRAD {
+       return grad::pieces(c, c.args[2].to_int(), true, [](const Tensor& t, const Stack& a) { return split_with_sizes(t, a[1].int_list(), a[2].to_int()); });
+     }},
     {"chunk(Tensor self, int chunks, int dim=0) -> Tensor[]", kBoth, N::Keep,
-     OP { return chunk(a[0].tensor(), a[1].to_int(), a[2].to_int()); }, "chunk"},
+     OP { return chunk(a[0].tensor(), a[1].to_int(), a[2].to_int()); }, "chunk",
+     "", GRAD {
+       return grad::pieces(c, c.args[2].to_int(), true, [](const Tensor& t, const Stack& a) { return chunk(t, a[1].to_int(), a[2].to_int()); });
+     }},
     {"tensor_split(Tensor self, int sections, int dim=0) -> Tensor[]", kBoth, N::Keep,
-     OP { return tensor_split(a[0].tensor(), a[1].to_int(), a[2].to_int()); }, "tensor_split"},
+     OP { return tensor_split(a[0].tensor(), a[1].to_int(), a[2].to_int()); }, "tensor_split",
+     "", GRAD {
+       return grad::pieces(c, c.args[2].to_int(), true, [](const Tensor& t, const Stack& a) { return tensor_split(t, a[1].to_int(), a[2].to_int()); });
+     }},
     {"tensor_split.indices(Tensor self, int[] indices, int dim=0) -> Tensor[]", kBoth, N::Keep,
-     OP { return tensor_split(a[0].tensor(), a[1].int_list(), a[2].to_int()); }, "tensor_split_indices"},
+     OP { return tensor_split(a[0].tensor(), a[1].int_list(), a[2].to_int()); }, "tensor_split_indices",
+     "", GRAD {
+       return grad::pieces(c, c.args[2].to_int(), true, [](const Tensor& t, const Stack& a) { return tensor_split(t, a[1].int_list(), a[2].to_int()); });
+     }},
     {"unfold(Tensor self, int dimension, int size, int step) -> Tensor", kMethod, N::Unsupported,
-     OP { return unfold(a[0].tensor(), a[1].to_int(), a[2].to_int(), a[3].to_int()); }, "unfold"},
+     OP { return unfold(a[0].tensor(), a[1].to_int(), a[2].to_int(), a[3].to_int()); }, "unfold",
+     "", &grad::unfold},
     {"view_as_real(Tensor self) -> Tensor", kFunction, N::Custom,
-     OP { return view_as_real(a[0].tensor()); }, "view_as_real"},
+     OP { return view_as_real(a[0].tensor()); }, "view_as_real",
+     "", GRAD { return {F::tensor_call(TZ_OP("view_as_complex"), {F::tensor_call(TZ_OP("contiguous"), {c.grad()})})}; }},
     {"view_as_complex(Tensor self) -> Tensor", kFunction, N::Custom,
-     OP { return view_as_complex(a[0].tensor()); }, "view_as_complex"},
+     OP { return view_as_complex(a[0].tensor()); }, "view_as_complex",
+     "", GRAD { return {F::tensor_call(TZ_OP("view_as_real"), {c.grad()})}; }},
+    // ---- internal (not exported): the pieces of Tensor.__getitem__, and backward helpers
+    {"slice(Tensor self, int dim, int start, int end, int step) -> Tensor", kInternal, N::Keep,
+     OP { return slice(a[0].tensor(), a[1].to_int(), a[2].to_int(), a[3].to_int(), a[4].to_int()); }, "",
+     "", &grad::slice},
+    {"alias(Tensor self) -> Tensor", kInternal, N::Keep,
+     OP { return alias(a[0].tensor()); }, "",
+     "", GRAD { return {c.grad()}; }},
+    {"_view_scatter_add(Tensor grad, int[] base_sizes, int[] size, int[] stride, int offset) -> Tensor", kInternal, N::Unsupported,
+     OP { return view_scatter_add(a[0].tensor(), a[1].int_list(), a[2].int_list(), a[3].int_list(), a[4].to_int()); }, "",
+     "", &grad::view_scatter_add},
+    {"_split_backward(Tensor[] grads, int[] sizes, int dim, int[] starts, bool keepdim) -> Tensor", kInternal, N::Unsupported,
+     OP { return split_backward(a[0].tensor_list(), a[1].int_list(), a[2].to_int(), a[3].int_list(), a[4].to_bool()); }, "",
+     "", &grad::split_backward},
 
     // ---------------------------------------------------------------- elementwise
     {"add(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", kBoth, N::Unify,
@@ -148,9 +200,17 @@ const OpDef kOpTable[] = {
 
     // ---------------------------------------------------------------- indexing
     {"index_select(Tensor self, int dim, Tensor index) -> Tensor", kBoth, N::Keep,
-     OP { return index_select(a[0].tensor(), a[1].to_int(), a[2].tensor()); }, "index_select"},
+     OP { return index_select(a[0].tensor(), a[1].to_int(), a[2].tensor()); }, "index_select",
+     "index", GRAD {
+       Tensor z = zeros(c.input_sizes(0), c.grad().dtype());  // repeated indices accumulate
+       return {F::tensor_call(TZ_OP("index_add"), {z, c.args[1], c.tensor(2), c.grad()})};
+     }},
     {"gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor", kBoth, N::Unsupported,
-     OP { return gather(a[0].tensor(), a[1].to_int(), a[2].tensor()); }, "gather"},
+     OP { return gather(a[0].tensor(), a[1].to_int(), a[2].tensor()); }, "gather",
+     "index", GRAD {
+       Tensor z = zeros(c.input_sizes(0), c.grad().dtype());
+       return {F::tensor_call(TZ_OP("scatter_add"), {z, c.args[1], c.tensor(2), c.grad()})};
+     }},
     // A Python number given as `src` is the value overload (Tensor params accept numbers).
     {"scatter.src(Tensor self, int dim, Tensor index, Tensor src, *, str? reduce=None) -> Tensor", kBoth, N::Unsupported,
      OP {
@@ -158,62 +218,89 @@ const OpDef kOpTable[] = {
        const Tensor& src = a[3].tensor();
        if (src.impl()->wrapped_number) return scatter(a[0].tensor(), a[1].to_int(), a[2].tensor(), item(src), reduce);
        return scatter(a[0].tensor(), a[1].to_int(), a[2].tensor(), src, reduce);
-     }, "scatter"},
+     }, "scatter",
+     "index", &grad::scatter},
     {"scatter.value(Tensor self, int dim, Tensor index, Scalar value, *, str? reduce=None) -> Tensor", kBoth, N::Unsupported,
      OP {
        auto reduce = a[4].is_none() ? std::optional<std::string>() : a[4].str();
        return scatter(a[0].tensor(), a[1].to_int(), a[2].tensor(), a[3].scalar(), reduce);
-     }, "scatter_value"},
+     }, "scatter_value",
+     "index", &grad::scatter},
     {"scatter_.src(Tensor self, int dim, Tensor index, Tensor src, *, str? reduce=None) -> Tensor", kMethod, N::Unsupported,
      OP {
        auto reduce = a[4].is_none() ? std::optional<std::string>() : a[4].str();
        const Tensor& src = a[3].tensor();
        if (src.impl()->wrapped_number) return scatter_(a[0].tensor(), a[1].to_int(), a[2].tensor(), item(src), reduce);
        return scatter_(a[0].tensor(), a[1].to_int(), a[2].tensor(), src, reduce);
-     }, "scatter"},
+     }, "scatter",
+     "index", &grad::scatter},
     {"scatter_.value(Tensor self, int dim, Tensor index, Scalar value, *, str? reduce=None) -> Tensor", kMethod, N::Unsupported,
      OP {
        auto reduce = a[4].is_none() ? std::optional<std::string>() : a[4].str();
        return scatter_(a[0].tensor(), a[1].to_int(), a[2].tensor(), a[3].scalar(), reduce);
-     }, "scatter_value"},
+     }, "scatter_value",
+     "index", &grad::scatter},
     {"scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor", kBoth, N::Unsupported,
-     OP { return scatter_add(a[0].tensor(), a[1].to_int(), a[2].tensor(), a[3].tensor()); }, "scatter"},
+     OP { return scatter_add(a[0].tensor(), a[1].to_int(), a[2].tensor(), a[3].tensor()); }, "scatter",
+     "index", &grad::scatter_add},
     {"scatter_add_(Tensor self, int dim, Tensor index, Tensor src) -> Tensor", kMethod, N::Unsupported,
-     OP { return scatter_add_(a[0].tensor(), a[1].to_int(), a[2].tensor(), a[3].tensor()); }, "scatter"},
+     OP { return scatter_add_(a[0].tensor(), a[1].to_int(), a[2].tensor(), a[3].tensor()); }, "scatter",
+     "index", &grad::scatter_add},
     {"index_add_(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor", kMethod, N::Unsupported,
-     OP { return index_add_(a[0].tensor(), a[1].to_int(), a[2].tensor(), a[3].tensor(), a[4].scalar()); }, "index_add"},
+     OP { return index_add_(a[0].tensor(), a[1].to_int(), a[2].tensor(), a[3].tensor(), a[4].scalar()); }, "index_add",
+     "index", &grad::index_add},
     {"index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor", kBoth, N::Unsupported,
-     OP { return index_add(a[0].tensor(), a[1].to_int(), a[2].tensor(), a[3].tensor(), a[4].scalar()); }, "index_add"},
+     OP { return index_add(a[0].tensor(), a[1].to_int(), a[2].tensor(), a[3].tensor(), a[4].scalar()); }, "index_add",
+     "index", &grad::index_add},
     {"index_copy_(Tensor self, int dim, Tensor index, Tensor source) -> Tensor", kMethod, N::Unsupported,
-     OP { return index_copy_(a[0].tensor(), a[1].to_int(), a[2].tensor(), a[3].tensor()); }, "index_copy"},
+     OP { return index_copy_(a[0].tensor(), a[1].to_int(), a[2].tensor(), a[3].tensor()); }, "index_copy",
+     "index", &grad::index_copy},
     {"index_copy(Tensor self, int dim, Tensor index, Tensor source) -> Tensor", kBoth, N::Unsupported,
-     OP { return index_copy(a[0].tensor(), a[1].to_int(), a[2].tensor(), a[3].tensor()); }, "index_copy"},
+     OP { return index_copy(a[0].tensor(), a[1].to_int(), a[2].tensor(), a[3].tensor()); }, "index_copy",
+     "index", &grad::index_copy},
     // Fill values: a Python number or a 0-d tensor (the Tensor overloads come first to check that).
     {"index_fill_.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor", kMethod, N::Keep,
-     OP { return index_fill_(a[0].tensor(), a[1].to_int(), a[2].tensor(), zero_dim_value(a[3].tensor(), "index_fill_")); }, "index_fill"},
+     OP { return index_fill_(a[0].tensor(), a[1].to_int(), a[2].tensor(), zero_dim_value(a[3].tensor(), "index_fill_")); }, "index_fill",
+     "index", &grad::index_fill},
     {"index_fill_.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor", kMethod, N::Keep,
-     OP { return index_fill_(a[0].tensor(), a[1].to_int(), a[2].tensor(), a[3].scalar()); }, "index_fill"},
+     OP { return index_fill_(a[0].tensor(), a[1].to_int(), a[2].tensor(), a[3].scalar()); }, "index_fill",
+     "index", &grad::index_fill},
     {"index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor", kBoth, N::Keep,
-     OP { return index_fill(a[0].tensor(), a[1].to_int(), a[2].tensor(), zero_dim_value(a[3].tensor(), "index_fill")); }, "index_fill"},
+     OP { return index_fill(a[0].tensor(), a[1].to_int(), a[2].tensor(), zero_dim_value(a[3].tensor(), "index_fill")); }, "index_fill",
+     "index", &grad::index_fill},
     {"index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor", kBoth, N::Keep,
-     OP { return index_fill(a[0].tensor(), a[1].to_int(), a[2].tensor(), a[3].scalar()); }, "index_fill"},
+     OP { return index_fill(a[0].tensor(), a[1].to_int(), a[2].tensor(), a[3].scalar()); }, "index_fill",
+     "index", &grad::index_fill},
     {"masked_fill_.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor", kMethod, N::Unify,
-     OP { return masked_fill_(a[0].tensor(), a[1].tensor(), zero_dim_value(a[2].tensor(), "masked_fill_")); }, "masked_fill"},
+     OP { return masked_fill_(a[0].tensor(), a[1].tensor(), zero_dim_value(a[2].tensor(), "masked_fill_")); }, "masked_fill",
+     "mask", &grad::masked_fill},
     {"masked_fill_.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor", kMethod, N::Unify,
-     OP { return masked_fill_(a[0].tensor(), a[1].tensor(), a[2].scalar()); }, "masked_fill"},
+     OP { return masked_fill_(a[0].tensor(), a[1].tensor(), a[2].scalar()); }, "masked_fill",
+     "mask", &grad::masked_fill},
     {"masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor", kBoth, N::Unify,
-     OP { return masked_fill(a[0].tensor(), a[1].tensor(), zero_dim_value(a[2].tensor(), "masked_fill")); }, "masked_fill"},
+     OP { return masked_fill(a[0].tensor(), a[1].tensor(), zero_dim_value(a[2].tensor(), "masked_fill")); }, "masked_fill",
+     "mask", &grad::masked_fill},
     {"masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor", kBoth, N::Unify,
-     OP { return masked_fill(a[0].tensor(), a[1].tensor(), a[2].scalar()); }, "masked_fill"},
+     OP { return masked_fill(a[0].tensor(), a[1].tensor(), a[2].scalar()); }, "masked_fill",
+     "mask", &grad::masked_fill},
     {"masked_select(Tensor self, Tensor mask) -> Tensor", kBoth, N::Unsupported,
-     OP { return masked_select(a[0].tensor(), a[1].tensor()); }, "masked_select"},
+     OP { return masked_select(a[0].tensor(), a[1].tensor()); }, "masked_select",
+     "mask", &grad::masked_select},
     {"masked_scatter_(Tensor self, Tensor mask, Tensor source) -> Tensor", kMethod, N::Unsupported,
-     OP { return masked_scatter_(a[0].tensor(), a[1].tensor(), a[2].tensor()); }, "masked_scatter"},
+     OP { return masked_scatter_(a[0].tensor(), a[1].tensor(), a[2].tensor()); }, "masked_scatter",
+     "mask", &grad::masked_scatter},
     {"masked_scatter(Tensor self, Tensor mask, Tensor source) -> Tensor", kBoth, N::Unsupported,
-     OP { return masked_scatter(a[0].tensor(), a[1].tensor(), a[2].tensor()); }, "masked_scatter"},
+     OP { return masked_scatter(a[0].tensor(), a[1].tensor(), a[2].tensor()); }, "masked_scatter",
+     "mask", &grad::masked_scatter},
     // Tensor.where(condition, y) puts self second: core/_tensor.py defines that method.
     {"where.self(Tensor condition, Tensor self, Tensor other) -> Tensor", kFunction, N::Unify,
-     OP { return where(a[0].tensor(), a[1].tensor(), a[2].tensor()); }, "where"},
+     OP { return where(a[0].tensor(), a[1].tensor(), a[2].tensor()); }, "where",
+     "condition", GRAD {
+       const Tensor& cond = c.tensor(0);
+       Tensor zero = scalar_to_tensor(Scalar(0.0));
+       return {Tensor(), c.needs_grad(1) ? F::tensor_call(TZ_OP("where.self"), {cond, c.grad(), zero}) : Tensor(),
+               c.needs_grad(2) ? F::tensor_call(TZ_OP("where.self"), {cond, zero, c.grad()}) : Tensor()};
+     }},
     {"where(Tensor condition) -> Tensor[]", kFunction, N::Unsupported,
      OP { return nonzero_numpy(a[0].tensor()); }, "unary_any"},
     {"nonzero(Tensor self, *, bool as_tuple=False) -> Tensor", kBoth, N::Unsupported,
@@ -224,16 +311,26 @@ const OpDef kOpTable[] = {
     {"argwhere(Tensor self) -> Tensor", kBoth, N::Unsupported,
      OP { return nonzero(a[0].tensor()); }, "unary_any"},
     {"take(Tensor self, Tensor index) -> Tensor", kBoth, N::Unsupported,
-     OP { return take(a[0].tensor(), a[1].tensor()); }, "take"},
+     OP { return take(a[0].tensor(), a[1].tensor()); }, "take",
+     "index", &grad::take},
     {"put_(Tensor self, Tensor index, Tensor source, bool accumulate=False) -> Tensor", kMethod, N::Unsupported,
-     OP { return put_(a[0].tensor(), a[1].tensor(), a[2].tensor(), a[3].to_bool()); }, "put"},
+     OP { return put_(a[0].tensor(), a[1].tensor(), a[2].tensor(), a[3].to_bool()); }, "put",
+     "index", &grad::put},
     {"put(Tensor self, Tensor index, Tensor source, bool accumulate=False) -> Tensor", kBoth, N::Unsupported,
-     OP { return put(a[0].tensor(), a[1].tensor(), a[2].tensor(), a[3].to_bool()); }, "put"},
+     OP { return put(a[0].tensor(), a[1].tensor(), a[2].tensor(), a[3].to_bool()); }, "put",
+     "index", &grad::put},
     // Tensor?[] arguments are not generated by the op matrix: tests/core/test_indexing.py covers these.
     {"index_put_(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor", kMethod, N::Unsupported,
-     OP { return index_put_(a[0].tensor(), a[1].tensor_list(), a[2].tensor(), a[3].to_bool()); }, ""},
+     OP { return index_put_(a[0].tensor(), a[1].tensor_list(), a[2].tensor(), a[3].to_bool()); }, "",
+     "indices", &grad::index_put},
     {"index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor", kBoth, N::Unsupported,
-     OP { return index_put(a[0].tensor(), a[1].tensor_list(), a[2].tensor(), a[3].to_bool()); }, ""},
+     OP { return index_put(a[0].tensor(), a[1].tensor_list(), a[2].tensor(), a[3].to_bool()); }, "",
+     "indices", &grad::index_put},
+
+    // self[indices] of Tensor.__getitem__ (internal; the Python spelling is t[...]).
+    {"index.Tensor(Tensor self, Tensor?[] indices) -> Tensor", kInternal, N::Unsupported,
+     OP { return index(a[0].tensor(), a[1].tensor_list()); }, "",
+     "indices", &grad::index},
 
     // ---------------------------------------------------------------- joining
     {"cat(Tensor[] tensors, int dim=0) -> Tensor", kFunction, N::Custom,
@@ -359,7 +456,10 @@ const OpDef kOpTable[] = {
      OP { return clone(a[0].tensor()); }, "unary_any",
      "", GRAD { return {c.grad()}; }},
     {"copy_(Tensor self, Tensor src, bool non_blocking=False) -> Tensor", kMethod, N::Keep,
-     OP { return copy_(a[0].tensor(), a[1].tensor()); }, "copy"},
+     OP { return copy_(a[0].tensor(), a[1].tensor()); }, "copy",
+     "", GRAD {  // self's old value is overwritten; the engine sums and casts src's gradient
+       return {c.needs_grad(0) ? zeros(c.input_sizes(0), c.grad().dtype()) : Tensor(), c.grad()};
+     }},
     // Tensor.to: core/_tensor.py normalises device objects, then these overloads decide.
     {"to.dtype(Tensor self, ScalarType dtype, bool non_blocking=False, bool copy=False) -> Tensor", kMethod, N::Keep,
      OP { return to_dtype(a[0].tensor(), a[1].dtype(), a[3].to_bool()); }, "to_dtype",

@@ -3,6 +3,7 @@
 #pragma once
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 #include "autograd/node.h"
@@ -27,7 +28,7 @@ struct AutogradMeta {
   uint32_t output_nr = 0;                // which output of grad_fn this tensor is
   std::weak_ptr<Node> grad_accumulator;  // leaves: their AccumulateGrad, while in some graph
   HookList hooks;                        // leaves' Tensor.register_hook (non-leaves: on grad_fn)
-  std::unique_ptr<ViewInfo> view;        // set for tensors made by view ops
+  std::optional<ViewInfo> view;          // set for tensors made by view ops
   std::mutex mutex;                      // guards grad and grad_accumulator
 };
 

@@ -2,6 +2,7 @@
 
 #include <cctype>
 
+#include "autograd/functions.h"
 #include "autograd/grad_mode.h"
 #include "autograd/views.h"
 #include "ops/conversion.h"
@@ -174,6 +175,10 @@ void note_views(const Value& out, const Stack& args, const Op& op) {
   });
 }
 
+// What an in-place op's formula sees as `self`: its value before the op, as a recorded clone
+// so that double backward reaches self's history through it.
+Value original_self(const Tensor& self) { return F::tensor_call(TZ_OP("clone"), {self}); }
+
 void check_derivative_exists(const Op& op) {
   TZ_CHECK(op.def.backward != nullptr, NotImplemented, "the derivative for '", op.schema.name,
            "' is not implemented");
@@ -198,7 +203,7 @@ Value record_inplace_on_view(const Op& op, Stack& args) {
   check_derivative_exists(op);
 
   auto fn = std::make_shared<OpNode>(op, args);
-  for (int index : op.saved_args) fn->save_arg(index, index == 0 ? Value(clone(self)) : args[index]);
+  for (int index : op.saved_args) fn->save_arg(index, index == 0 ? original_self(self) : args[index]);
   Value out = call_op_untracked(op, args);
   fn->outputs.assign(1, OutputMeta{self.sizes(), self.dtype()});
 
@@ -240,7 +245,7 @@ Value call_with_autograd(const Op& op, Stack& args) {
   auto node = std::make_shared<OpNode>(op, args);
   // In-place ops overwrite self: a formula that needs it gets the value from before.
   for (int index : op.saved_args) {
-    if (inplace && index == 0) node->save_arg(index, Value(clone(self)));
+    if (inplace && index == 0) node->save_arg(index, original_self(self));
     else node->save_arg(index, args[index]);
   }
   Value out = call_op_untracked(op, args);

@@ -54,17 +54,17 @@ class CopySlices final : public Node {
 void as_view(const Tensor& view, const Tensor& source) {
   if (InferenceMode::is_enabled()) return;
   const ViewInfo* parent = view_info(source);
-  auto info = std::make_unique<ViewInfo>();
-  info->base = parent ? parent->base : source;
-  info->rebasable = view.dtype() == info->base.dtype();  // geometry counts base elements
-  info->created_in_no_grad = !GradMode::is_enabled() || (parent && parent->created_in_no_grad);
-  info->attr_version = view.version();
+  ViewInfo info;
+  info.base = parent ? parent->base : source;
+  info.rebasable = view.dtype() == info.base.dtype();  // geometry counts base elements
+  info.created_in_no_grad = !GradMode::is_enabled() || (parent && parent->created_in_no_grad);
+  info.attr_version = view.version();
   ensure_meta(view).view = std::move(info);
 }
 
 const ViewInfo* view_info(const Tensor& t) {
   AutogradMeta* m = meta(t);
-  return m ? m->view.get() : nullptr;
+  return m && m->view ? &*m->view : nullptr;
 }
 
 void set_view_grad_fn_from_base(const Tensor& view, AutogradMeta& m) {

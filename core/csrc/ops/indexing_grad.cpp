@@ -337,7 +337,7 @@ TensorList index_put(BackwardContext& c) {
     out[0] = c.args[3].to_bool() ? c.grad()
                                  : call(TZ_OP("index_put"), {c.grad(), indices, zeros(c.input_sizes(values), c.grad().dtype()), false});
   // In the indexing result's shape: the engine sums it down to a broadcast value's shape.
-  if (c.needs_grad(values)) out[values] = call(TZ_OP("index"), {c.grad(), indices});
+  if (c.needs_grad(values)) out[values] = call(TZ_OP("index.Tensor"), {c.grad(), indices});
   return out;
 }
 

@@ -103,7 +103,7 @@ class OpNode final : public Node {
     }
     TensorList results;
     for (const SavedVariable& s : saved_results_) results.push_back(s.unpack(*this));
-    BackwardContext ctx{grads, args, results, needs_, input_meta_, &geometry_};
+    BackwardContext ctx{grads, args, results, needs_, input_meta_, &geometry_, op_};
     TensorList out = op_->def.backward(ctx);
     out.resize(next_edges.size());
     for (size_t i = 0; i < out.size(); ++i)

@@ -24,6 +24,7 @@ struct BackwardContext {
   const std::vector<bool>& needs;         // per tensor input, in argument order
   const std::vector<OutputMeta>& inputs;  // sizes and dtype of each tensor input
   const std::vector<TensorGeometry>* geometry = nullptr;  // per tensor input, if saved
+  const Op* op = nullptr;                                  // the entry being differentiated
 
   const Tensor& grad(size_t i = 0) const { return grads.at(i); }
   const Tensor& result(size_t i = 0) const { return results.at(i); }

@@ -35,13 +35,17 @@ Tensor pad_to(const Tensor& g, const Shape& sizes) {
   return strided_scatter(g, sizes, g.sizes(), contiguous_strides(sizes), 0);
 }
 
-// The gradient of a view op: `view_fn` applied to a contiguous tensor of the input's sizes
-// gives the view's geometry over it, through which the gradient is scattered back.
-template <typename ViewFn>
-Tensor view_backward(const Tensor& g, const Shape& input_sizes, ViewFn view_fn) {
-  Tensor probe = Tensor::view_of(Tensor::empty({1}, g.dtype()), input_sizes, contiguous_strides(input_sizes), 0);
-  Tensor v = view_fn(probe);  // metadata only: the probe's memory is never read
-  return strided_scatter(g, input_sizes, v.sizes(), v.strides(), v.offset());
+// A contiguous tensor of `sizes` for rerunning a view op to learn its geometry: view ops
+// only compute metadata, so it has one element of memory behind it.
+Tensor geometry_probe(const Shape& sizes) {
+  return Tensor::view_of(Tensor::empty({1}, DType::UInt8), sizes, contiguous_strides(sizes), 0);
+}
+
+// The op of `c` rerun on a probe of its input's sizes: the geometry of its outputs.
+Value rerun_on_probe(const BackwardContext& c) {
+  Stack args = c.args;
+  args[0] = geometry_probe(c.input_sizes(0));
+  return c.op->def.fn(args);
 }
 
 bool dense_row_major(const TensorGeometry& geo) {
@@ -197,36 +201,18 @@ TensorList split_backward(BackwardContext& c) {
   return out;
 }
 
-TensorList slice(BackwardContext& c) {
-  return {view_backward(c.grad(), c.input_sizes(0), [&](const Tensor& p) {
-    return tz::slice(p, c.args[1].to_int(), c.args[2].to_int(), c.args[3].to_int(), c.args[4].to_int());
-  })};
+TensorList strided_view(BackwardContext& c) {
+  Tensor v = rerun_on_probe(c).tensor();
+  return {strided_scatter(c.grad(), c.input_sizes(0), v.sizes(), v.strides(), v.offset())};
 }
 
-TensorList narrow(BackwardContext& c) {
-  return {view_backward(c.grad(), c.input_sizes(0), [&](const Tensor& p) {
-    return tz::narrow(p, c.args[1].to_int(), c.args[2].to_int(), c.args[3].to_int());
-  })};
-}
-
-TensorList select(BackwardContext& c) {
-  return {view_backward(c.grad(), c.input_sizes(0), [&](const Tensor& p) {
-    return tz::select(p, c.args[1].to_int(), c.args[2].to_int());
-  })};
-}
-
-TensorList unfold(BackwardContext& c) {
-  return {view_backward(c.grad(), c.input_sizes(0), [&](const Tensor& p) {
-    return tz::unfold(p, c.args[1].to_int(), c.args[2].to_int(), c.args[3].to_int());
-  })};
-}
-
-TensorList pieces(BackwardContext& c, int64_t dim, bool keepdim, TensorList (*pieces_of)(const Tensor&, const Stack&)) {
+TensorList pieces(BackwardContext& c, int64_t dim, bool keepdim) {
   const Shape& sizes = c.input_sizes(0);
   const int64_t d = wrap_dim(dim, static_cast<int64_t>(sizes.size()), "backward");
-  Tensor probe = Tensor::view_of(Tensor::empty({1}, c.grad().dtype()), sizes, contiguous_strides(sizes), 0);
+  const int64_t stride = contiguous_strides(sizes)[d];
   IntList starts;
-  for (const Tensor& piece : pieces_of(probe, c.args)) starts.push_back(probe.strides()[d] ? piece.offset() / probe.strides()[d] : 0);
+  const Value outputs = rerun_on_probe(c);
+  for (const Tensor& piece : outputs.tensor_list()) starts.push_back(stride ? piece.offset() / stride : 0);
   return {call(TZ_OP("_split_backward"), {c.grads, ints(sizes), d, starts, keepdim})};
 }
 
@@ -333,9 +319,10 @@ TensorList index_put(BackwardContext& c) {
   const TensorList& indices = c.args[1].tensor_list();
   const size_t values = indices.size() + 1;
   TensorList out(values + 1);
-  if (c.needs_grad(0))
-    out[0] = c.args[3].to_bool() ? c.grad()
-                                 : call(TZ_OP("index_put"), {c.grad(), indices, zeros(c.input_sizes(values), c.grad().dtype()), false});
+  if (c.needs_grad(0)) {
+    Tensor overwritten = zeros(c.input_sizes(values), c.grad().dtype());
+    out[0] = c.args[3].to_bool() ? c.grad() : call(TZ_OP("index_put"), {c.grad(), indices, overwritten, false});
+  }
   // In the indexing result's shape: the engine sums it down to a broadcast value's shape.
   if (c.needs_grad(values)) out[values] = call(TZ_OP("index.Tensor"), {c.grad(), indices});
   return out;

@@ -37,13 +37,11 @@ namespace grad {
 TensorList as_strided(BackwardContext& c);
 TensorList view_scatter_add(BackwardContext& c);
 TensorList split_backward(BackwardContext& c);
-TensorList slice(BackwardContext& c);
-TensorList narrow(BackwardContext& c);
-TensorList select(BackwardContext& c);
-TensorList unfold(BackwardContext& c);
-// unbind (keepdim=false) and split / split_with_sizes / chunk / tensor_split: `pieces_of`
-// repeats the op on a tensor of the input's sizes, to tell where each piece starts.
-TensorList pieces(BackwardContext& c, int64_t dim, bool keepdim, TensorList (*pieces_of)(const Tensor&, const Stack&));
+// Single-output view ops that only compute metadata (narrow, select, unfold, slice): the op
+// reruns on a contiguous tensor of the input's sizes to learn the view's geometry over it.
+TensorList strided_view(BackwardContext& c);
+// unbind (keepdim=false) and split / split_with_sizes / chunk / tensor_split, likewise.
+TensorList pieces(BackwardContext& c, int64_t dim, bool keepdim);
 
 TensorList scatter(BackwardContext& c);  // scatter(_).src and .value
 TensorList scatter_add(BackwardContext& c);

@@ -101,53 +101,43 @@ const OpDef kOpTable[] = {
      "", GRAD { return {F::tensor_call(TZ_OP("movedim"), {c.grad(), c.args[2], c.args[1]})}; }},
     {"narrow(Tensor self, int dim, int start, int length) -> Tensor", kBoth, N::Keep,
      OP { return narrow(a[0].tensor(), a[1].to_int(), a[2].to_int(), a[3].to_int()); }, "narrow",
-     "", &grad::narrow},
+     "", &grad::strided_view},
     {"select(Tensor self, int dim, int index) -> Tensor", kBoth, N::Reduce,
      OP { return select(a[0].tensor(), a[1].to_int(), a[2].to_int()); }, "select",
-     "", &grad::select},
+     "", &grad::strided_view},
     {"unbind(Tensor self, int dim=0) -> Tensor[]", kBoth, N::Reduce,
      OP { return unbind(a[0].tensor(), a[1].to_int()); }, "unbind",
-     "", GRAD {
-       return grad::pieces(c, c.args[1].to_int(), false, [](const Tensor& t, const Stack& a) { return unbind(t, a[1].to_int()); });
-     }},
+     "", GRAD { return grad::pieces(c, c.args[1].to_int(), false); }},
     {"split(Tensor self, int split_size, int dim=0) -> Tensor[]", kBoth, N::Keep,
      OP { return split(a[0].tensor(), a[1].to_int(), a[2].to_int()); }, "split",
-     "", GRAD {
-       return grad::pieces(c, c.args[2].to_int(), true, [](const Tensor& t, const Stack& a) { return split(t, a[1].to_int(), a[2].to_int()); });
-     }},
+     "", GRAD { return grad::pieces(c, c.args[2].to_int(), true); }},
     {"split_with_sizes(Tensor self, int[] split_sizes, int dim=0) -> Tensor[]", kBoth, N::Keep,
      OP { return split_with_sizes(a[0].tensor(), a[1].int_list(), a[2].to_int()); }, "split_with_sizes",
-     "", GRAD {
-       return grad::pieces(c, c.args[2].to_int(), true, [](const Tensor& t, const Stack& a) { return split_with_sizes(t, a[1].int_list(), a[2].to_int()); });
-     }},
+     "", GRAD { return grad::pieces(c, c.args[2].to_int(), true); }},
     {"chunk(Tensor self, int chunks, int dim=0) -> Tensor[]", kBoth, N::Keep,
      OP { return chunk(a[0].tensor(), a[1].to_int(), a[2].to_int()); }, "chunk",
-     "", GRAD {
-       return grad::pieces(c, c.args[2].to_int(), true, [](const Tensor& t, const Stack& a) { return chunk(t, a[1].to_int(), a[2].to_int()); });
-     }},
+     "", GRAD { return grad::pieces(c, c.args[2].to_int(), true); }},
     {"tensor_split(Tensor self, int sections, int dim=0) -> Tensor[]", kBoth, N::Keep,
      OP { return tensor_split(a[0].tensor(), a[1].to_int(), a[2].to_int()); }, "tensor_split",
-     "", GRAD {
-       return grad::pieces(c, c.args[2].to_int(), true, [](const Tensor& t, const Stack& a) { return tensor_split(t, a[1].to_int(), a[2].to_int()); });
-     }},
+     "", GRAD { return grad::pieces(c, c.args[2].to_int(), true); }},
     {"tensor_split.indices(Tensor self, int[] indices, int dim=0) -> Tensor[]", kBoth, N::Keep,
      OP { return tensor_split(a[0].tensor(), a[1].int_list(), a[2].to_int()); }, "tensor_split_indices",
-     "", GRAD {
-       return grad::pieces(c, c.args[2].to_int(), true, [](const Tensor& t, const Stack& a) { return tensor_split(t, a[1].int_list(), a[2].to_int()); });
-     }},
+     "", GRAD { return grad::pieces(c, c.args[2].to_int(), true); }},
     {"unfold(Tensor self, int dimension, int size, int step) -> Tensor", kMethod, N::Unsupported,
      OP { return unfold(a[0].tensor(), a[1].to_int(), a[2].to_int(), a[3].to_int()); }, "unfold",
-     "", &grad::unfold},
+     "", &grad::strided_view},
     {"view_as_real(Tensor self) -> Tensor", kFunction, N::Custom,
      OP { return view_as_real(a[0].tensor()); }, "view_as_real",
-     "", GRAD { return {F::tensor_call(TZ_OP("view_as_complex"), {F::tensor_call(TZ_OP("contiguous"), {c.grad()})})}; }},
+     "", GRAD {  // view_as_complex needs the pairs of the gradient adjacent in memory
+       return {F::tensor_call(TZ_OP("view_as_complex"), {F::tensor_call(TZ_OP("contiguous"), {c.grad()})})};
+     }},
     {"view_as_complex(Tensor self) -> Tensor", kFunction, N::Custom,
      OP { return view_as_complex(a[0].tensor()); }, "view_as_complex",
      "", GRAD { return {F::tensor_call(TZ_OP("view_as_real"), {c.grad()})}; }},
     // ---- internal (not exported): the pieces of Tensor.__getitem__, and backward helpers
     {"slice(Tensor self, int dim, int start, int end, int step) -> Tensor", kInternal, N::Keep,
      OP { return slice(a[0].tensor(), a[1].to_int(), a[2].to_int(), a[3].to_int(), a[4].to_int()); }, "",
-     "", &grad::slice},
+     "", &grad::strided_view},
     {"alias(Tensor self) -> Tensor", kInternal, N::Keep,
      OP { return alias(a[0].tensor()); }, "",
      "", GRAD { return {c.grad()}; }},

@@ -446,3 +446,11 @@ def test_copy_gradients():
     np.testing.assert_array_equal(gx.numpy(), np.zeros((2, 3)))
     assert gs.dtype == core.float32
     np.testing.assert_array_equal(gs.numpy(), [2, 2, 2])
+
+
+def test_in_place_formulas_see_a_recorded_original_self():
+    # mul_'s gradient for `other` uses self's value from before the op: a recorded clone, so
+    # that double backward reaches self's history through it (views or not).
+    x, w = leaf((3, 4)), leaf((3, 4))
+    assert gradgradcheck(lambda x, w: (x * 1).mul_(w), [x, w])
+    assert gradgradcheck(lambda x, w: (x * 1)[1:].div_(w[1:]), [x, w])

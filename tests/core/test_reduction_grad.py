@@ -139,6 +139,12 @@ def test_std_of_constant_rows_has_zero_gradient_like_torch():
     assert np.all(np.isfinite(g))
 
 
+def test_std_of_one_element_double_backward_is_finite():
+    # PyTorch's formula gives nan here (0 * inf in the masked branch); ours keeps it finite.
+    check(lambda t: t.std(0, False), np.array([1.5]))
+    check(lambda t: core.std_mean(t, 1, correction=0), np.array([[1.5], [2.0]]))
+
+
 @pytest.mark.parametrize("p", [2, 1, float("inf"), float("-inf"), 3, 1.5, 0.5, -1])
 def test_norm_first_order(p):
     check(lambda t: core.norm(t, p, 1), A34, second=False)

@@ -134,9 +134,16 @@ Tensor var_backward(const Tensor& g, const Tensor& x, const Shape& sizes, const 
   return F::mul(F::mul(ge, Scalar(2.0 / (n - a.correction))), centered);
 }
 
+// `t` with 1 where it is 0: a denominator whose masked-out quotients stay finite, so that
+// double backward through the where() does not meet 0 * inf.
+Tensor safe_denominator(const Tensor& zero_mask, const Tensor& t) {
+  return call(TZ_OP("where.self"), {zero_mask, number(1.0), t});
+}
+
 // The var gradient of a std result: g / (2 std), 0 where std is 0 (like PyTorch).
 Tensor std_to_var_grad(const Tensor& g, const Tensor& std) {
-  return zero_where(eq(std, number(0.0)), F::div(g, F::mul(std, Scalar(2.0))));
+  Tensor zero = eq(std, number(0.0));
+  return zero_where(zero, F::div(g, F::mul(safe_denominator(zero, std), Scalar(2.0))));
 }
 
 }  // namespace
@@ -251,7 +258,9 @@ TensorList norm(BackwardContext& c, bool str_p) {
   Tensor n = F::expand_reduced(c.result(), sizes, dims, keepdim);
   Tensor s = sign(x);  // constant: the derivative of |x| away from 0
   if (p == 1.0) return {F::mul(g, s)};
-  if (p == 2.0) return {F::mul(g, zero_where(eq(n, number(0.0)), F::div(x, n)))};
+  Tensor n_zero = eq(n, number(0.0));
+  Tensor safe_n = safe_denominator(n_zero, n);
+  if (p == 2.0) return {F::mul(g, zero_where(n_zero, F::div(x, safe_n)))};
   if (std::isinf(p)) {
     Tensor ax = abs(x);
     Tensor mask = to_dtype(logical_or(eq(ax, n), isnan(ax)), g.dtype());
@@ -264,7 +273,7 @@ TensorList norm(BackwardContext& c, bool str_p) {
     Tensor scaled = F::mul(s, zero_where(eq(x, number(0.0)), pow(ax, p - 1)));
     return {F::mul(F::mul(scaled, g), pow(n, 1 - p))};
   }
-  Tensor scale = zero_where(eq(n, number(0.0)), F::div(g, pow(n, p - 1)));
+  Tensor scale = zero_where(n_zero, F::div(g, pow(safe_n, p - 1)));
   Tensor scaled = p < 2.0 ? F::mul(s, pow(ax, p - 1)) : F::mul(x, pow(ax, p - 2));
   return {F::mul(scaled, scale)};
 }

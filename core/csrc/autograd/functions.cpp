@@ -11,6 +11,10 @@ Value call(const Op& op, Stack args) {
 
 Tensor mul(const Tensor& a, const Scalar& b) { return mul(a, scalar_to_tensor(b)); }
 
+Tensor number(double v) { return scalar_to_tensor(Scalar(v)); }
+Tensor keep_where(const Tensor& mask, const Tensor& g) { return tensor_call(TZ_OP("where.self"), {mask, g, number(0.0)}); }
+Tensor zero_where(const Tensor& mask, const Tensor& g) { return tensor_call(TZ_OP("where.self"), {mask, number(0.0), g}); }
+
 Tensor expand_reduced(const Tensor& grad, const Shape& input_sizes, const std::optional<IntList>& dims,
                       bool keepdim) {
   const int64_t ndim = static_cast<int64_t>(input_sizes.size());

@@ -32,6 +32,13 @@ inline Tensor expand(const Tensor& a, const Shape& s) {
   return tensor_call(TZ_OP("expand"), {a, IntList(s.begin(), s.end())});
 }
 
+// A 0-d Python-number constant: in binary ops it takes the other operand's dtype.
+Tensor number(double v);
+// g where `mask` holds, zero elsewhere (and the reverse); `where`, not a product, so that
+// infinities outside the kept region don't turn into nans.
+Tensor keep_where(const Tensor& mask, const Tensor& g);
+Tensor zero_where(const Tensor& mask, const Tensor& g);
+
 // The gradient of a reduction over `dims` (all dims when empty/none) back at the input's
 // shape: reduced dims are re-inserted (unless keepdim) and the gradient is expanded.
 Tensor expand_reduced(const Tensor& grad, const Shape& input_sizes, const std::optional<IntList>& dims,

@@ -15,12 +15,8 @@ namespace {
 IntList ints(const Shape& s) { return IntList(s.begin(), s.end()); }
 Tensor call(const Op& op, Stack args) { return F::tensor_call(op, std::move(args)); }
 
-// A 0-d Python-number zero: takes the other operand's dtype in where().
-Tensor number_zero() { return scalar_to_tensor(Scalar(0.0)); }
-// g where `mask` holds, zero elsewhere (and the reverse); `where`, not a product, so that
-// infinities outside the kept region don't turn into nans.
-Tensor keep_where(const Tensor& mask, const Tensor& g) { return call(TZ_OP("where.self"), {mask, g, number_zero()}); }
-Tensor zero_where(const Tensor& mask, const Tensor& g) { return call(TZ_OP("where.self"), {mask, number_zero(), g}); }
+using F::keep_where;
+using F::zero_where;
 
 Tensor strided_scatter(const Tensor& g, const Shape& base_sizes, const Shape& size, const Shape& stride, int64_t offset) {
   return call(TZ_OP("_view_scatter_add"), {g, ints(base_sizes), ints(size), ints(stride), offset});

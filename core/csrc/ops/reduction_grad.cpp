@@ -20,10 +20,9 @@ namespace {
 using OptDims = std::optional<IntList>;
 
 Tensor call(const Op& op, Stack args) { return F::tensor_call(op, std::move(args)); }
-// A 0-d Python-number constant: takes the other operand's dtype.
-Tensor number(double v) { return scalar_to_tensor(Scalar(v)); }
-Tensor zero_where(const Tensor& mask, const Tensor& g) { return call(TZ_OP("where.self"), {mask, number(0.0), g}); }
-Tensor keep_where(const Tensor& mask, const Tensor& g) { return call(TZ_OP("where.self"), {mask, g, number(0.0)}); }
+using F::keep_where;
+using F::number;
+using F::zero_where;
 Value dims_value(const OptDims& dims) { return dims && !dims->empty() ? Value(*dims) : Value(); }
 
 // Masks, counts and indices below are constants of the formula (no gradient flows through

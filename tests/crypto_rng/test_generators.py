@@ -13,6 +13,7 @@ import core
 import crypto_rng
 from crypto_reference import ref_keystream
 from support import run_python
+from test_random import _chi2_normal  # core's random tests: chi-square against N(0, 1)
 
 M53 = (1 << 53) - 1
 
@@ -165,17 +166,6 @@ def _chi2(counts, expected):
 def _chi2_limit(df):
     # Far beyond the 99.99th percentile: mean df, sd sqrt(2 df).
     return df + 8 * math.sqrt(2 * df)
-
-
-def _normal_cdf(x):
-    return 0.5 * (1 + math.erf(x / math.sqrt(2)))
-
-
-def _chi2_normal(values, bins=20):
-    edges = np.linspace(-3, 3, bins - 1)
-    counts = np.histogram(values, bins=np.concatenate([[-np.inf], edges, [np.inf]]))[0]
-    cdf = np.array([0.0] + [_normal_cdf(e) for e in edges] + [1.0])
-    return _chi2(counts, np.diff(cdf) * len(values))
 
 
 SAMPLES = 200_000

@@ -46,7 +46,7 @@ Tensor fit_gradient(Tensor grad, const OutputMeta& meta, const Node& producer, s
   if (!grad.defined()) return grad;
   if (grad.sizes() != meta.sizes) {
     Shape bs = broadcast_shapes(meta.sizes, grad.sizes(), "backward");
-    TZ_CHECK(bs == grad.sizes() && numel_of(meta.sizes) <= grad.numel(), Runtime, "Function ",
+    TZ_CHECK(bs == grad.sizes(), Runtime, "Function ",
              producer.name(), " returned an invalid gradient at index ", index, " - got ",
              shape_str(grad.sizes()), " but expected shape compatible with ", shape_str(meta.sizes));
     grad = sum_to(grad, meta.sizes);

@@ -1,4 +1,4 @@
-// AES-128 (FIPS-197): key expansion and three block implementations chosen at run time:
+// AES-128 (FIPS-197): key expansion and block runs in three implementations chosen at run time:
 // VAES + AVX-512 (16 blocks per step), AES-NI (8 blocks per step) and a constant-time
 // portable one (bitsliced S-box, no table lookups). Every implementation processes runs of
 // independent blocks, which is what ECB and CTR need.
@@ -23,11 +23,10 @@ struct RoundKeys {
   alignas(16) uint8_t bytes[(kRounds + 1) * kBlockBytes];
 };
 
-RoundKeys expand_key(const uint8_t key[kKeyBytes]);
-
 // One implementation. `in` and `out` hold `n` blocks and may be the same buffer.
 struct Impl {
   const char* name;
+  RoundKeys (*expand_key)(const uint8_t key[kKeyBytes]);
   void (*encrypt_ecb)(const RoundKeys& k, const uint8_t* in, uint8_t* out, int64_t n);
   void (*decrypt_ecb)(const RoundKeys& k, const uint8_t* in, uint8_t* out, int64_t n);
   // Block i of out = block i of in XOR AES_k(counter block of `first + i`), where the

@@ -6,6 +6,7 @@
 namespace crypto_rng::aes {
 
 extern const Impl kAesniImpl;  // aes_ni.cpp: -maes
+RoundKeys aesni_expand_key(const uint8_t key[kKeyBytes]);  // aes_ni.cpp, for both
 extern const Impl kVaesImpl;   // aes_vaes.cpp: -mvaes -mavx512f -maes
 
 }  // namespace crypto_rng::aes

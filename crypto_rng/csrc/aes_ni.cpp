@@ -13,6 +13,39 @@ constexpr int kWidth = 8;
 inline __m128i load(const uint8_t* p) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); }
 inline void store(uint8_t* p, __m128i v) { _mm_storeu_si128(reinterpret_cast<__m128i*>(p), v); }
 
+// One step of the key schedule: w[i..i+3] from w[i-4..i-1]; `assist` holds
+// SubWord(RotWord(w[i-1])) ^ rcon in its top word (aeskeygenassist).
+inline __m128i schedule_step(__m128i key, __m128i assist) {
+  assist = _mm_shuffle_epi32(assist, 0xff);
+  key = _mm_xor_si128(key, _mm_slli_si128(key, 4));  // prefix XOR of the four words
+  key = _mm_xor_si128(key, _mm_slli_si128(key, 4));
+  key = _mm_xor_si128(key, _mm_slli_si128(key, 4));
+  return _mm_xor_si128(key, assist);
+}
+
+}  // namespace
+
+RoundKeys aesni_expand_key(const uint8_t key[kKeyBytes]) {
+  __m128i k[kRounds + 1];
+  k[0] = load(key);
+  // aeskeygenassist takes rcon as an immediate: one line per round.
+  k[1] = schedule_step(k[0], _mm_aeskeygenassist_si128(k[0], 0x01));
+  k[2] = schedule_step(k[1], _mm_aeskeygenassist_si128(k[1], 0x02));
+  k[3] = schedule_step(k[2], _mm_aeskeygenassist_si128(k[2], 0x04));
+  k[4] = schedule_step(k[3], _mm_aeskeygenassist_si128(k[3], 0x08));
+  k[5] = schedule_step(k[4], _mm_aeskeygenassist_si128(k[4], 0x10));
+  k[6] = schedule_step(k[5], _mm_aeskeygenassist_si128(k[5], 0x20));
+  k[7] = schedule_step(k[6], _mm_aeskeygenassist_si128(k[6], 0x40));
+  k[8] = schedule_step(k[7], _mm_aeskeygenassist_si128(k[7], 0x80));
+  k[9] = schedule_step(k[8], _mm_aeskeygenassist_si128(k[8], 0x1b));
+  k[10] = schedule_step(k[9], _mm_aeskeygenassist_si128(k[9], 0x36));
+  RoundKeys out;
+  for (int r = 0; r <= kRounds; ++r) store(out.bytes + r * kBlockBytes, k[r]);
+  return out;
+}
+
+namespace {
+
 struct EncKeys {
   __m128i k[kRounds + 1];
   explicit EncKeys(const RoundKeys& rk) {
@@ -98,6 +131,6 @@ void ctr(const RoundKeys& rk, uint64_t first, const uint8_t* in, uint8_t* out, i
 
 }  // namespace
 
-const Impl kAesniImpl{"aesni", &ecb_encrypt, &ecb_decrypt, &ctr};
+const Impl kAesniImpl{"aesni", &aesni_expand_key, &ecb_encrypt, &ecb_decrypt, &ctr};
 
 }  // namespace crypto_rng::aes

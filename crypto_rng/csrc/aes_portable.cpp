@@ -246,8 +246,6 @@ void ctr(const RoundKeys& k, uint64_t first, const uint8_t* in, uint8_t* out, in
   }
 }
 
-}  // namespace
-
 RoundKeys expand_key(const uint8_t key[kKeyBytes]) {
   RoundKeys k;
   uint8_t* w = k.bytes;
@@ -270,8 +268,10 @@ RoundKeys expand_key(const uint8_t key[kKeyBytes]) {
   return k;
 }
 
+}  // namespace
+
 const Impl& portable_impl() {
-  static const Impl impl{"portable", &ecb_encrypt, &ecb_decrypt, &ctr};
+  static const Impl impl{"portable", &expand_key, &ecb_encrypt, &ecb_decrypt, &ctr};
   return impl;
 }
 

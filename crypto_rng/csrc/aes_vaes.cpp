@@ -101,6 +101,6 @@ void ctr(const RoundKeys& rk, uint64_t first, const uint8_t* in, uint8_t* out, i
 
 }  // namespace
 
-const Impl kVaesImpl{"vaes", &ecb_encrypt, &ecb_decrypt, &ctr};
+const Impl kVaesImpl{"vaes", &aesni_expand_key, &ecb_encrypt, &ecb_decrypt, &ctr};
 
 }  // namespace crypto_rng::aes

@@ -40,11 +40,11 @@ void check_writable(const Tensor& t, const char* op) {
              "clone() it first");
 }
 
-aes::RoundKeys key_schedule(const Tensor& key) {
+aes::RoundKeys key_schedule(const aes::Impl& impl, const Tensor& key) {
   const Tensor dense = tz::contiguous(key);
   uint8_t bytes[aes::kKeyBytes];
   std::memcpy(bytes, dense.raw_data(), sizeof(bytes));
-  const aes::RoundKeys keys = aes::expand_key(bytes);
+  const aes::RoundKeys keys = impl.expand_key(bytes);
   secure_wipe(bytes, sizeof(bytes));
   return keys;
 }
@@ -72,9 +72,8 @@ bool overlaps(const uint8_t* a, int64_t na, const uint8_t* b, int64_t nb) { retu
 // Runs the cipher from src (in_bytes) to dst (out_bytes), in parallel over whole blocks;
 // the one block that is in only one of the buffers (the input's zero-padded end, or the
 // output's truncated end) goes through a local block.
-void transform(Mode mode, bool decrypting, const aes::RoundKeys& keys, const uint8_t* src, int64_t in_bytes,
-               uint8_t* dst, int64_t out_bytes) {
-  const aes::Impl& impl = aes::active();
+void transform(const aes::Impl& impl, Mode mode, bool decrypting, const aes::RoundKeys& keys, const uint8_t* src,
+               int64_t in_bytes, uint8_t* dst, int64_t out_bytes) {
   auto blocks = [&](const uint8_t* in, uint8_t* out, int64_t first, int64_t n) {
     if (mode == Mode::kCtr) impl.ctr(keys, static_cast<uint64_t>(first), in, out, n);
     else if (decrypting) impl.decrypt_ecb(keys, in, out, n);
@@ -109,7 +108,8 @@ Tensor run(const char* op, bool decrypting, const Tensor& input, const Tensor& o
   const Mode m = check_cipher(key, cipher, mode, op);
   check_writable(output, op);
   if (in_bytes == 0) return output;
-  aes::RoundKeys keys = key_schedule(key);
+  const aes::Impl& impl = aes::active();
+  aes::RoundKeys keys = key_schedule(impl, key);
 
   Tensor in_dense, out_dense;  // dense copies, for layouts that are not contiguous
   const uint8_t* src = static_cast<const uint8_t*>(input.raw_data());
@@ -125,7 +125,7 @@ Tensor run(const char* op, bool decrypting, const Tensor& input, const Tensor& o
     else move_elements<true>(input, in_dense.data<uint8_t>());
     src = in_dense.data<uint8_t>();
   }
-  transform(m, decrypting, keys, src, in_bytes, dst, out_bytes);
+  transform(impl, m, decrypting, keys, src, in_bytes, dst, out_bytes);
   if (out_dense.defined()) move_elements<false>(output, out_dense.data<uint8_t>());
   secure_wipe(&keys, sizeof(keys));
   output.bump_version();

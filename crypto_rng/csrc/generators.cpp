@@ -18,15 +18,15 @@ namespace {
 // AES-128-CTR keystream under one key, with the implementation in use when it was made.
 class AesCtrStream final : public tz::BlockStream {
  public:
-  explicit AesCtrStream(const uint8_t key[aes::kKeyBytes]) : keys_(aes::expand_key(key)), impl_(aes::active()) {}
+  explicit AesCtrStream(const uint8_t key[aes::kKeyBytes]) : impl_(aes::active()), keys_(impl_.expand_key(key)) {}
   ~AesCtrStream() override { secure_wipe(&keys_, sizeof(keys_)); }
   void fill(uint64_t first, int64_t count, uint8_t* out) const override {
     impl_.ctr(keys_, first, nullptr, out, count);
   }
 
  private:
-  aes::RoundKeys keys_;
   const aes::Impl& impl_;
+  aes::RoundKeys keys_;
 };
 
 // Bumped in every child process after fork(), so buffered OS randomness is never shared.

@@ -259,6 +259,7 @@ def test_implementations_listed():
     ({"CRYPTO_RNG_FORCE_PORTABLE": "1"}, "portable"),
     ({"CRYPTO_RNG_AES": "portable"}, "portable"),
     ({"CRYPTO_RNG_AES": "aesni"}, "aesni"),
+    ({"CRYPTO_RNG_AES": "vaes"}, "vaes"),
 ])
 def test_environment_chooses_the_implementation(env, expected):
     import os

@@ -1,5 +1,6 @@
 #include "random/distributions.h"
 
+#include "random/counter_sampling.h"
 #include "random/sampling.h"
 #include "random/serial_fill.h"
 
@@ -33,6 +34,7 @@ void fill_real_and_bool(const Tensor& self, const char* op, Generator& g, Draw&&
 }  // namespace
 
 void uniform_kernel(const Tensor& self, double from, double to, Generator& g) {
+  if (counter_sampling::uniform(self, from, to, g)) return;
   GeneratorLock lock(g);
   with_engine(g, [&](auto& eng) {
     TZ_DISPATCH_SAMPLING_FLOATING(self.dtype(), "uniform_", [&] {
@@ -44,6 +46,7 @@ void uniform_kernel(const Tensor& self, double from, double to, Generator& g) {
 }
 
 void random_kernel(const Tensor& self, Generator& g) {
+  if (counter_sampling::random(self, g)) return;
   GeneratorLock lock(g);
   with_engine(g, [&](auto& eng) {
     TZ_DISPATCH_REAL_AND_BOOL(self.dtype(), "random_", [&] {
@@ -53,6 +56,7 @@ void random_kernel(const Tensor& self, Generator& g) {
 }
 
 void random_from_to_kernel(const Tensor& self, uint64_t range, int64_t base, Generator& g) {
+  if (counter_sampling::random_from_to(self, range, base, g)) return;
   fill_real_and_bool(self, "random_", g, [&](auto& eng) { return sampling::random_from_to(eng, range, base); });
 }
 
@@ -61,14 +65,17 @@ void random_full_range_kernel(const Tensor& self, Generator& g) {
                self.dtype() == DType::BFloat16,
            Runtime, "random_(): the full 64-bit range is only supported for int64, float64, float32 and "
            "bfloat16, not ", dtype_name(self.dtype()));
+  if (counter_sampling::random_full_range(self, g)) return;
   fill_real_and_bool(self, "random_", g, [](auto& eng) { return static_cast<int64_t>(eng.random64()); });
 }
 
 void bernoulli_kernel(const Tensor& self, double p, Generator& g) {
+  if (counter_sampling::bernoulli(self, p, g)) return;
   fill_real_and_bool(self, "bernoulli_", g, [&](auto& eng) { return sampling::bernoulli(eng, p); });
 }
 
 void bernoulli_kernel(const Tensor& self, const Tensor& p, Generator& g) {
+  if (counter_sampling::bernoulli(self, p, g)) return;
   GeneratorLock lock(g);
   auto check = [](auto v) {
     TZ_CHECK(v >= 0 && v <= 1, Runtime, "bernoulli_(): expected every probability in [0, 1], but got ", v);
@@ -96,18 +103,22 @@ void bernoulli_kernel(const Tensor& self, const Tensor& p, Generator& g) {
 }
 
 void exponential_kernel(const Tensor& self, double lambd, Generator& g) {
+  if (counter_sampling::exponential(self, lambd, g)) return;
   fill_floating(self, "exponential_", g, [&](auto& eng) { return sampling::exponential(eng, lambd); });
 }
 
 void cauchy_kernel(const Tensor& self, double median, double sigma, Generator& g) {
+  if (counter_sampling::cauchy(self, median, sigma, g)) return;
   fill_floating(self, "cauchy_", g, [&](auto& eng) { return sampling::cauchy(eng, median, sigma); });
 }
 
 void log_normal_kernel(const Tensor& self, double mean, double std, Generator& g) {
+  if (counter_sampling::log_normal(self, mean, std, g)) return;
   fill_floating(self, "log_normal_", g, [&](auto& eng) { return sampling::log_normal(eng, mean, std); });
 }
 
 void geometric_kernel(const Tensor& self, double p, Generator& g) {
+  if (counter_sampling::geometric(self, p, g)) return;
   GeneratorLock lock(g);
   with_engine(g, [&](auto& eng) {
     TZ_DISPATCH_REAL(self.dtype(), "geometric_", [&] {

@@ -1,6 +1,7 @@
 // In-place sampling kernels. Each fills `self` (any layout) from `g` while holding g's
 // lock, element by element in memory order, reproducing PyTorch's CPU kernels. Argument
-// and dtype checks belong to the front-ends (ops/random.cpp).
+// and dtype checks belong to the front-ends (ops/random.cpp). Counter-based engines
+// (Generator::counter_based()) take random/counter_sampling.h's parallel path instead.
 #pragma once
 #include <cstdint>
 

@@ -12,6 +12,18 @@
 
 namespace tz {
 
+// A counter-based random stream (crypto_rng's AES-128-CTR keystream): block i, 16 bytes, is
+// a pure function of i, so any range of blocks can be made independently, in any order or
+// in parallel, and the result is the serial one.
+class BlockStream {
+ public:
+  virtual ~BlockStream() = default;
+  // Writes blocks first, first + 1, ..., first + count - 1 to out, 16 bytes each.
+  virtual void fill(uint64_t first, int64_t count, uint8_t* out) const = 0;
+};
+
+using BlockStreamPtr = std::shared_ptr<const BlockStream>;
+
 class Generator {
  public:
   virtual ~Generator() = default;
@@ -22,6 +34,12 @@ class Generator {
   virtual std::vector<uint8_t> get_state() const = 0;
   virtual void set_state(const std::vector<uint8_t>& state) = 0;
   virtual std::string engine_name() const { return "custom"; }
+  // Counter-based engines return true: the sampling kernels then take one block_stream()
+  // per call (with the lock held; it may draw from the engine, e.g. a fresh key) and make
+  // each element from its own part of the stream (random/counter_sampling.h), in parallel.
+  // Other engines are drawn from sequentially through random() / random64().
+  virtual bool counter_based() const { return false; }
+  virtual BlockStreamPtr block_stream() { return nullptr; }
   // Seeds the engine and forgets cached normals (torch.Generator.manual_seed).
   void manual_seed(uint64_t seed);
   // Seeds from the OS's entropy and returns the seed.

@@ -5,6 +5,7 @@
 
 #include "iter/thread_pool.h"
 #include "kernels/random.h"
+#include "random/counter_sampling.h"
 #include "random/sampling.h"
 #include "random/serial_fill.h"
 
@@ -82,6 +83,7 @@ void fill_blocks_reduced(const Tensor& self, float mean, float std, Generator& g
 }  // namespace
 
 void normal_kernel(const Tensor& self, double mean, double std, Generator& g) {
+  if (counter_sampling::normal(self, mean, std, g)) return;
   const DType dt = self.dtype();
   if (self.numel() >= kBlock && self.is_contiguous()) {
     const float fmean = static_cast<float>(mean), fstd = static_cast<float>(std);

@@ -12,7 +12,7 @@ inline Tensor op(const Op& o, Stack args) { return F::tensor_call(o, std::move(a
 inline IntList to_list(const Shape& s) { return IntList(s.begin(), s.end()); }
 
 // x summed over `dims` (wrapped, in any order); keepdim leaves size-1 dims in their place.
-Tensor sum_dims(const Tensor& x, IntList dims, bool keepdim = false);
+Tensor sum_dims(const Tensor& x, const IntList& dims, bool keepdim = false);
 // x summed over every dim but `keep`: a 1-d tensor of x.size(keep).
 Tensor sum_all_but(const Tensor& x, int64_t keep);
 

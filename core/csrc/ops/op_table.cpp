@@ -690,7 +690,7 @@ const OpDef kOpTable[] = {
      OP { return repeat_interleave(a[0].tensor(), a[1].tensor(), a[2].opt_int()); }, "repeat_interleave_tensor",
      "repeats", GRAD {
        return {grad::repeat_interleave_backward(c.grad(), c.input_sizes(0), c.tensor(1), c.args[2].opt_int())};
-     }, false},  // double backward needs index_add's derivative (indexing family): then true
+     }},
     {"repeat_interleave.Tensor(Tensor repeats) -> Tensor", kFunction, N::Unsupported,
      OP { return repeat_interleave(a[0].tensor()); }, "repeat_interleave_index"},
     {"tril(Tensor self, int diagonal=0) -> Tensor", kBoth, N::Unsupported,

@@ -7,22 +7,33 @@ torchvision's up to rounding of the last bit):
 - ``grid_sample``  ~ torch.nn.functional.grid_sample(padding_mode="zeros", align_corners=False)
 - ``interpolate``  ~ torch.nn.functional.interpolate(mode=nearest|bilinear|bicubic, align_corners=False)
 - ``depthwise_conv2d`` ~ torch.nn.functional.conv2d(groups=C) with one 2-D kernel for all channels
-- ``rgb_to_hsv`` / ``hsv_to_rgb``, ``equalize_channels``, ``linspace``, ``round_half_even``
+- ``linspace`` ~ torch.linspace (bit-exact; core.linspace differs by an ulp at times)
+- ``rgb_to_hsv`` / ``hsv_to_rgb``, ``equalize_channels``, ``round_half_even``
 
 When core gains grid_sample / interpolate / conv2d / reductions, functional_tensor.py can
 call those instead and this file goes away.
 """
 import numpy as np
 
-import core
-
 _F32 = np.float32
 
 
 def linspace(start, end, steps, dtype=np.float32):
-    """torch.linspace's values (core.linspace is bit-compatible with it)."""
-    return core.linspace(float(start), float(end), int(steps), dtype=core.float64 if dtype == np.float64
-                         else core.float32).numpy()
+    """torch.linspace's float values, bit for bit: a float32 step, then start + step * i
+    (end - step * (steps - 1 - i) for the upper half) rounded once, as PyTorch's fused
+    multiply-add kernel does. (core.linspace rounds the product and the sum separately and
+    can differ by one ulp; switch to it once it matches.)"""
+    dtype = np.dtype(dtype)
+    f = dtype.type
+    if steps == 1:
+        return np.array([start], dtype=dtype)
+    step = f((f(end) - f(start)) / f(steps - 1))
+    idx = np.arange(steps, dtype=np.float64)
+    half = steps // 2
+    # the product of a float32 step and an index below 2**24 is exact in float64
+    low = float(f(start)) + float(step) * idx
+    high = float(f(end)) - float(step) * (steps - 1 - idx)
+    return np.where(idx < half, low, high).astype(dtype)
 
 
 def round_half_even(x):

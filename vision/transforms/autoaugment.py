@@ -13,6 +13,7 @@ from enum import Enum
 import numpy as np
 
 import core
+from vision.transforms import _functional_tensor as K
 from vision.transforms import _random as R
 from vision.transforms import functional as F
 from vision.transforms._module import Module
@@ -120,7 +121,7 @@ def _get_transforms(policy):
 
 def _linspace(start, end, steps):
     """torch.linspace(start, end, steps) (float32) as a list of Python floats."""
-    return core.linspace(float(start), float(end), steps).tolist()
+    return K.linspace(start, end, steps).tolist()
 
 
 def _get_magnitudes():

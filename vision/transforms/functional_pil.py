@@ -85,7 +85,8 @@ def adjust_gamma(img, gamma, gain=1):
         raise ValueError("Gamma should be a non-negative real number")
     input_mode = img.mode
     img = img.convert("RGB")
-    gamma_map = [(255 + 1 - 1e-3) * gain * pow(ele / 255.0, gamma) for ele in range(256)] * 3
+    # truncation after scaling by 255.999, like the tensor path's conversion to uint8
+    gamma_map = [int((255 + 1 - 1e-3) * gain * pow(ele / 255.0, gamma)) for ele in range(256)] * 3
     img = img.point(gamma_map)
     return img.convert(input_mode)
 

@@ -491,7 +491,9 @@ def autocontrast(img):
     flat = minimum == maximum  # a constant channel is left as it is
     minimum = np.where(flat, dt(0), minimum)
     maximum = np.where(flat, bound, maximum)
-    scale = bound / (maximum - minimum)
+    # `bound / tensor` is computed by torch as reciprocal(tensor) * bound (two roundings)
+    with np.errstate(divide="ignore"):
+        scale = (dt(1) / (maximum - minimum)) * bound
     out = np.clip((a - minimum) * scale, 0, bound)
     return from_numpy(_to_dtype_like(out, img.dtype, rounding=False))
 

@@ -3,7 +3,7 @@ tensor agreement (with the tolerance each op needs), batches, non-contiguous inp
 Exact torchvision parity is in tests/parity/test_vision_transforms_parity.py."""
 import numpy as np
 import pytest
-from PIL import Image, ImageOps
+from PIL import Image
 
 import core
 import vision.transforms.functional as F

@@ -68,9 +68,7 @@ class CocoDetection(VisionDataset):
         img_id = self.ids[index]
         img = self._load_image(img_id)
         target = self._load_target(img_id)
-        if self.transforms is not None:
-            img, target = self.transforms(img, target)
-        return img, target
+        return self._apply_transforms(img, target)
 
     def __len__(self):
         return len(self.ids)

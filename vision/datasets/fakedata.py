@@ -25,10 +25,7 @@ class FakeData(VisionDataset):
         target = core.randint(0, self.num_classes, size=(1,), dtype=core.int64)[0]
         core.set_rng_state(rng_state)
         img = transforms.ToPILImage()(img)
-        if self.transform is not None:
-            img = self.transform(img)
-        if self.target_transform is not None:
-            target = self.target_transform(target)
+        img, target = self._apply_transforms(img, target)
         return img, target.item()
 
     def __len__(self):

@@ -81,10 +81,7 @@ class DatasetFolder(VisionDataset):
     def __getitem__(self, index):
         path, target = self.samples[index]
         sample = self.loader(path)
-        if self.transform is not None:
-            sample = self.transform(sample)
-        if self.target_transform is not None:
-            target = self.target_transform(target)
+        sample, target = self._apply_transforms(sample, target)
         return sample, target
 
     def __len__(self):

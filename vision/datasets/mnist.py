@@ -108,10 +108,7 @@ class MNIST(VisionDataset):
     def __getitem__(self, index):
         img, target = self.data[index], int(self.targets[index].item())
         img = Image.fromarray(img.numpy())
-        if self.transform is not None:
-            img = self.transform(img)
-        if self.target_transform is not None:
-            target = self.target_transform(target)
+        img, target = self._apply_transforms(img, target)
         return img, target
 
     def __len__(self):

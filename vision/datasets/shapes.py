@@ -167,9 +167,7 @@ class Shapes(VisionDataset):
             target.putpalette(_PALETTE)
         else:
             target = self._detection_target(index, kinds, masks)
-        if self.transforms is not None:
-            image, target = self.transforms(image, target)
-        return image, target
+        return self._apply_transforms(image, target)
 
     def _detection_target(self, index, kinds, masks):
         stack = np.stack(masks)

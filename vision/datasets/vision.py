@@ -41,11 +41,21 @@ class VisionDataset(Dataset):
         return "\n".join(lines)
 
     def _format_transform_repr(self, transform, head):
-        lines = transform.__repr__().splitlines()
-        return [f"{head}{lines[0]}"] + [f"{' ' * len(head)}{line}" for line in lines[1:]]
+        return _format_transform_repr(transform, head)
 
     def extra_repr(self):
         return ""
+
+    def _apply_transforms(self, input, target):
+        """(input, target) through `transforms` (which holds transform / target_transform)."""
+        if self.transforms is None:
+            return input, target
+        return self.transforms(input, target)
+
+
+def _format_transform_repr(transform, head):
+    lines = transform.__repr__().splitlines()
+    return [f"{head}{lines[0]}"] + [f"{' ' * len(head)}{line}" for line in lines[1:]]
 
 
 class StandardTransform:
@@ -62,14 +72,10 @@ class StandardTransform:
             target = self.target_transform(target)
         return input, target
 
-    def _format_transform_repr(self, transform, head):
-        lines = transform.__repr__().splitlines()
-        return [f"{head}{lines[0]}"] + [f"{' ' * len(head)}{line}" for line in lines[1:]]
-
     def __repr__(self):
         body = [self.__class__.__name__]
         if self.transform is not None:
-            body += self._format_transform_repr(self.transform, "Transform: ")
+            body += _format_transform_repr(self.transform, "Transform: ")
         if self.target_transform is not None:
-            body += self._format_transform_repr(self.target_transform, "Target transform: ")
+            body += _format_transform_repr(self.target_transform, "Target transform: ")
         return "\n".join(body)

@@ -60,9 +60,7 @@ class VOCSegmentation(VisionDataset):
     def __getitem__(self, index):
         img = Image.open(self.images[index]).convert("RGB")
         target = Image.open(self.masks[index])
-        if self.transforms is not None:
-            img, target = self.transforms(img, target)
-        return img, target
+        return self._apply_transforms(img, target)
 
     def __len__(self):
         return len(self.images)

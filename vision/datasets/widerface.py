@@ -38,14 +38,9 @@ class WIDERFace(VisionDataset):
             self.parse_test_annotations_file()
 
     def __getitem__(self, index):
-        img = Image.open(self.img_info[index]["img_path"])
-        img = img.convert("RGB")
-        if self.transform is not None:
-            img = self.transform(img)
+        img = Image.open(self.img_info[index]["img_path"]).convert("RGB")
         target = None if self.split == "test" else self.img_info[index]["annotations"]
-        if self.target_transform is not None:
-            target = self.target_transform(target)
-        return img, target
+        return self._apply_transforms(img, target)
 
     def __len__(self):
         return len(self.img_info)

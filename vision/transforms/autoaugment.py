@@ -18,6 +18,7 @@ from vision.transforms import _random as R
 from vision.transforms import functional as F
 from vision.transforms._module import Module
 from vision.transforms.functional import InterpolationMode
+from vision.transforms.transforms import _tensor_fill
 
 __all__ = ["AutoAugmentPolicy", "AutoAugment", "RandAugment", "TrivialAugmentWide"]
 
@@ -145,15 +146,6 @@ def _get_magnitudes():
     }
 
 
-def _tensor_fill(fill, img):
-    if isinstance(img, core.Tensor):
-        if isinstance(fill, (int, float)):
-            return [float(fill)] * F._get_image_num_channels(img)
-        if fill is not None:
-            return [float(f) for f in fill]
-    return fill
-
-
 def _apply_op(img, op_name, magnitude, interpolation, fill, shear_as_atan=False):
     """One image operation. `shear_as_atan` selects the later torchvision shear (an angle of
     atan(m) around the top-left corner) used by RandAugment / TrivialAugmentWide; AutoAugment
@@ -261,6 +253,32 @@ class AutoAugment(Module):
         return type(self).__name__ + f"(policy={self.policy}, fill={self.fill})"
 
 
+def _op_space(num_bins, shear, translate, rotate, enhance, posterize_drop):
+    """The op space of RandAugment / TrivialAugmentWide (later torchvision): name ->
+    (magnitude per bin or None, signed). Posterize keeps 8 - round(i * drop / (bins - 1)) bits."""
+    if num_bins > 1:
+        steps = np.arange(num_bins, dtype=np.float32) / np.float32((num_bins - 1) / posterize_drop)
+        posterize = [int(v) for v in 8 - np.round(steps)]
+    else:
+        posterize = [8]
+    return {
+        "Identity": (None, False),
+        "ShearX": (_linspace(0.0, shear, num_bins), True),
+        "ShearY": (_linspace(0.0, shear, num_bins), True),
+        "TranslateX": (_linspace(0.0, translate[0], num_bins), True),
+        "TranslateY": (_linspace(0.0, translate[1], num_bins), True),
+        "Rotate": (_linspace(0.0, rotate, num_bins), True),
+        "Brightness": (_linspace(0.0, enhance, num_bins), True),
+        "Color": (_linspace(0.0, enhance, num_bins), True),
+        "Contrast": (_linspace(0.0, enhance, num_bins), True),
+        "Sharpness": (_linspace(0.0, enhance, num_bins), True),
+        "Posterize": (posterize, False),
+        "Solarize": (_linspace(255.0, 0.0, num_bins), False),
+        "AutoContrast": (None, False),
+        "Equalize": (None, False),
+    }
+
+
 def _signed_draw():
     """``torch.randint(2, (1,))`` as a bool: flip the sign of a signed magnitude."""
     return bool(R.randint(0, 2))
@@ -282,24 +300,8 @@ class RandAugment(Module):
     @staticmethod
     def _augmentation_space(num_bins, image_size):
         """name -> (magnitudes per bin or None, signed); image_size is (height, width)."""
-        posterize = [int(v) for v in np.round(8 - np.arange(num_bins) / ((num_bins - 1) / 4)).astype(int)] \
-            if num_bins > 1 else [8]
-        return {
-            "Identity": (None, False),
-            "ShearX": (_linspace(0.0, 0.3, num_bins), True),
-            "ShearY": (_linspace(0.0, 0.3, num_bins), True),
-            "TranslateX": (_linspace(0.0, 150.0 / 331.0 * image_size[1], num_bins), True),
-            "TranslateY": (_linspace(0.0, 150.0 / 331.0 * image_size[0], num_bins), True),
-            "Rotate": (_linspace(0.0, 30.0, num_bins), True),
-            "Brightness": (_linspace(0.0, 0.9, num_bins), True),
-            "Color": (_linspace(0.0, 0.9, num_bins), True),
-            "Contrast": (_linspace(0.0, 0.9, num_bins), True),
-            "Sharpness": (_linspace(0.0, 0.9, num_bins), True),
-            "Posterize": (posterize, False),
-            "Solarize": (_linspace(255.0, 0.0, num_bins), False),
-            "AutoContrast": (None, False),
-            "Equalize": (None, False),
-        }
+        return _op_space(num_bins, shear=0.3, translate=(150.0 / 331.0 * image_size[1], 150.0 / 331.0 * image_size[0]),
+                         rotate=30.0, enhance=0.9, posterize_drop=4)
 
     def forward(self, img):
         _check_input_image(img)
@@ -333,24 +335,7 @@ class TrivialAugmentWide(Module):
 
     @staticmethod
     def _augmentation_space(num_bins):
-        posterize = [int(v) for v in np.round(8 - np.arange(num_bins) / ((num_bins - 1) / 6)).astype(int)] \
-            if num_bins > 1 else [8]
-        return {
-            "Identity": (None, False),
-            "ShearX": (_linspace(0.0, 0.99, num_bins), True),
-            "ShearY": (_linspace(0.0, 0.99, num_bins), True),
-            "TranslateX": (_linspace(0.0, 32.0, num_bins), True),
-            "TranslateY": (_linspace(0.0, 32.0, num_bins), True),
-            "Rotate": (_linspace(0.0, 135.0, num_bins), True),
-            "Brightness": (_linspace(0.0, 0.99, num_bins), True),
-            "Color": (_linspace(0.0, 0.99, num_bins), True),
-            "Contrast": (_linspace(0.0, 0.99, num_bins), True),
-            "Sharpness": (_linspace(0.0, 0.99, num_bins), True),
-            "Posterize": (posterize, False),
-            "Solarize": (_linspace(255.0, 0.0, num_bins), False),
-            "AutoContrast": (None, False),
-            "Equalize": (None, False),
-        }
+        return _op_space(num_bins, shear=0.99, translate=(32.0, 32.0), rotate=135.0, enhance=0.99, posterize_drop=6)
 
     def forward(self, img):
         _check_input_image(img)

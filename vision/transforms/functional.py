@@ -1,5 +1,6 @@
 """vision.transforms.functional: torchvision 0.9's functional API on PIL images and core
 tensors [..., C, H, W] alike (dispatching to functional_pil / functional_tensor)."""
+import inspect
 import math
 import numbers
 import warnings
@@ -50,6 +51,15 @@ def _interpolation_arg(interpolation, what="interpolation"):
     return interpolation
 
 
+def _interpolation_or_resample(interpolation, resample):
+    """The interpolation to use, honouring the deprecated PIL-integer `resample` argument."""
+    if resample is not None:
+        warnings.warn("Argument resample is deprecated and will be removed since v0.10.0. Please, use "
+                      "interpolation instead")
+        return _interpolation_modes_from_int(resample)
+    return interpolation
+
+
 _is_pil_image = F_pil._is_pil_image
 
 
@@ -68,6 +78,35 @@ def _get_image_num_channels(img):
     if _is_tensor(img):
         return F_t._get_image_num_channels(img)
     return F_pil._get_image_num_channels(img)
+
+
+def _by_image_type(name):
+    """functional.<name>: F_pil.<name> for PIL images, F_t.<name> for tensors (the two take
+    the same arguments)."""
+    pil_fn, tensor_fn = getattr(F_pil, name), getattr(F_t, name)
+
+    def fn(img, *args, **kwargs):
+        return (tensor_fn if _is_tensor(img) else pil_fn)(img, *args, **kwargs)
+
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = f"{name} on a PIL image or a tensor [..., C, H, W]."
+    fn.__signature__ = inspect.signature(tensor_fn)
+    return fn
+
+
+hflip = _by_image_type("hflip")
+vflip = _by_image_type("vflip")
+crop = _by_image_type("crop")
+adjust_brightness = _by_image_type("adjust_brightness")
+adjust_contrast = _by_image_type("adjust_contrast")
+adjust_saturation = _by_image_type("adjust_saturation")
+adjust_hue = _by_image_type("adjust_hue")
+adjust_gamma = _by_image_type("adjust_gamma")
+adjust_sharpness = _by_image_type("adjust_sharpness")
+invert = _by_image_type("invert")
+solarize = _by_image_type("solarize")
+autocontrast = _by_image_type("autocontrast")
+equalize = _by_image_type("equalize")
 
 
 def _is_numpy(img):
@@ -203,17 +242,19 @@ def pad(img, padding, fill=0, padding_mode="constant"):
     return F_t.pad(img, padding=padding, fill=fill, padding_mode=padding_mode)
 
 
-def crop(img, top, left, height, width):
-    if not _is_tensor(img):
-        return F_pil.crop(img, top, left, height, width)
-    return F_t.crop(img, top, left, height, width)
+def _setup_size(size, error_msg="Please provide only two dimensions (h, w) for size."):
+    """(h, w) from an int, a 1-sequence or a 2-sequence."""
+    if isinstance(size, numbers.Number):
+        return int(size), int(size)
+    if isinstance(size, (tuple, list)) and len(size) == 1:
+        return size[0], size[0]
+    if len(size) != 2:
+        raise ValueError(error_msg)
+    return size
 
 
 def center_crop(img, output_size):
-    if isinstance(output_size, numbers.Number):
-        output_size = (int(output_size), int(output_size))
-    elif isinstance(output_size, (tuple, list)) and len(output_size) == 1:
-        output_size = (output_size[0], output_size[0])
+    output_size = _setup_size(output_size)
     image_width, image_height = _get_image_size(img)
     crop_height, crop_width = output_size
     if crop_width > image_width or crop_height > image_height:
@@ -238,16 +279,6 @@ def resized_crop(img, top, left, height, width, size, interpolation=Interpolatio
     return resize(img, size, interpolation)
 
 
-def hflip(img):
-    if not _is_tensor(img):
-        return F_pil.hflip(img)
-    return F_t.hflip(img)
-
-
-def vflip(img):
-    if not _is_tensor(img):
-        return F_pil.vflip(img)
-    return F_t.vflip(img)
 
 
 def _get_perspective_coeffs(startpoints, endpoints):
@@ -271,12 +302,7 @@ def perspective(img, startpoints, endpoints, interpolation=InterpolationMode.BIL
 
 
 def five_crop(img, size):
-    if isinstance(size, numbers.Number):
-        size = (int(size), int(size))
-    elif isinstance(size, (tuple, list)) and len(size) == 1:
-        size = (size[0], size[0])
-    if len(size) != 2:
-        raise ValueError("Please provide only two dimensions (h, w) for size.")
+    size = _setup_size(size)
     image_width, image_height = _get_image_size(img)
     crop_height, crop_width = size
     if crop_width > image_width or crop_height > image_height:
@@ -290,46 +316,15 @@ def five_crop(img, size):
 
 
 def ten_crop(img, size, vertical_flip=False):
-    if isinstance(size, numbers.Number):
-        size = (int(size), int(size))
-    elif isinstance(size, (tuple, list)) and len(size) == 1:
-        size = (size[0], size[0])
-    if len(size) != 2:
-        raise ValueError("Please provide only two dimensions (h, w) for size.")
+    size = _setup_size(size)
     first_five = five_crop(img, size)
     img = vflip(img) if vertical_flip else hflip(img)
     second_five = five_crop(img, size)
     return first_five + second_five
 
 
-def adjust_brightness(img, brightness_factor):
-    if not _is_tensor(img):
-        return F_pil.adjust_brightness(img, brightness_factor)
-    return F_t.adjust_brightness(img, brightness_factor)
 
 
-def adjust_contrast(img, contrast_factor):
-    if not _is_tensor(img):
-        return F_pil.adjust_contrast(img, contrast_factor)
-    return F_t.adjust_contrast(img, contrast_factor)
-
-
-def adjust_saturation(img, saturation_factor):
-    if not _is_tensor(img):
-        return F_pil.adjust_saturation(img, saturation_factor)
-    return F_t.adjust_saturation(img, saturation_factor)
-
-
-def adjust_hue(img, hue_factor):
-    if not _is_tensor(img):
-        return F_pil.adjust_hue(img, hue_factor)
-    return F_t.adjust_hue(img, hue_factor)
-
-
-def adjust_gamma(img, gamma, gain=1):
-    if not _is_tensor(img):
-        return F_pil.adjust_gamma(img, gamma, gain)
-    return F_t.adjust_gamma(img, gamma, gain)
 
 
 def _get_inverse_affine_matrix(center, angle, translate, scale, shear):
@@ -358,11 +353,7 @@ def _get_inverse_affine_matrix(center, angle, translate, scale, shear):
 def rotate(img, angle, interpolation=InterpolationMode.NEAREST, expand=False, center=None, fill=None,
            resample=None):
     """Rotates counter-clockwise by `angle` degrees around `center` (default: the image centre)."""
-    if resample is not None:
-        warnings.warn("Argument resample is deprecated and will be removed since v0.10.0. Please, use "
-                      "interpolation instead")
-        interpolation = _interpolation_modes_from_int(resample)
-    interpolation = _interpolation_arg(interpolation)
+    interpolation = _interpolation_arg(_interpolation_or_resample(interpolation, resample))
     if not isinstance(angle, (int, float)):
         raise TypeError("Argument angle should be int or float")
     if center is not None and not isinstance(center, (list, tuple)):
@@ -384,11 +375,7 @@ def affine(img, angle, translate, scale, shear, interpolation=InterpolationMode.
            resample=None, fillcolor=None, center=None):
     """Affine transform keeping the image centre fixed (or `center`, a later torchvision
     extension). Angles and shears in degrees."""
-    if resample is not None:
-        warnings.warn("Argument resample is deprecated and will be removed since v0.10.0. Please, use "
-                      "interpolation instead")
-        interpolation = _interpolation_modes_from_int(resample)
-    interpolation = _interpolation_arg(interpolation)
+    interpolation = _interpolation_arg(_interpolation_or_resample(interpolation, resample))
     if fillcolor is not None:
         warnings.warn("Argument fillcolor is deprecated and will be removed since v0.10.0. Please, use fill "
                       "instead")
@@ -480,11 +467,6 @@ def gaussian_blur(img, kernel_size, sigma=None):
     return output
 
 
-def invert(img):
-    if not _is_tensor(img):
-        return F_pil.invert(img)
-    return F_t.invert(img)
-
 
 def posterize(img, bits):
     if not (0 <= bits <= 8):
@@ -492,27 +474,3 @@ def posterize(img, bits):
     if not _is_tensor(img):
         return F_pil.posterize(img, bits)
     return F_t.posterize(img, bits)
-
-
-def solarize(img, threshold):
-    if not _is_tensor(img):
-        return F_pil.solarize(img, threshold)
-    return F_t.solarize(img, threshold)
-
-
-def adjust_sharpness(img, sharpness_factor):
-    if not _is_tensor(img):
-        return F_pil.adjust_sharpness(img, sharpness_factor)
-    return F_t.adjust_sharpness(img, sharpness_factor)
-
-
-def autocontrast(img):
-    if not _is_tensor(img):
-        return F_pil.autocontrast(img)
-    return F_t.autocontrast(img)
-
-
-def equalize(img):
-    if not _is_tensor(img):
-        return F_pil.equalize(img)
-    return F_t.equalize(img)

@@ -14,7 +14,8 @@ import core
 from vision.transforms import _random as R
 from vision.transforms import functional as F
 from vision.transforms._module import Module
-from vision.transforms.functional import InterpolationMode, _interpolation_modes_from_int
+from vision.transforms.functional import (InterpolationMode, _interpolation_modes_from_int,
+                                          _interpolation_or_resample, _setup_size)
 
 __all__ = ["Compose", "ToTensor", "PILToTensor", "ConvertImageDtype", "ToPILImage", "Normalize", "Resize", "Scale",
            "CenterCrop", "Pad", "Lambda", "RandomApply", "RandomChoice", "RandomOrder", "RandomCrop",
@@ -44,16 +45,6 @@ def _tensor_fill(fill, img):
     if isinstance(fill, (int, float)):
         return [float(fill)] * F._get_image_num_channels(img)
     return [float(f) for f in fill]
-
-
-def _setup_size(size, error_msg):
-    if isinstance(size, numbers.Number):
-        return int(size), int(size)
-    if isinstance(size, Sequence) and len(size) == 1:
-        return size[0], size[0]
-    if len(size) != 2:
-        raise ValueError(error_msg)
-    return size
 
 
 def _check_sequence_input(x, name, req_sizes):
@@ -597,11 +588,7 @@ class RandomRotation(Module):
     def __init__(self, degrees, interpolation=InterpolationMode.NEAREST, expand=False, center=None, fill=0,
                  resample=None):
         super().__init__()
-        if resample is not None:
-            warnings.warn("Argument resample is deprecated and will be removed since v0.10.0. Please, use "
-                          "interpolation instead")
-            interpolation = _interpolation_modes_from_int(resample)
-        interpolation = _interpolation_from_arg(interpolation)
+        interpolation = _interpolation_from_arg(_interpolation_or_resample(interpolation, resample))
         self.degrees = _setup_angle(degrees, name="degrees", req_sizes=(2,))
         if center is not None:
             _check_sequence_input(center, "center", req_sizes=(2,))
@@ -636,11 +623,7 @@ class RandomAffine(Module):
     def __init__(self, degrees, translate=None, scale=None, shear=None, interpolation=InterpolationMode.NEAREST,
                  fill=0, fillcolor=None, resample=None):
         super().__init__()
-        if resample is not None:
-            warnings.warn("Argument resample is deprecated and will be removed since v0.10.0. Please, use "
-                          "interpolation instead")
-            interpolation = _interpolation_modes_from_int(resample)
-        interpolation = _interpolation_from_arg(interpolation)
+        interpolation = _interpolation_from_arg(_interpolation_or_resample(interpolation, resample))
         if fillcolor is not None:
             warnings.warn("Argument fillcolor is deprecated and will be removed since v0.10.0. Please, use fill "
                           "instead")
@@ -836,7 +819,9 @@ class GaussianBlur(Module):
 
 
 class _RandomPixelOp(Module):
-    """Applies `_apply` with probability p (``torch.rand(1).item() < p``)."""
+    """Applies `_op(img, *parameter)` with probability p (``torch.rand(1).item() < p``);
+    `_param` names the one parameter of the op, if any."""
+    _param = None
 
     def __init__(self, p=0.5):
         super().__init__()
@@ -844,59 +829,46 @@ class _RandomPixelOp(Module):
 
     def forward(self, img):
         if R.rand_item() < self.p:
-            return self._apply(img)
+            args = () if self._param is None else (getattr(self, self._param),)
+            return type(self)._op(img, *args)
         return img
 
     def __repr__(self):
-        return type(self).__name__ + f"(p={self.p})"
+        param = "" if self._param is None else f"{self._param}={getattr(self, self._param)},"
+        return type(self).__name__ + f"({param}p={self.p})"
 
 
 class RandomInvert(_RandomPixelOp):
-    def _apply(self, img):
-        return F.invert(img)
+    _op = staticmethod(F.invert)
 
 
 class RandomPosterize(_RandomPixelOp):
+    _op, _param = staticmethod(F.posterize), "bits"
+
     def __init__(self, bits, p=0.5):
         super().__init__(p)
         self.bits = bits
 
-    def _apply(self, img):
-        return F.posterize(img, self.bits)
-
-    def __repr__(self):
-        return type(self).__name__ + f"(bits={self.bits},p={self.p})"
-
 
 class RandomSolarize(_RandomPixelOp):
+    _op, _param = staticmethod(F.solarize), "threshold"
+
     def __init__(self, threshold, p=0.5):
         super().__init__(p)
         self.threshold = threshold
 
-    def _apply(self, img):
-        return F.solarize(img, self.threshold)
-
-    def __repr__(self):
-        return type(self).__name__ + f"(threshold={self.threshold},p={self.p})"
-
 
 class RandomAdjustSharpness(_RandomPixelOp):
+    _op, _param = staticmethod(F.adjust_sharpness), "sharpness_factor"
+
     def __init__(self, sharpness_factor, p=0.5):
         super().__init__(p)
         self.sharpness_factor = sharpness_factor
 
-    def _apply(self, img):
-        return F.adjust_sharpness(img, self.sharpness_factor)
-
-    def __repr__(self):
-        return type(self).__name__ + f"(sharpness_factor={self.sharpness_factor},p={self.p})"
-
 
 class RandomAutocontrast(_RandomPixelOp):
-    def _apply(self, img):
-        return F.autocontrast(img)
+    _op = staticmethod(F.autocontrast)
 
 
 class RandomEqualize(_RandomPixelOp):
-    def _apply(self, img):
-        return F.equalize(img)
+    _op = staticmethod(F.equalize)

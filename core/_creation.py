@@ -77,8 +77,15 @@ def _to_array(data, name):
     return array
 
 
-def tensor(data, dtype=None):
+def tensor(data, dtype=None, device=None, requires_grad=False):
     """A new tensor holding a copy of `data` (nested lists, numbers, numpy arrays, tensors)."""
+    if device is not None and str(device).split(":")[0] != "cpu":
+        raise RuntimeError(f"tensor(): only the 'cpu' device is supported, got {device!r}")
+    out = _new_tensor(data, dtype)
+    return out.requires_grad_() if requires_grad else out
+
+
+def _new_tensor(data, dtype):
     array = _to_array(data, "tensor")
     if dtype is None:
         if isinstance(data, _C._TensorBase):

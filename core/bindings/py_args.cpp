@@ -207,6 +207,8 @@ bool parse_args(const Schema& schema, PyObject* const* args, size_t nargs, PyObj
   // positional ints, as in PyTorch; `sum(0, True)` must not turn into dim=[0, 1].
   size_t first_list = nargs > 0 && is_tensor(args[0]) && !schema.args.empty() &&
                               schema.args[0].type == ArgType::Tensor ? 1 : 0;
+  // Like PyTorch, only when no other positional parameter follows: `x.sum(0, True)` is
+  // (dim, keepdim), not dims (0, 1).
   bool varargs = nargs > first_list + 1 && npositional == first_list + 1 &&
                  schema.args[first_list].type == ArgType::IntList && !PyBool_Check(args[first_list]);
   if (varargs) {

@@ -253,6 +253,7 @@ void init_autograd(pyb::module_& m) {
       meta->grad_fn = nullptr;
       meta->requires_grad = false;
       meta->output_nr = 0;
+      meta->view.reset();  // no longer a view autograd tracks
     }
   });
   m.def("_retain_grad", [](pyb::handle t) { retain_grad(to_tensor(t, "retain_grad")); });

@@ -3,6 +3,10 @@
 // advanced indices, which make a copy on read (index) and write through index_put_.
 // Masks are turned into integer indices here, so the list handed to index() has one entry
 // per dim of the sliced tensor.
+// When autograd must see them (grad mode on and a tensor involved requires grad), the
+// steps go through the op table (select, slice, unsqueeze, alias, index, copy_, index_put_)
+// so that they are recorded; otherwise the plain functions run and the result is only
+// noted as a view of the indexed tensor (for in-place ops on it later).
 #include <Python.h>
 
 #include <cstring>
@@ -11,6 +15,9 @@
 #include "bindings/module.h"
 #include "bindings/py_errors.h"
 #include "bindings/py_tensor.h"
+#include "autograd/functions.h"
+#include "autograd/grad_mode.h"
+#include "autograd/views.h"
 #include "ops/conversion.h"
 #include "ops/creation.h"
 #include "ops/index_utils.h"
@@ -65,6 +72,20 @@ bool sequence_is_tuple(PyObject* index) {
     if (yes) return true;
   }
   return false;
+}
+
+// Whether autograd has to record indexing that involves `t`.
+bool recording(const Tensor& t) { return GradMode::is_enabled() && autograd::requires_grad(t); }
+
+// The view steps of basic indexing: recorded through the op table, or plain.
+Tensor select_step(const Tensor& t, int64_t dim, int64_t i, bool record) {
+  return record ? F::tensor_call(TZ_OP("select"), {t, dim, i}) : select(t, dim, i);
+}
+Tensor slice_step(const Tensor& t, int64_t dim, int64_t start, int64_t stop, int64_t step, bool record) {
+  return record ? F::tensor_call(TZ_OP("slice"), {t, dim, start, stop, step}) : slice(t, dim, start, stop, step);
+}
+Tensor unsqueeze_step(const Tensor& t, int64_t dim, bool record) {
+  return record ? F::tensor_call(TZ_OP("unsqueeze"), {t, dim}) : unsqueeze(t, dim);
 }
 
 // Python data used as an index -> a tensor: bool data stays a mask, uint8 stays a byte
@@ -142,7 +163,7 @@ struct Parsed {
 
 class Slicer {
  public:
-  Slicer(const Tensor& self, const IndexItems& items) : self_(self), result_(self) {
+  Slicer(const Tensor& self, const IndexItems& items, bool record) : self_(self), result_(self), record_(record) {
     int64_t specified = count_dims(items);
     for (Py_ssize_t i = 0; i < items.size(); ++i) apply(items[i], specified);
   }
@@ -171,15 +192,15 @@ class Slicer {
       Py_ssize_t start, stop, step;
       if (PySlice_Unpack(item, &start, &stop, &step) < 0) throw_python_error();
       TZ_CHECK(step > 0, Value, "step must be greater than zero");
-      result_ = slice(result_, dim_, start, stop, step);
+      result_ = slice_step(result_, dim_, start, stop, step, record_);
       dim_++, real_dim_++;
     } else if (item == Py_Ellipsis) {
       dim_ += self_.dim() - specified;
       real_dim_ += self_.dim() - specified;
     } else if (item == Py_None) {
-      result_ = unsqueeze(result_, dim_++);
+      result_ = unsqueeze_step(result_, dim_++, record_);
     } else if (is_bool(item)) {
-      result_ = unsqueeze(result_, dim_);
+      result_ = unsqueeze_step(result_, dim_, record_);
       record(bool_to_index(PyObject_IsTrue(item) == 1));
     } else if (is_tensor(item)) {
       apply_tensor(unwrap(item));
@@ -196,7 +217,7 @@ class Slicer {
     if (t.dim() == 0 && (mask || is_integral(t.dtype(), false))) {
       // 0-d integer tensors index like ints; 0-d masks like Python bools.
       if (!mask) return select_int(item(t).to_int());
-      result_ = unsqueeze(result_, dim_);
+      result_ = unsqueeze_step(result_, dim_, record_);
       return record(bool_to_index(item(t).to_bool()));
     }
     if (!mask) {
@@ -215,7 +236,7 @@ class Slicer {
   void select_int(int64_t i) {
     const int64_t n = result_.sizes()[dim_];
     TZ_CHECK(i >= -n && i < n, Index, "index ", i, " is out of bounds for dimension ", real_dim_, " with size ", n);
-    result_ = select(result_, dim_, i);
+    result_ = select_step(result_, dim_, i, record_);
     real_dim_++;
   }
 
@@ -228,6 +249,7 @@ class Slicer {
 
   const Tensor& self_;
   Tensor result_;
+  bool record_;  // through the op table, for autograd
   TensorList indices_;
   int64_t dim_ = 0;       // the next dim of result_ to index
   int64_t real_dim_ = 0;  // the dim of self that is, for error messages
@@ -262,26 +284,52 @@ bool to_assigned_scalar(PyObject* o, Scalar& out) {
   return false;
 }
 
+// A plain (unrecorded) view of `t`, noted as one for autograd.
+Tensor noted_view(Tensor view, const Tensor& t) {
+  autograd::as_view(view, t);
+  return view;
+}
+
 PyObject* tensor_getitem(PyObject* self, PyObject* index) {
   TZ_PY_BEGIN
   const Tensor& t = unwrap(self);
+  const bool record = recording(t);
   if (PyLong_CheckExact(index)) {  // t[i], the common case, skips the general parser
     TZ_CHECK(t.dim() > 0, Index, "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
              "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number");
     int64_t i = to_int64(index), n = t.sizes()[0];
     TZ_CHECK(i >= -n && i < n, Index, "index ", i, " is out of bounds for dimension 0 with size ", n);
-    return wrap(select(t, 0, i));
+    return wrap(record ? select_step(t, 0, i, true) : noted_view(select(t, 0, i), t));
   }
   IndexItems items(index);
-  Parsed p = Slicer(t, items).parsed();
-  if (p.indices.empty()) return wrap(p.result.is_same(t) ? alias(t) : p.result);
+  Parsed p = Slicer(t, items, record).parsed();
+  if (p.indices.empty()) {
+    if (record) return wrap(p.result.is_same(t) ? F::tensor_call(TZ_OP("alias"), {t}) : p.result);
+    return wrap(noted_view(p.result.is_same(t) ? alias(t) : p.result, t));
+  }
   Tensor out;
   {
     ReleaseGil nogil;
-    out = tz::index(p.result, p.indices);
+    out = record ? F::tensor_call(TZ_OP("index.Tensor"), {p.result, p.indices}) : tz::index(p.result, p.indices);
   }
   return wrap(out);
   TZ_PY_END(nullptr)
+}
+
+// t[...] = values, through the op table so that autograd records it: copy_ into the
+// indexed view (a CopySlices on t's base) or index_put_.
+void set_recorded(const Tensor& t, const Parsed& p, Tensor values) {
+  Shape kept = values.sizes();
+  while (!kept.empty() && kept[0] == 1) kept.erase(kept.begin());
+  ReleaseGil nogil;
+  if (kept != values.sizes()) values = F::reshape(values, kept);
+  if (values.storage() == t.storage()) values = F::tensor_call(TZ_OP("clone"), {values});
+  if (p.indices.empty()) {
+    F::tensor_call(TZ_OP("copy_"), {p.result, values});
+  } else {
+    if (values.dtype() != t.dtype()) values = F::tensor_call(TZ_OP("to.dtype"), {values, t.dtype()});
+    F::tensor_call(TZ_OP("index_put_"), {p.result, p.indices, values, false});
+  }
 }
 
 int tensor_setitem(PyObject* self, PyObject* index, PyObject* value) {
@@ -296,11 +344,16 @@ int tensor_setitem(PyObject* self, PyObject* index, PyObject* value) {
   TZ_CHECK(is_number || is_tensor(value), Type, "can't assign a ", Py_TYPE(value)->tp_name,
            " to a Tensor (assign a tensor or a Python number)");
   IndexItems items(index);
-  Parsed p = Slicer(t, items).parsed();
+  const Tensor assigned = is_number ? Tensor() : unwrap(value);
+  const bool record = GradMode::is_enabled() &&
+                      (autograd::requires_grad(t) || (assigned.defined() && autograd::requires_grad(assigned)) ||
+                       (autograd::view_info(t) && autograd::requires_grad(autograd::view_info(t)->base)));
+  Parsed p = Slicer(t, items, record).parsed();
+  if (record) return set_recorded(t, p, is_number ? scalar_to_tensor(number, t.dtype()) : assigned), 0;
   // Values take the destination's dtype, like copy_; a value sharing memory with the
   // destination is copied first, so overlapping assignments behave like numpy's.
   Tensor values = is_number ? scalar_to_tensor(number, t.dtype())
-                            : unaliased(strip_leading_ones(unwrap(value)), t);
+                            : unaliased(strip_leading_ones(assigned), t);
   ReleaseGil nogil;
   if (p.indices.empty()) copy_(p.result, values);
   else index_put_(p.result, p.indices, to_dtype(values, t.dtype()), false);

@@ -7,6 +7,7 @@
 #include "bindings/py_args.h"
 #include "bindings/py_dtype.h"
 #include "bindings/py_errors.h"
+#include "autograd/autograd_meta.h"
 #include "bindings/py_tensor.h"
 #include "ops/registry.h"
 
@@ -78,9 +79,48 @@ PyObject* value_to_py(const Value& v, const Op* op) {
   return nullptr;
 }
 
+PyObject* op_vectorcall(PyObject* self, PyObject* const* args, size_t nargsf, PyObject* kwnames);
+
+// Factories take `requires_grad=` like PyTorch's: it is not part of their schemas, so it is
+// taken out of the keywords here and applied to the result.
+PyObject* call_factory_with_requires_grad(PyObject* self, PyObject* const* args, size_t nargs,
+                                          PyObject* kwnames, Py_ssize_t flag_index) {
+  Py_ssize_t nkw = PyTuple_GET_SIZE(kwnames);
+  int requires_grad = PyObject_IsTrue(args[nargs + flag_index]);
+  if (requires_grad < 0) return nullptr;
+  std::vector<PyObject*> rest(args, args + nargs);
+  PyObject* names = PyTuple_New(nkw - 1);
+  for (Py_ssize_t k = 0, j = 0; k < nkw; ++k) {
+    if (k == flag_index) continue;
+    PyObject* key = PyTuple_GET_ITEM(kwnames, k);
+    Py_INCREF(key);
+    PyTuple_SET_ITEM(names, j++, key);
+    rest.push_back(args[nargs + k]);
+  }
+  PyObject* out = op_vectorcall(self, rest.data(), nargs, nkw > 1 ? names : nullptr);
+  Py_DECREF(names);
+  if (out && requires_grad) {
+    if (!is_tensor(out)) return out;
+    TZ_PY_BEGIN
+    autograd::set_requires_grad(unwrap(out), true);
+    return out;
+    TZ_PY_END((Py_DECREF(out), nullptr))
+  }
+  return out;
+}
+
+Py_ssize_t requires_grad_keyword(const PyOp* op, PyObject* kwnames) {
+  if (!kwnames || op->overloads->empty() || op->overloads->front()->def.names != NameRule::Factory) return -1;
+  for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(kwnames); ++k)
+    if (PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, k), "requires_grad") == 0) return k;
+  return -1;
+}
+
 PyObject* op_vectorcall(PyObject* self, PyObject* const* args, size_t nargsf, PyObject* kwnames) {
   auto* op = reinterpret_cast<PyOp*>(self);
   size_t nargs = PyVectorcall_NARGS(nargsf);
+  if (Py_ssize_t flag = requires_grad_keyword(op, kwnames); flag >= 0)
+    return call_factory_with_requires_grad(self, args, nargs, kwnames, flag);
   TZ_PY_BEGIN
   Stack stack;
   std::string why, first_why;

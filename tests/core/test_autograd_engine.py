@@ -342,3 +342,12 @@ def test_detach_shares_data_but_not_history():
     e = y.detach()
     e.add_(1)
     assert y._version == 1  # detach shares the version counter
+
+
+def test_factories_take_requires_grad():
+    assert core.ones(3, requires_grad=True).requires_grad
+    assert core.zeros([2], dtype=core.float64, requires_grad=True).is_leaf
+    assert core.tensor([1.0, 2.0], requires_grad=True).requires_grad
+    assert not core.randn(2, requires_grad=False).requires_grad
+    with pytest.raises(RuntimeError, match="only Tensors of floating point"):
+        core.ones(2, dtype=core.int64, requires_grad=True)

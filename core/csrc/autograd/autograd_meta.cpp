@@ -1,6 +1,7 @@
 #include "autograd/autograd_meta.h"
 
 #include "autograd/accumulate_grad.h"
+#include "autograd/views.h"
 
 namespace tz::autograd {
 
@@ -39,6 +40,7 @@ void set_requires_grad(const Tensor& t, bool requires_grad) {
 const NodePtr& grad_fn(const Tensor& t) {
   static const NodePtr none;
   AutogradMeta* m = meta(t);
+  if (m && m->view) refresh_view_grad_fn(t, *m);
   return m ? m->grad_fn : none;
 }
 
@@ -54,6 +56,7 @@ void set_history(const Tensor& t, const NodePtr& fn, uint32_t output_nr) {
 Edge gradient_edge(const Tensor& t) {
   AutogradMeta* m = meta(t);
   if (!m) return Edge{};
+  if (m->view) refresh_view_grad_fn(t, *m);
   if (m->grad_fn) return Edge{m->grad_fn, m->output_nr};
   if (!m->requires_grad) return Edge{};
   std::lock_guard<std::mutex> lock(m->mutex);

@@ -46,7 +46,7 @@ Tensor fit_gradient(Tensor grad, const OutputMeta& meta, const Node& producer, s
   if (!grad.defined()) return grad;
   if (grad.sizes() != meta.sizes) {
     Shape bs = broadcast_shapes(meta.sizes, grad.sizes(), "backward");
-    TZ_CHECK(bs == grad.sizes() && numel_of(meta.sizes) <= grad.numel(), Runtime, "Function ",
+    TZ_CHECK(bs == grad.sizes(), Runtime, "Function ",
              producer.name(), " returned an invalid gradient at index ", index, " - got ",
              shape_str(grad.sizes()), " but expected shape compatible with ", shape_str(meta.sizes));
     grad = sum_to(grad, meta.sizes);
@@ -65,19 +65,14 @@ void accumulate_into(TensorList& buffer, size_t slot, Tensor grad) {
 }  // namespace
 
 Tensor sum_to(const Tensor& grad, const Shape& shape) {
-  // TEMPORARY until the reduction family lands: accumulate serially into a broadcast view.
-  Tensor out = zeros(shape, grad.dtype());
-  Tensor view = expand(out, IntList(grad.sizes().begin(), grad.sizes().end()));
-  TensorIter iter({view, view, grad}, grad.sizes());
-  binary_stub.get();
-  iter.run_range([&](char** data, const int64_t* strides, int64_t n) {
-    TZ_DISPATCH_FLOATING(grad.dtype(), "sum_to", [&] {
-      for (int64_t i = 0; i < n; ++i)
-        *reinterpret_cast<scalar_t*>(data[0] + i * strides[0]) =
-            *reinterpret_cast<scalar_t*>(data[1] + i * strides[1]) + *reinterpret_cast<scalar_t*>(data[2] + i * strides[2]);
-    });
-  }, 0, grad.numel());
-  return out;
+  // Sum over the leading dims broadcasting added and the dims it stretched from size 1.
+  int64_t lead = grad.dim() - static_cast<int64_t>(shape.size());
+  IntList dims;
+  for (int64_t d = 0; d < grad.dim(); ++d)
+    if (d < lead || (shape[d - lead] == 1 && grad.sizes()[d] != 1)) dims.push_back(d);
+  if (dims.empty()) return grad;
+  Tensor summed = F::tensor_call(TZ_OP("sum"), {grad, dims, true});  // recorded under create_graph
+  return F::reshape(summed, shape);
 }
 
 TensorList run_backward(const TensorList& roots, const TensorList& grad_roots,

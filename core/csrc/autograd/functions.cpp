@@ -11,4 +11,18 @@ Value call(const Op& op, Stack args) {
 
 Tensor mul(const Tensor& a, const Scalar& b) { return mul(a, scalar_to_tensor(b)); }
 
+Tensor expand_reduced(const Tensor& grad, const Shape& input_sizes, const std::optional<IntList>& dims,
+                      bool keepdim) {
+  const int64_t ndim = static_cast<int64_t>(input_sizes.size());
+  Shape kept = input_sizes;  // the input's shape with reduced dims set to 1
+  if (!dims || dims->empty()) {
+    std::fill(kept.begin(), kept.end(), 1);
+  } else {
+    for (int64_t d : *dims)
+      if (ndim > 0) kept[wrap_dim(d, ndim, "sum")] = 1;  // a 0-d input accepts dim 0 / -1
+  }
+  Tensor g = keepdim && dims && !dims->empty() ? grad : reshape(grad, kept);
+  return expand(g, input_sizes);
+}
+
 }  // namespace tz::F

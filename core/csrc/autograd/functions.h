@@ -1,6 +1,8 @@
 // Differentiable calls for derivative formulas: each goes through the op table, so it is
 // recorded when backward runs with create_graph=True (higher-order gradients).
 #pragma once
+#include <optional>
+
 #include "ops/registry.h"
 
 namespace tz::F {
@@ -29,5 +31,10 @@ inline Tensor transpose(const Tensor& a, int64_t d0, int64_t d1) {
 inline Tensor expand(const Tensor& a, const Shape& s) {
   return tensor_call(TZ_OP("expand"), {a, IntList(s.begin(), s.end())});
 }
+
+// The gradient of a reduction over `dims` (all dims when empty/none) back at the input's
+// shape: reduced dims are re-inserted (unless keepdim) and the gradient is expanded.
+Tensor expand_reduced(const Tensor& grad, const Shape& input_sizes, const std::optional<IntList>& dims,
+                      bool keepdim);
 
 }  // namespace tz::F

@@ -2,7 +2,9 @@
 
 #include <cctype>
 
+#include "autograd/functions.h"
 #include "autograd/grad_mode.h"
+#include "autograd/views.h"
 #include "ops/conversion.h"
 #include "ops/creation.h"
 
@@ -67,6 +69,7 @@ class OpNode final : public Node {
       needs_.push_back(t.defined() && autograd::requires_grad(t));
       input_meta_.push_back(t.defined() ? OutputMeta{t.sizes(), t.dtype()} : OutputMeta{});
       next_edges.push_back(t.defined() ? autograd::gradient_edge(t) : Edge{});
+      if (op.saves_geometry) geometry_.push_back(t.defined() ? TensorGeometry::of(t) : TensorGeometry{});
     });
   }
 
@@ -100,7 +103,7 @@ class OpNode final : public Node {
     }
     TensorList results;
     for (const SavedVariable& s : saved_results_) results.push_back(s.unpack(*this));
-    BackwardContext ctx{grads, args, results, needs_, input_meta_};
+    BackwardContext ctx{grads, args, results, needs_, input_meta_, &geometry_, op_};
     TensorList out = op_->def.backward(ctx);
     out.resize(next_edges.size());
     for (size_t i = 0; i < out.size(); ++i)
@@ -124,6 +127,7 @@ class OpNode final : public Node {
   std::vector<SavedVariable> saved_results_;
   std::vector<bool> needs_;
   std::vector<OutputMeta> input_meta_;
+  std::vector<TensorGeometry> geometry_;  // entries that save "geometry"
   bool released_ = false;
 };
 
@@ -146,41 +150,124 @@ bool any_requires_grad(const Stack& args) {
 // Set by the Python layer: returns the current Python traceback for anomaly mode.
 std::string (*g_anomaly_traceback)() = nullptr;
 
+namespace {
+
+bool is_input(const Tensor& t, const Stack& args, const Op& op) {
+  bool same = false;
+  for_each_input(args, op, [&](const Tensor& in) { same = same || t.is_same(in); });
+  return same;
+}
+
+// Outputs sharing an input's storage are views of it (an op handing back an input itself,
+// like contiguous() of a contiguous tensor, makes no view).
+void note_views(const Value& out, const Stack& args, const Op& op) {
+  if (InferenceMode::is_enabled()) return;
+  for_each_output(out, [&](const Tensor& t) {
+    if (!t.defined()) return;
+    Tensor source;
+    bool same = false;
+    for_each_input(args, op, [&](const Tensor& in) {
+      if (!in.defined()) return;
+      same = same || in.is_same(t);
+      if (!source.defined() && in.storage() == t.storage()) source = in;
+    });
+    if (!same && source.defined()) as_view(t, source);
+  });
+}
+
+// What an in-place op's formula sees as `self`: its value before the op, as a recorded clone
+// so that double backward reaches self's history through it.
+Value original_self(const Tensor& self) { return F::tensor_call(TZ_OP("clone"), {self}); }
+
+void check_derivative_exists(const Op& op) {
+  TZ_CHECK(op.def.backward != nullptr, NotImplemented, "the derivative for '", op.schema.name,
+           "' is not implemented");
+}
+
+// An in-place op on a view, when autograd is involved: the op's node takes the gradient of
+// the view's region, and the base's history is rebased onto a CopySlices node around it.
+Value record_inplace_on_view(const Op& op, Stack& args) {
+  const Tensor self = args[0].tensor();
+  AutogradMeta& m = *meta(self);
+  const ViewInfo& info = *m.view;
+  const Tensor base = info.base;
+  TZ_CHECK(!info.created_in_no_grad, Runtime, op.schema.name, "(): A view was created in no_grad mode and "
+           "is being modified inplace with grad mode enabled. Given that this use case is ambiguous and "
+           "error-prone, it is forbidden. You can clarify your code by moving both the view and the "
+           "inplace either both inside the no_grad block (if you don't want the inplace to be tracked) "
+           "or both outside (if you want the inplace to be tracked).");
+  TZ_CHECK(info.rebasable, Runtime, op.schema.name, "(): in-place operation on a view of a tensor that "
+           "requires grad is not supported yet for views of another dtype (view_as_real, view_as_complex)");
+  TZ_CHECK(!(is_leaf(base) && requires_grad(base)), Runtime, op.schema.name, "(): a view of a leaf Variable "
+           "that requires grad is being used in an in-place operation.");
+  check_derivative_exists(op);
+
+  auto fn = std::make_shared<OpNode>(op, args);
+  for (int index : op.saved_args) fn->save_arg(index, index == 0 ? original_self(self) : args[index]);
+  Value out = call_op_untracked(op, args);
+  fn->outputs.assign(1, OutputMeta{self.sizes(), self.dtype()});
+
+  NodePtr copy_slices = make_copy_slices(base, self, fn);
+  set_history(base, copy_slices, 0);
+  set_view_grad_fn_from_base(self, m);
+  if (AnomalyMode::is_enabled() && g_anomaly_traceback) copy_slices->anomaly_trace = g_anomaly_traceback();
+  return out;
+}
+
+bool view_of_grad_requiring_base(const Tensor& t) {
+  const ViewInfo* v = view_info(t);
+  return v && requires_grad(v->base);
+}
+
+}  // namespace
+
 Value call_with_autograd(const Op& op, Stack& args) {
   const bool inplace = op.schema.inplace();
-  if (!GradMode::is_enabled() || !any_requires_grad(args)) return call_op_untracked(op, args);
+  if (!GradMode::is_enabled() || !any_requires_grad(args)) {
+    if (inplace && GradMode::is_enabled() && view_of_grad_requiring_base(args[0].tensor()))
+      return record_inplace_on_view(op, args);
+    Value out = call_op_untracked(op, args);
+    if (!inplace) note_views(out, args, op);
+    return out;
+  }
 
   const Tensor self = inplace ? args[0].tensor() : Tensor();
   if (inplace && is_leaf(self) && requires_grad(self))
     fail(ErrorKind::Runtime, op.schema.name, "(): a leaf Variable that requires grad is being used "
          "in an in-place operation.");
+  if (inplace && view_info(self)) return record_inplace_on_view(op, args);
   if (op.def.backward == &not_differentiable) {
     Value out = call_op_untracked(op, args);
+    if (!inplace) note_views(out, args, op);
     return out;
   }
 
   auto node = std::make_shared<OpNode>(op, args);
   // In-place ops overwrite self: a formula that needs it gets the value from before.
   for (int index : op.saved_args) {
-    if (inplace && index == 0) node->save_arg(index, Value(clone(self)));
+    if (inplace && index == 0) node->save_arg(index, original_self(self));
     else node->save_arg(index, args[index]);
   }
   Value out = call_op_untracked(op, args);
 
   bool any_float_output = false;
   for_each_output(out, [&](const Tensor& t) { any_float_output = any_float_output || (t.defined() && differentiable(t)); });
-  if (!any_float_output) return out;  // integer/bool results carry no gradient
-  TZ_CHECK(op.def.backward != nullptr, NotImplemented, "the derivative for '", op.schema.name,
-           "' is not implemented");
+  if (!any_float_output) {
+    if (!inplace) note_views(out, args, op);
+    return out;  // integer/bool results carry no gradient
+  }
+  check_derivative_exists(op);
 
   uint32_t index = 0;
   for_each_output(out, [&](const Tensor& t) {
-    if (t.defined() && differentiable(t)) set_history(t, node, index);
+    // An input handed back as is (contiguous() of a contiguous tensor) keeps its history.
+    if (t.defined() && differentiable(t) && (inplace || !is_input(t, args, op))) set_history(t, node, index);
     else node->outputs.resize(std::max<size_t>(node->outputs.size(), index + 1));
     index++;
   });
   if (op.saves_result) for_each_output(out, [&](const Tensor& t) { node->save_result(t); });
   if (AnomalyMode::is_enabled() && g_anomaly_traceback) node->anomaly_trace = g_anomaly_traceback();
+  if (!inplace) note_views(out, args, op);
   return out;
 }
 

@@ -3,7 +3,8 @@
 namespace tz {
 
 SavedVariable::SavedVariable(const Tensor& t, bool is_output) {
-  if (!t.defined()) return;
+  none_ = !t.defined();
+  if (none_) return;
   saved_version_ = t.version();
   is_output_ = is_output;
   if (is_output) {
@@ -18,6 +19,7 @@ SavedVariable::SavedVariable(const Tensor& t, bool is_output) {
 }
 
 Tensor SavedVariable::unpack(const Node& owner) const {
+  if (none_) return Tensor();
   if (!data_.defined()) {
     fail(ErrorKind::Runtime, "Trying to backward through the graph a second time (or directly "
          "access saved tensors after they have already been freed). Saved intermediate values of "

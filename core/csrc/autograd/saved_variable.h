@@ -17,6 +17,7 @@ class SavedVariable {
   void reset() { data_ = Tensor(); }
 
  private:
+  bool none_ = false;  // an absent optional tensor (a None in Tensor?[]): unpacks as undefined
   Tensor data_;  // inputs: the tensor itself; outputs: an alias without autograd history
   uint32_t saved_version_ = 0;
   bool is_output_ = false;

@@ -11,14 +11,6 @@ namespace tz {
 
 namespace {
 
-// PyTorch's ScalarType names ("Float"), used by several of its messages.
-const char* scalar_type_name(DType t) {
-  static constexpr const char* names[kNumDTypes] = {
-      "Bool", "Byte", "Char", "Short", "Int", "Long", "Half", "BFloat16", "Float", "Double",
-      "ComplexFloat", "QUInt8", "QInt8", "QInt32"};
-  return names[static_cast<int>(t)];
-}
-
 // The C++ type names PyTorch prints in its matmul dtype messages ("float != double").
 const char* cpp_type_name(DType t) {
   static constexpr const char* names[kNumDTypes] = {

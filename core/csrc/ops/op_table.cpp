@@ -3,6 +3,7 @@
 // tests in tests/core/test_op_matrix.py draw inputs from. Bindings are derived from it.
 #include "autograd/functions.h"
 #include "autograd/op_node.h"
+#include "ops/indexing_grad.h"
 #include "ops/ops.h"
 #include "ops/registry.h"
 
@@ -66,97 +67,359 @@ const OpDef kOpTable[] = {
     {"expand(Tensor self, int[] size) -> Tensor", kMethod, N::Custom,
      OP { return expand(a[0].tensor(), a[1].int_list()); }, "expand",
      "", GRAD { return {c.grad()}; }},  // the engine sums the gradient back to the input's shape
+    // Overlapping inputs (expanded tensors) have no derivative (NotImplementedError in backward).
     {"as_strided(Tensor self, int[] size, int[] stride, int? storage_offset=None) -> Tensor", kBoth, N::Unsupported,
-     OP { return as_strided(a[0].tensor(), a[1].int_list(), a[2].int_list(), a[3].opt_int()); }, ""},
+     OP { return as_strided(a[0].tensor(), a[1].int_list(), a[2].int_list(), a[3].opt_int()); }, "",
+     "geometry", &grad::as_strided},
     {"contiguous(Tensor self) -> Tensor", kMethod, N::Keep,
      OP { return contiguous(a[0].tensor()); }, "unary_any",
      "", GRAD { return {c.grad()}; }},
     {"view_as(Tensor self, Tensor other) -> Tensor", kMethod, N::Custom,
-     OP { return view_as(a[0].tensor(), a[1].tensor()); }, "view_as"},
+     OP { return view_as(a[0].tensor(), a[1].tensor()); }, "view_as",
+     "", GRAD { return {F::reshape(c.grad(), c.input_sizes(0))}; }},
     {"reshape_as(Tensor self, Tensor other) -> Tensor", kMethod, N::Custom,
-     OP { return reshape_as(a[0].tensor(), a[1].tensor()); }, "view_as"},
+     OP { return reshape_as(a[0].tensor(), a[1].tensor()); }, "view_as",
+     "", GRAD { return {F::reshape(c.grad(), c.input_sizes(0))}; }},
     {"expand_as(Tensor self, Tensor other) -> Tensor", kMethod, N::Custom,
-     OP { return expand_as(a[0].tensor(), a[1].tensor()); }, "expand_as"},
+     OP { return expand_as(a[0].tensor(), a[1].tensor()); }, "expand_as",
+     "", GRAD { return {c.grad()}; }},
     {"swapaxes(Tensor self, int axis0, int axis1) -> Tensor", kBoth, N::Permute,
-     OP { return transpose(a[0].tensor(), a[1].to_int(), a[2].to_int()); }, "transpose"},
+     OP { return transpose(a[0].tensor(), a[1].to_int(), a[2].to_int()); }, "transpose",
+     "", GRAD { return {F::transpose(c.grad(), c.args[1].to_int(), c.args[2].to_int())}; }},
     {"swapdims(Tensor self, int dim0, int dim1) -> Tensor", kBoth, N::Permute,
-     OP { return transpose(a[0].tensor(), a[1].to_int(), a[2].to_int()); }, "transpose"},
+     OP { return transpose(a[0].tensor(), a[1].to_int(), a[2].to_int()); }, "transpose",
+     "", GRAD { return {F::transpose(c.grad(), c.args[1].to_int(), c.args[2].to_int())}; }},
     {"t(Tensor self) -> Tensor", kBoth, N::Permute,
-     OP { return matrix_t(a[0].tensor()); }, "matrix_t"},
+     OP { return matrix_t(a[0].tensor()); }, "matrix_t",
+     "", GRAD { return {F::tensor_call(TZ_OP("t"), {c.grad()})}; }},
     {"squeeze(Tensor self) -> Tensor", kBoth, N::Custom,
-     OP { return squeeze(a[0].tensor()); }, "squeeze"},
+     OP { return squeeze(a[0].tensor()); }, "squeeze",
+     "", GRAD { return {F::reshape(c.grad(), c.input_sizes(0))}; }},
     {"squeeze.dim(Tensor self, int dim) -> Tensor", kBoth, N::Custom,
-     OP { return squeeze(a[0].tensor(), a[1].to_int()); }, "squeeze_dim"},
+     OP { return squeeze(a[0].tensor(), a[1].to_int()); }, "squeeze_dim",
+     "", GRAD { return {F::reshape(c.grad(), c.input_sizes(0))}; }},
     {"unsqueeze(Tensor self, int dim) -> Tensor", kBoth, N::Custom,
-     OP { return unsqueeze(a[0].tensor(), a[1].to_int()); }, "unsqueeze"},
+     OP { return unsqueeze(a[0].tensor(), a[1].to_int()); }, "unsqueeze",
+     "", GRAD { return {F::reshape(c.grad(), c.input_sizes(0))}; }},
     {"flatten(Tensor self, int start_dim=0, int end_dim=-1) -> Tensor", kBoth, N::Custom,
-     OP { return flatten(a[0].tensor(), a[1].to_int(), a[2].to_int()); }, "flatten"},
+     OP { return flatten(a[0].tensor(), a[1].to_int(), a[2].to_int()); }, "flatten",
+     "", GRAD { return {F::reshape(c.grad(), c.input_sizes(0))}; }},
     {"unflatten(Tensor self, int dim, int[] sizes) -> Tensor", kMethod, N::Custom,
-     OP { return unflatten(a[0].tensor(), a[1].to_int(), a[2].int_list()); }, "unflatten"},
+     OP { return unflatten(a[0].tensor(), a[1].to_int(), a[2].int_list()); }, "unflatten",
+     "", GRAD { return {F::reshape(c.grad(), c.input_sizes(0))}; }},
     {"movedim(Tensor self, int[] source, int[] destination) -> Tensor", kBoth, N::Permute,
-     OP { return movedim(a[0].tensor(), a[1].int_list(), a[2].int_list()); }, "movedim"},
+     OP { return movedim(a[0].tensor(), a[1].int_list(), a[2].int_list()); }, "movedim",
+     "", GRAD { return {F::tensor_call(TZ_OP("movedim"), {c.grad(), c.args[2], c.args[1]})}; }},
     {"moveaxis(Tensor self, int[] source, int[] destination) -> Tensor", kBoth, N::Permute,
-     OP { return movedim(a[0].tensor(), a[1].int_list(), a[2].int_list()); }, "movedim"},
+     OP { return movedim(a[0].tensor(), a[1].int_list(), a[2].int_list()); }, "movedim",
+     "", GRAD { return {F::tensor_call(TZ_OP("movedim"), {c.grad(), c.args[2], c.args[1]})}; }},
     {"narrow(Tensor self, int dim, int start, int length) -> Tensor", kBoth, N::Keep,
-     OP { return narrow(a[0].tensor(), a[1].to_int(), a[2].to_int(), a[3].to_int()); }, "narrow"},
+     OP { return narrow(a[0].tensor(), a[1].to_int(), a[2].to_int(), a[3].to_int()); }, "narrow",
+     "", &grad::strided_view},
     {"select(Tensor self, int dim, int index) -> Tensor", kBoth, N::Reduce,
-     OP { return select(a[0].tensor(), a[1].to_int(), a[2].to_int()); }, "select"},
+     OP { return select(a[0].tensor(), a[1].to_int(), a[2].to_int()); }, "select",
+     "", &grad::strided_view},
     {"unbind(Tensor self, int dim=0) -> Tensor[]", kBoth, N::Reduce,
-     OP { return unbind(a[0].tensor(), a[1].to_int()); }, "unbind"},
+     OP { return unbind(a[0].tensor(), a[1].to_int()); }, "unbind",
+     "", GRAD { return grad::pieces(c, c.args[1].to_int(), false); }},
     {"split(Tensor self, int split_size, int dim=0) -> Tensor[]", kBoth, N::Keep,
-     OP { return split(a[0].tensor(), a[1].to_int(), a[2].to_int()); }, "split"},
+     OP { return split(a[0].tensor(), a[1].to_int(), a[2].to_int()); }, "split",
+     "", GRAD { return grad::pieces(c, c.args[2].to_int(), true); }},
     {"split_with_sizes(Tensor self, int[] split_sizes, int dim=0) -> Tensor[]", kBoth, N::Keep,
-     OP { return split_with_sizes(a[0].tensor(), a[1].int_list(), a[2].to_int()); }, "split_with_sizes"},
+     OP { return split_with_sizes(a[0].tensor(), a[1].int_list(), a[2].to_int()); }, "split_with_sizes",
+     "", GRAD { return grad::pieces(c, c.args[2].to_int(), true); }},
     {"chunk(Tensor self, int chunks, int dim=0) -> Tensor[]", kBoth, N::Keep,
-     OP { return chunk(a[0].tensor(), a[1].to_int(), a[2].to_int()); }, "chunk"},
+     OP { return chunk(a[0].tensor(), a[1].to_int(), a[2].to_int()); }, "chunk",
+     "", GRAD { return grad::pieces(c, c.args[2].to_int(), true); }},
     {"tensor_split(Tensor self, int sections, int dim=0) -> Tensor[]", kBoth, N::Keep,
-     OP { return tensor_split(a[0].tensor(), a[1].to_int(), a[2].to_int()); }, "tensor_split"},
+     OP { return tensor_split(a[0].tensor(), a[1].to_int(), a[2].to_int()); }, "tensor_split",
+     "", GRAD { return grad::pieces(c, c.args[2].to_int(), true); }},
     {"tensor_split.indices(Tensor self, int[] indices, int dim=0) -> Tensor[]", kBoth, N::Keep,
-     OP { return tensor_split(a[0].tensor(), a[1].int_list(), a[2].to_int()); }, "tensor_split_indices"},
+     OP { return tensor_split(a[0].tensor(), a[1].int_list(), a[2].to_int()); }, "tensor_split_indices",
+     "", GRAD { return grad::pieces(c, c.args[2].to_int(), true); }},
     {"unfold(Tensor self, int dimension, int size, int step) -> Tensor", kMethod, N::Unsupported,
-     OP { return unfold(a[0].tensor(), a[1].to_int(), a[2].to_int(), a[3].to_int()); }, "unfold"},
+     OP { return unfold(a[0].tensor(), a[1].to_int(), a[2].to_int(), a[3].to_int()); }, "unfold",
+     "", &grad::strided_view},
     {"view_as_real(Tensor self) -> Tensor", kFunction, N::Custom,
-     OP { return view_as_real(a[0].tensor()); }, "view_as_real"},
+     OP { return view_as_real(a[0].tensor()); }, "view_as_real",
+     "", GRAD {  // view_as_complex needs the pairs of the gradient adjacent in memory
+       return {F::tensor_call(TZ_OP("view_as_complex"), {F::tensor_call(TZ_OP("contiguous"), {c.grad()})})};
+     }},
     {"view_as_complex(Tensor self) -> Tensor", kFunction, N::Custom,
-     OP { return view_as_complex(a[0].tensor()); }, "view_as_complex"},
+     OP { return view_as_complex(a[0].tensor()); }, "view_as_complex",
+     "", GRAD { return {F::tensor_call(TZ_OP("view_as_real"), {c.grad()})}; }},
+    // ---- internal (not exported): the pieces of Tensor.__getitem__, and backward helpers
+    {"slice(Tensor self, int dim, int start, int end, int step) -> Tensor", kInternal, N::Keep,
+     OP { return slice(a[0].tensor(), a[1].to_int(), a[2].to_int(), a[3].to_int(), a[4].to_int()); }, "",
+     "", &grad::strided_view},
+    {"alias(Tensor self) -> Tensor", kInternal, N::Keep,
+     OP { return alias(a[0].tensor()); }, "",
+     "", GRAD { return {c.grad()}; }},
+    {"_view_scatter_add(Tensor grad, int[] base_sizes, int[] size, int[] stride, int offset) -> Tensor", kInternal, N::Unsupported,
+     OP { return view_scatter_add(a[0].tensor(), a[1].int_list(), a[2].int_list(), a[3].int_list(), a[4].to_int()); }, "",
+     "", &grad::view_scatter_add},
+    {"_split_backward(Tensor[] grads, int[] sizes, int dim, int[] starts, bool keepdim) -> Tensor", kInternal, N::Unsupported,
+     OP { return split_backward(a[0].tensor_list(), a[1].int_list(), a[2].to_int(), a[3].int_list(), a[4].to_bool()); }, "",
+     "", &grad::split_backward},
 
     // ---------------------------------------------------------------- elementwise
+// An elementwise unary op and its in-place method.
+#define TZ_UNARY_ENTRIES(name, Op, kind)                                                     \
+  {#name "(Tensor self) -> Tensor", kBoth, N::Keep,                                          \
+   OP { return unary_op(UnaryOp::Op, a[0].tensor(), #name); }, kind},                        \
+  {#name "_(Tensor self) -> Tensor", kMethod, N::Keep,                                       \
+   OP { return unary_op_(UnaryOp::Op, a[0].tensor(), #name "_"); }, "ew_unary_inplace"},
+// A broadcasting binary op and its in-place method.
+#define TZ_BINARY_ENTRIES(name, Op, kind)                                                    \
+  {#name "(Tensor self, Tensor other) -> Tensor", kBoth, N::Unify,                           \
+   OP { return binary_op(BinaryOp::Op, a[0].tensor(), a[1].tensor(), #name); }, kind},      \
+  {#name "_(Tensor self, Tensor other) -> Tensor", kMethod, N::Unify,                        \
+   OP { return binary_op_(BinaryOp::Op, a[0].tensor(), a[1].tensor(), #name "_"); }, kind "_inplace"},
+// A comparison and its in-place method.
+#define TZ_COMPARE_ENTRIES(name, kind)                                                       \
+  {#name "(Tensor self, Tensor other) -> Tensor", kBoth, N::Unify,                           \
+   OP { return name(a[0].tensor(), a[1].tensor()); }, kind},                                 \
+  {#name "_(Tensor self, Tensor other) -> Tensor", kMethod, N::Unify,                        \
+   OP { return compare_(#name "_", a[0].tensor(), a[1].tensor()); }, "ew_compare_inplace"},
+
+    // Arithmetic. A Tensor parameter also takes a Python number (a wrapped 0-dim tensor).
     {"add(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", kBoth, N::Unify,
-     OP { return add(a[0].tensor(), a[1].tensor(), a[2].scalar()); }, "binary_arith",
+     OP { return add(a[0].tensor(), a[1].tensor(), a[2].scalar()); }, "ew_alpha",
      "", GRAD { return {c.grad(), F::mul(c.grad(), c.args[2].scalar())}; }},
     {"add_(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", kMethod, N::Unify,
-     OP { return binary_op_(BinaryOp::Add, a[0].tensor(), a[1].tensor(), "add_", a[2].scalar()); }, "binary_inplace",
+     OP { return binary_op_(BinaryOp::Add, a[0].tensor(), a[1].tensor(), "add_", a[2].scalar()); }, "ew_inplace",
      "", GRAD { return {c.grad(), F::mul(c.grad(), c.args[2].scalar())}; }},
     {"sub(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", kBoth, N::Unify,
-     OP { return sub(a[0].tensor(), a[1].tensor(), a[2].scalar()); }, "binary_arith",
+     OP { return sub(a[0].tensor(), a[1].tensor(), a[2].scalar()); }, "ew_sub",
      "", GRAD { return {c.grad(), F::mul(c.grad(), Scalar(-c.args[2].scalar().to_double()))}; }},
     {"sub_(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", kMethod, N::Unify,
-     OP { return binary_op_(BinaryOp::Sub, a[0].tensor(), a[1].tensor(), "sub_", a[2].scalar()); }, "binary_inplace",
+     OP { return binary_op_(BinaryOp::Sub, a[0].tensor(), a[1].tensor(), "sub_", a[2].scalar()); }, "ew_inplace_sub",
      "", GRAD { return {c.grad(), F::mul(c.grad(), Scalar(-c.args[2].scalar().to_double()))}; }},
+    {"subtract(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", kBoth, N::Unify,
+     OP { return binary_op(BinaryOp::Sub, a[0].tensor(), a[1].tensor(), "subtract", a[2].scalar()); }, "ew_sub"},
+    {"rsub(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", kBoth, N::Unify,
+     OP { return binary_op(BinaryOp::Sub, a[1].tensor(), a[0].tensor(), "rsub", a[2].scalar()); }, "ew_sub"},
     {"mul(Tensor self, Tensor other) -> Tensor", kBoth, N::Unify,
-     OP { return mul(a[0].tensor(), a[1].tensor()); }, "binary_arith",
+     OP { return mul(a[0].tensor(), a[1].tensor()); }, "ew_binary",
      "self other", GRAD {
        return {c.needs_grad(0) ? F::mul(c.grad(), c.tensor(1)) : Tensor(),
                c.needs_grad(1) ? F::mul(c.grad(), c.tensor(0)) : Tensor()};
      }},
     {"mul_(Tensor self, Tensor other) -> Tensor", kMethod, N::Unify,
-     OP { return binary_op_(BinaryOp::Mul, a[0].tensor(), a[1].tensor(), "mul_"); }, "binary_inplace",
+     OP { return binary_op_(BinaryOp::Mul, a[0].tensor(), a[1].tensor(), "mul_"); }, "ew_inplace",
      "self other", GRAD {
        return {c.needs_grad(0) ? F::mul(c.grad(), c.tensor(1)) : Tensor(),
                c.needs_grad(1) ? F::mul(c.grad(), c.tensor(0)) : Tensor()};
      }},
-    {"div(Tensor self, Tensor other) -> Tensor", kBoth, N::Unify,
-     OP { return div(a[0].tensor(), a[1].tensor()); }, "binary_arith",
+    {"multiply(Tensor self, Tensor other) -> Tensor", kBoth, N::Unify,
+     OP { return binary_op(BinaryOp::Mul, a[0].tensor(), a[1].tensor(), "multiply"); }, "ew_binary"},
+    {"div(Tensor self, Tensor other, *, str? rounding_mode=None) -> Tensor", kBoth, N::Unify,
+     OP { return div(a[0].tensor(), a[1].tensor(), a[2].is_none() ? nullptr : a[2].str().c_str()); }, "ew_div",
      "self other", GRAD {
+       if (!c.args[2].is_none()) return {F::mul(c.grad(), Scalar(0.0)), F::mul(c.grad(), Scalar(0.0))};  // floor/trunc: flat
        Tensor g_self = F::div(c.grad(), c.tensor(1));
        return {g_self, c.needs_grad(1) ? F::neg(F::div(F::mul(g_self, c.tensor(0)), c.tensor(1))) : Tensor()};
      }},
-    {"div_(Tensor self, Tensor other) -> Tensor", kMethod, N::Unify,
-     OP { return binary_op_(BinaryOp::Div, a[0].tensor(), a[1].tensor(), "div_"); }, "binary_inplace",
+    {"div_(Tensor self, Tensor other, *, str? rounding_mode=None) -> Tensor", kMethod, N::Unify,
+     OP { return div_(a[0].tensor(), a[1].tensor(), a[2].is_none() ? nullptr : a[2].str().c_str()); }, "ew_inplace_div",
      "self other", GRAD {
+       if (!c.args[2].is_none()) return {F::mul(c.grad(), Scalar(0.0)), F::mul(c.grad(), Scalar(0.0))};  // floor/trunc: flat
        Tensor g_self = F::div(c.grad(), c.tensor(1));
        return {g_self, c.needs_grad(1) ? F::neg(F::div(F::mul(g_self, c.tensor(0)), c.tensor(1))) : Tensor()};
      }},
+    {"divide(Tensor self, Tensor other, *, str? rounding_mode=None) -> Tensor", kBoth, N::Unify,
+     OP { return div(a[0].tensor(), a[1].tensor(), a[2].is_none() ? nullptr : a[2].str().c_str()); }, "ew_div"},
+    {"true_divide(Tensor self, Tensor other) -> Tensor", kBoth, N::Unify,
+     OP { return binary_op(BinaryOp::Div, a[0].tensor(), a[1].tensor(), "true_divide"); }, "ew_binary"},
+    {"true_divide_(Tensor self, Tensor other) -> Tensor", kMethod, N::Unify,
+     OP { return binary_op_(BinaryOp::Div, a[0].tensor(), a[1].tensor(), "true_divide_"); }, "ew_inplace_float"},
+    // floor_divide floors (Python's //); PyTorch 1.8 truncated and warned it would change.
+    {"floor_divide(Tensor self, Tensor other) -> Tensor", kBoth, N::Unify,
+     OP { return floor_divide(a[0].tensor(), a[1].tensor()); }, "ew_binary_nonzero"},
+    {"floor_divide_(Tensor self, Tensor other) -> Tensor", kMethod, N::Unify,
+     OP { return binary_op_(BinaryOp::DivFloor, a[0].tensor(), a[1].tensor(), "floor_divide_"); }, "ew_inplace"},
+    {"remainder(Tensor self, Tensor other) -> Tensor", kBoth, N::Unify,
+     OP { return remainder(a[0].tensor(), a[1].tensor()); }, "ew_binary_nonzero"},
+    {"remainder_(Tensor self, Tensor other) -> Tensor", kMethod, N::Unify,
+     OP { return binary_op_(BinaryOp::Remainder, a[0].tensor(), a[1].tensor(), "remainder_"); }, "ew_inplace"},
+    {"fmod(Tensor self, Tensor other) -> Tensor", kBoth, N::Unify,
+     OP { return fmod(a[0].tensor(), a[1].tensor()); }, "ew_binary_nonzero"},
+    {"fmod_(Tensor self, Tensor other) -> Tensor", kMethod, N::Unify,
+     OP { return binary_op_(BinaryOp::Fmod, a[0].tensor(), a[1].tensor(), "fmod_"); }, "ew_inplace"},
+    {"pow(Tensor self, Tensor exponent) -> Tensor", kBoth, N::Unify,
+     OP { return pow(a[0].tensor(), a[1].tensor()); }, "ew_pow"},
+    {"pow_(Tensor self, Tensor exponent) -> Tensor", kMethod, N::Unify,
+     OP { return pow_(a[0].tensor(), a[1].tensor()); }, "ew_inplace_pow"},
+    {"float_power(Tensor self, Tensor exponent) -> Tensor", kBoth, N::Unify,
+     OP { return float_power(a[0].tensor(), a[1].tensor()); }, "ew_pow"},
+    {"float_power_(Tensor self, Tensor exponent) -> Tensor", kMethod, N::Unify,
+     OP { return float_power_(a[0].tensor(), a[1].tensor()); }, "ew_inplace_f64"},
+    {"square(Tensor self) -> Tensor", kBoth, N::Keep,
+     OP { return square(a[0].tensor()); }, "ew_unary"},
+    {"square_(Tensor self) -> Tensor", kMethod, N::Keep,
+     OP { return square_(a[0].tensor()); }, "ew_unary_inplace"},
+    {"atan2(Tensor self, Tensor other) -> Tensor", kBoth, N::Unify,
+     OP { return atan2(a[0].tensor(), a[1].tensor()); }, "ew_binary_real"},
+    {"atan2_(Tensor self, Tensor other) -> Tensor", kMethod, N::Unify,
+     OP { return binary_op_(BinaryOp::Atan2, a[0].tensor(), a[1].tensor(), "atan2_"); }, "ew_inplace_float"},
+    {"arctan2(Tensor self, Tensor other) -> Tensor", kBoth, N::Unify,
+     OP { return binary_op(BinaryOp::Atan2, a[0].tensor(), a[1].tensor(), "arctan2"); }, "ew_binary_real"},
+    {"hypot(Tensor self, Tensor other) -> Tensor", kBoth, N::Unify,
+     OP { return hypot(a[0].tensor(), a[1].tensor()); }, "ew_binary_float"},
+    {"hypot_(Tensor self, Tensor other) -> Tensor", kMethod, N::Unify,
+     OP { return binary_op_(BinaryOp::Hypot, a[0].tensor(), a[1].tensor(), "hypot_"); }, "ew_inplace_float"},
+    {"copysign(Tensor self, Tensor other) -> Tensor", kBoth, N::Unify,
+     OP { return copysign(a[0].tensor(), a[1].tensor()); }, "ew_binary_real"},
+    {"copysign_(Tensor self, Tensor other) -> Tensor", kMethod, N::Unify,
+     OP { return binary_op_(BinaryOp::Copysign, a[0].tensor(), a[1].tensor(), "copysign_"); }, "ew_inplace_float"},
+    {"xlogy(Tensor self, Tensor other) -> Tensor", kBoth, N::Unify,
+     OP { return xlogy(a[0].tensor(), a[1].tensor()); }, "ew_binary_real"},
+    {"xlogy_(Tensor self, Tensor other) -> Tensor", kMethod, N::Unify,
+     OP { return binary_op_(BinaryOp::Xlogy, a[0].tensor(), a[1].tensor(), "xlogy_"); }, "ew_inplace_float"},
+    {"maximum(Tensor self, Tensor other) -> Tensor", kBoth, N::Unify,
+     OP { return maximum(a[0].tensor(), a[1].tensor()); }, "ew_binary_real"},
+    {"minimum(Tensor self, Tensor other) -> Tensor", kBoth, N::Unify,
+     OP { return minimum(a[0].tensor(), a[1].tensor()); }, "ew_binary_real"},
+    {"fmax(Tensor self, Tensor other) -> Tensor", kBoth, N::Unify,
+     OP { return fmax(a[0].tensor(), a[1].tensor()); }, "ew_binary_real"},
+    {"fmin(Tensor self, Tensor other) -> Tensor", kBoth, N::Unify,
+     OP { return fmin(a[0].tensor(), a[1].tensor()); }, "ew_binary_real"},
+    {"lerp(Tensor self, Tensor end, Tensor weight) -> Tensor", kBoth, N::Unify,
+     OP { return lerp(a[0].tensor(), a[1].tensor(), a[2].tensor()); }, "ew_lerp"},
+    {"lerp_(Tensor self, Tensor end, Tensor weight) -> Tensor", kMethod, N::Unify,
+     OP { return lerp_(a[0].tensor(), a[1].tensor(), a[2].tensor()); }, "ew_lerp_inplace"},
+    {"clamp(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor", kBoth, N::Keep,
+     OP { return clamp(a[0].tensor(), a[1].opt_tensor(), a[2].opt_tensor()); }, "ew_clamp"},
+    {"clamp_(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor", kMethod, N::Keep,
+     OP { return clamp_(a[0].tensor(), a[1].opt_tensor(), a[2].opt_tensor()); }, "ew_clamp_inplace"},
+    {"clip(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor", kBoth, N::Keep,
+     OP { return clamp(a[0].tensor(), a[1].opt_tensor(), a[2].opt_tensor()); }, "ew_clamp"},
+    {"clip_(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor", kMethod, N::Keep,
+     OP { return clamp_(a[0].tensor(), a[1].opt_tensor(), a[2].opt_tensor()); }, "ew_clamp_inplace"},
+    {"clamp_min(Tensor self, Tensor min) -> Tensor", kBoth, N::Keep,
+     OP { return clamp(a[0].tensor(), a[1].tensor(), Tensor()); }, "ew_clamp_bound"},
+    {"clamp_min_(Tensor self, Tensor min) -> Tensor", kMethod, N::Keep,
+     OP { return clamp_(a[0].tensor(), a[1].tensor(), Tensor()); }, "ew_clamp_bound_inplace"},
+    {"clamp_max(Tensor self, Tensor max) -> Tensor", kBoth, N::Keep,
+     OP { return clamp(a[0].tensor(), Tensor(), a[1].tensor()); }, "ew_clamp_bound"},
+    {"clamp_max_(Tensor self, Tensor max) -> Tensor", kMethod, N::Keep,
+     OP { return clamp_(a[0].tensor(), Tensor(), a[1].tensor()); }, "ew_clamp_bound_inplace"},
+
+    // Unary math (each with its in-place method).
+    TZ_UNARY_ENTRIES(neg, Neg, "ew_unary")
+    TZ_UNARY_ENTRIES(negative, Neg, "ew_unary")
+    TZ_UNARY_ENTRIES(abs, Abs, "ew_unary")
+    TZ_UNARY_ENTRIES(absolute, Abs, "ew_unary")
+    TZ_UNARY_ENTRIES(sign, Sign, "ew_unary")
+    TZ_UNARY_ENTRIES(sgn, Sgn, "ew_unary")
+    TZ_UNARY_ENTRIES(sqrt, Sqrt, "ew_unary_pos")
+    TZ_UNARY_ENTRIES(rsqrt, Rsqrt, "ew_unary_pos")
+    TZ_UNARY_ENTRIES(reciprocal, Reciprocal, "ew_unary")
+    TZ_UNARY_ENTRIES(exp, Exp, "ew_unary")
+    TZ_UNARY_ENTRIES(exp2, Exp2, "ew_unary")
+    TZ_UNARY_ENTRIES(expm1, Expm1, "ew_unary")
+    TZ_UNARY_ENTRIES(log, Log, "ew_unary_pos")
+    TZ_UNARY_ENTRIES(log2, Log2, "ew_unary_pos")
+    TZ_UNARY_ENTRIES(log10, Log10, "ew_unary_pos")
+    TZ_UNARY_ENTRIES(log1p, Log1p, "ew_unary_pos")
+    TZ_UNARY_ENTRIES(sin, Sin, "ew_unary")
+    TZ_UNARY_ENTRIES(cos, Cos, "ew_unary")
+    TZ_UNARY_ENTRIES(tan, Tan, "ew_unary")
+    TZ_UNARY_ENTRIES(asin, Asin, "ew_unary_unit")
+    TZ_UNARY_ENTRIES(acos, Acos, "ew_unary_unit")
+    TZ_UNARY_ENTRIES(atan, Atan, "ew_unary")
+    TZ_UNARY_ENTRIES(sinh, Sinh, "ew_unary")
+    TZ_UNARY_ENTRIES(cosh, Cosh, "ew_unary")
+    TZ_UNARY_ENTRIES(tanh, Tanh, "ew_unary")
+    TZ_UNARY_ENTRIES(asinh, Asinh, "ew_unary")
+    TZ_UNARY_ENTRIES(acosh, Acosh, "ew_unary_pos")
+    TZ_UNARY_ENTRIES(atanh, Atanh, "ew_unary_unit")
+    TZ_UNARY_ENTRIES(sigmoid, Sigmoid, "ew_unary")
+    TZ_UNARY_ENTRIES(erf, Erf, "ew_unary")
+    TZ_UNARY_ENTRIES(erfc, Erfc, "ew_unary")
+    TZ_UNARY_ENTRIES(erfinv, Erfinv, "ew_unary_unit")
+    TZ_UNARY_ENTRIES(floor, Floor, "ew_unary")
+    TZ_UNARY_ENTRIES(ceil, Ceil, "ew_unary")
+    TZ_UNARY_ENTRIES(trunc, Trunc, "ew_unary")
+    TZ_UNARY_ENTRIES(fix, Trunc, "ew_unary")
+    TZ_UNARY_ENTRIES(frac, Frac, "ew_unary")
+    TZ_UNARY_ENTRIES(bitwise_not, BitwiseNot, "ew_unary_integral")
+    {"round(Tensor self, *, int decimals=0) -> Tensor", kBoth, N::Keep,
+     OP { return round(a[0].tensor(), a[1].to_int()); }, "ew_round"},
+    {"round_(Tensor self, *, int decimals=0) -> Tensor", kMethod, N::Keep,
+     OP { return round_(a[0].tensor(), a[1].to_int()); }, "ew_round_inplace"},
+    {"logit(Tensor self, float? eps=None) -> Tensor", kBoth, N::Keep,
+     OP { return logit(a[0].tensor(), a[1].opt_double()); }, "ew_logit"},
+    {"logit_(Tensor self, float? eps=None) -> Tensor", kMethod, N::Keep,
+     OP { return logit_(a[0].tensor(), a[1].opt_double()); }, "ew_logit_inplace"},
+    {"nan_to_num(Tensor self, float? nan=0.0, float? posinf=None, float? neginf=None) -> Tensor", kBoth, N::Keep,
+     OP { return nan_to_num(a[0].tensor(), a[1].opt_double(), a[2].opt_double(), a[3].opt_double()); }, "ew_nan_to_num"},
+    {"nan_to_num_(Tensor self, float? nan=0.0, float? posinf=None, float? neginf=None) -> Tensor", kMethod, N::Keep,
+     OP { return nan_to_num_(a[0].tensor(), a[1].opt_double(), a[2].opt_double(), a[3].opt_double()); }, "ew_nan_to_num_inplace"},
+    {"positive(Tensor self) -> Tensor", kBoth, N::Keep,
+     OP { return positive(a[0].tensor()); }, "ew_unary"},
+    {"angle(Tensor self) -> Tensor", kBoth, N::Keep,
+     OP { return angle(a[0].tensor()); }, "ew_unary"},
+    {"real(Tensor self) -> Tensor", kFunction, N::Keep,
+     OP { return real(a[0].tensor()); }, "ew_unary"},
+    {"imag(Tensor self) -> Tensor", kFunction, N::Keep,
+     OP { return imag(a[0].tensor()); }, "ew_unary_complex"},
+    {"conj(Tensor self) -> Tensor", kBoth, N::Keep,
+     OP { return conj(a[0].tensor()); }, "ew_unary"},
+
+    // Comparisons write bool (in place: 1/0 in self's dtype).
+    TZ_COMPARE_ENTRIES(eq, "ew_binary")
+    TZ_COMPARE_ENTRIES(ne, "ew_binary")
+    TZ_COMPARE_ENTRIES(lt, "ew_binary_real")
+    TZ_COMPARE_ENTRIES(le, "ew_binary_real")
+    TZ_COMPARE_ENTRIES(gt, "ew_binary_real")
+    TZ_COMPARE_ENTRIES(ge, "ew_binary_real")
+    {"not_equal(Tensor self, Tensor other) -> Tensor", kBoth, N::Unify, OP { return ne(a[0].tensor(), a[1].tensor()); }, "ew_binary"},
+    {"less(Tensor self, Tensor other) -> Tensor", kBoth, N::Unify, OP { return lt(a[0].tensor(), a[1].tensor()); }, "ew_binary_real"},
+    {"less_equal(Tensor self, Tensor other) -> Tensor", kBoth, N::Unify, OP { return le(a[0].tensor(), a[1].tensor()); }, "ew_binary_real"},
+    {"greater(Tensor self, Tensor other) -> Tensor", kBoth, N::Unify, OP { return gt(a[0].tensor(), a[1].tensor()); }, "ew_binary_real"},
+    {"greater_equal(Tensor self, Tensor other) -> Tensor", kBoth, N::Unify, OP { return ge(a[0].tensor(), a[1].tensor()); }, "ew_binary_real"},
+    {"isclose(Tensor self, Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False) -> Tensor", kBoth, N::Unify,
+     OP { return isclose(a[0].tensor(), a[1].tensor(), a[2].to_double(), a[3].to_double(), a[4].to_bool()); }, "ew_isclose"},
+    {"allclose(Tensor self, Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False) -> bool", kBoth, N::None,
+     OP { return allclose(a[0].tensor(), a[1].tensor(), a[2].to_double(), a[3].to_double(), a[4].to_bool()); }, "ew_isclose"},
+    {"equal(Tensor self, Tensor other) -> bool", kBoth, N::None,
+     OP { return equal(a[0].tensor(), a[1].tensor()); }, "ew_equal"},
+
+    // Logical and bitwise ops.
+    {"logical_and(Tensor self, Tensor other) -> Tensor", kBoth, N::Unify,
+     OP { return logical_and(a[0].tensor(), a[1].tensor()); }, "ew_logical"},
+    {"logical_and_(Tensor self, Tensor other) -> Tensor", kMethod, N::Unify,
+     OP { return logical_("logical_and_", a[0].tensor(), a[1].tensor()); }, "ew_logical_inplace"},
+    {"logical_or(Tensor self, Tensor other) -> Tensor", kBoth, N::Unify,
+     OP { return logical_or(a[0].tensor(), a[1].tensor()); }, "ew_logical"},
+    {"logical_or_(Tensor self, Tensor other) -> Tensor", kMethod, N::Unify,
+     OP { return logical_("logical_or_", a[0].tensor(), a[1].tensor()); }, "ew_logical_inplace"},
+    {"logical_xor(Tensor self, Tensor other) -> Tensor", kBoth, N::Unify,
+     OP { return logical_xor(a[0].tensor(), a[1].tensor()); }, "ew_logical"},
+    {"logical_xor_(Tensor self, Tensor other) -> Tensor", kMethod, N::Unify,
+     OP { return logical_("logical_xor_", a[0].tensor(), a[1].tensor()); }, "ew_logical_inplace"},
+    {"logical_not(Tensor self) -> Tensor", kBoth, N::Keep,
+     OP { return logical_not(a[0].tensor()); }, "ew_unary"},
+    {"logical_not_(Tensor self) -> Tensor", kMethod, N::Keep,
+     OP { return logical_("logical_not_", a[0].tensor(), a[0].tensor()); }, "ew_unary_inplace"},
+    TZ_BINARY_ENTRIES(bitwise_and, BitAnd, "ew_bitwise")
+    TZ_BINARY_ENTRIES(bitwise_or, BitOr, "ew_bitwise")
+    TZ_BINARY_ENTRIES(bitwise_xor, BitXor, "ew_bitwise")
+    TZ_BINARY_ENTRIES(bitwise_left_shift, Lshift, "ew_shift")
+    TZ_BINARY_ENTRIES(bitwise_right_shift, Rshift, "ew_shift")
+
+    // Predicates write bool.
+    {"isnan(Tensor self) -> Tensor", kBoth, N::Keep, OP { return isnan(a[0].tensor()); }, "ew_unary_special"},
+    {"isinf(Tensor self) -> Tensor", kBoth, N::Keep, OP { return isinf(a[0].tensor()); }, "ew_unary_special"},
+    {"isposinf(Tensor self) -> Tensor", kBoth, N::Keep, OP { return isposinf(a[0].tensor()); }, "ew_unary_special"},
+    {"isneginf(Tensor self) -> Tensor", kBoth, N::Keep, OP { return isneginf(a[0].tensor()); }, "ew_unary_special"},
+    {"isfinite(Tensor self) -> Tensor", kBoth, N::Keep, OP { return isfinite(a[0].tensor()); }, "ew_unary_special"},
+    {"isreal(Tensor self) -> Tensor", kBoth, N::Keep, OP { return isreal(a[0].tensor()); }, "ew_unary_special"},
+    {"signbit(Tensor self) -> Tensor", kBoth, N::Keep, OP { return signbit(a[0].tensor()); }, "ew_unary_special"},
+#undef TZ_UNARY_ENTRIES
+#undef TZ_BINARY_ENTRIES
+#undef TZ_COMPARE_ENTRIES
 
     // ---------------------------------------------------------------- random
     {"rand(int[] size, *, Generator? generator=None, ScalarType? dtype=None) -> Tensor", kFunction, N::Factory,
@@ -218,9 +481,17 @@ const OpDef kOpTable[] = {
 
     // ---------------------------------------------------------------- indexing
     {"index_select(Tensor self, int dim, Tensor index) -> Tensor", kBoth, N::Keep,
-     OP { return index_select(a[0].tensor(), a[1].to_int(), a[2].tensor()); }, "index_select"},
+     OP { return index_select(a[0].tensor(), a[1].to_int(), a[2].tensor()); }, "index_select",
+     "index", GRAD {
+       Tensor z = zeros(c.input_sizes(0), c.grad().dtype());  // repeated indices accumulate
+       return {F::tensor_call(TZ_OP("index_add"), {z, c.args[1], c.tensor(2), c.grad()})};
+     }},
     {"gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor", kBoth, N::Unsupported,
-     OP { return gather(a[0].tensor(), a[1].to_int(), a[2].tensor()); }, "gather"},
+     OP { return gather(a[0].tensor(), a[1].to_int(), a[2].tensor()); }, "gather",
+     "index", GRAD {
+       Tensor z = zeros(c.input_sizes(0), c.grad().dtype());
+       return {F::tensor_call(TZ_OP("scatter_add"), {z, c.args[1], c.tensor(2), c.grad()})};
+     }},
     // A Python number given as `src` is the value overload (Tensor params accept numbers).
     {"scatter.src(Tensor self, int dim, Tensor index, Tensor src, *, str? reduce=None) -> Tensor", kBoth, N::Unsupported,
      OP {
@@ -228,62 +499,89 @@ const OpDef kOpTable[] = {
        const Tensor& src = a[3].tensor();
        if (src.impl()->wrapped_number) return scatter(a[0].tensor(), a[1].to_int(), a[2].tensor(), item(src), reduce);
        return scatter(a[0].tensor(), a[1].to_int(), a[2].tensor(), src, reduce);
-     }, "scatter"},
+     }, "scatter",
+     "index", &grad::scatter},
     {"scatter.value(Tensor self, int dim, Tensor index, Scalar value, *, str? reduce=None) -> Tensor", kBoth, N::Unsupported,
      OP {
        auto reduce = a[4].is_none() ? std::optional<std::string>() : a[4].str();
        return scatter(a[0].tensor(), a[1].to_int(), a[2].tensor(), a[3].scalar(), reduce);
-     }, "scatter_value"},
+     }, "scatter_value",
+     "index", &grad::scatter},
     {"scatter_.src(Tensor self, int dim, Tensor index, Tensor src, *, str? reduce=None) -> Tensor", kMethod, N::Unsupported,
      OP {
        auto reduce = a[4].is_none() ? std::optional<std::string>() : a[4].str();
        const Tensor& src = a[3].tensor();
        if (src.impl()->wrapped_number) return scatter_(a[0].tensor(), a[1].to_int(), a[2].tensor(), item(src), reduce);
        return scatter_(a[0].tensor(), a[1].to_int(), a[2].tensor(), src, reduce);
-     }, "scatter"},
+     }, "scatter",
+     "index", &grad::scatter},
     {"scatter_.value(Tensor self, int dim, Tensor index, Scalar value, *, str? reduce=None) -> Tensor", kMethod, N::Unsupported,
      OP {
        auto reduce = a[4].is_none() ? std::optional<std::string>() : a[4].str();
        return scatter_(a[0].tensor(), a[1].to_int(), a[2].tensor(), a[3].scalar(), reduce);
-     }, "scatter_value"},
+     }, "scatter_value",
+     "index", &grad::scatter},
     {"scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor", kBoth, N::Unsupported,
-     OP { return scatter_add(a[0].tensor(), a[1].to_int(), a[2].tensor(), a[3].tensor()); }, "scatter"},
+     OP { return scatter_add(a[0].tensor(), a[1].to_int(), a[2].tensor(), a[3].tensor()); }, "scatter",
+     "index", &grad::scatter_add},
     {"scatter_add_(Tensor self, int dim, Tensor index, Tensor src) -> Tensor", kMethod, N::Unsupported,
-     OP { return scatter_add_(a[0].tensor(), a[1].to_int(), a[2].tensor(), a[3].tensor()); }, "scatter"},
+     OP { return scatter_add_(a[0].tensor(), a[1].to_int(), a[2].tensor(), a[3].tensor()); }, "scatter",
+     "index", &grad::scatter_add},
     {"index_add_(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor", kMethod, N::Unsupported,
-     OP { return index_add_(a[0].tensor(), a[1].to_int(), a[2].tensor(), a[3].tensor(), a[4].scalar()); }, "index_add"},
+     OP { return index_add_(a[0].tensor(), a[1].to_int(), a[2].tensor(), a[3].tensor(), a[4].scalar()); }, "index_add",
+     "index", &grad::index_add},
     {"index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor", kBoth, N::Unsupported,
-     OP { return index_add(a[0].tensor(), a[1].to_int(), a[2].tensor(), a[3].tensor(), a[4].scalar()); }, "index_add"},
+     OP { return index_add(a[0].tensor(), a[1].to_int(), a[2].tensor(), a[3].tensor(), a[4].scalar()); }, "index_add",
+     "index", &grad::index_add},
     {"index_copy_(Tensor self, int dim, Tensor index, Tensor source) -> Tensor", kMethod, N::Unsupported,
-     OP { return index_copy_(a[0].tensor(), a[1].to_int(), a[2].tensor(), a[3].tensor()); }, "index_copy"},
+     OP { return index_copy_(a[0].tensor(), a[1].to_int(), a[2].tensor(), a[3].tensor()); }, "index_copy",
+     "index", &grad::index_copy},
     {"index_copy(Tensor self, int dim, Tensor index, Tensor source) -> Tensor", kBoth, N::Unsupported,
-     OP { return index_copy(a[0].tensor(), a[1].to_int(), a[2].tensor(), a[3].tensor()); }, "index_copy"},
+     OP { return index_copy(a[0].tensor(), a[1].to_int(), a[2].tensor(), a[3].tensor()); }, "index_copy",
+     "index", &grad::index_copy},
     // Fill values: a Python number or a 0-d tensor (the Tensor overloads come first to check that).
     {"index_fill_.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor", kMethod, N::Keep,
-     OP { return index_fill_(a[0].tensor(), a[1].to_int(), a[2].tensor(), zero_dim_value(a[3].tensor(), "index_fill_")); }, "index_fill"},
+     OP { return index_fill_(a[0].tensor(), a[1].to_int(), a[2].tensor(), zero_dim_value(a[3].tensor(), "index_fill_")); }, "index_fill",
+     "index", &grad::index_fill},
     {"index_fill_.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor", kMethod, N::Keep,
-     OP { return index_fill_(a[0].tensor(), a[1].to_int(), a[2].tensor(), a[3].scalar()); }, "index_fill"},
+     OP { return index_fill_(a[0].tensor(), a[1].to_int(), a[2].tensor(), a[3].scalar()); }, "index_fill",
+     "index", &grad::index_fill},
     {"index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor", kBoth, N::Keep,
-     OP { return index_fill(a[0].tensor(), a[1].to_int(), a[2].tensor(), zero_dim_value(a[3].tensor(), "index_fill")); }, "index_fill"},
+     OP { return index_fill(a[0].tensor(), a[1].to_int(), a[2].tensor(), zero_dim_value(a[3].tensor(), "index_fill")); }, "index_fill",
+     "index", &grad::index_fill},
     {"index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor", kBoth, N::Keep,
-     OP { return index_fill(a[0].tensor(), a[1].to_int(), a[2].tensor(), a[3].scalar()); }, "index_fill"},
+     OP { return index_fill(a[0].tensor(), a[1].to_int(), a[2].tensor(), a[3].scalar()); }, "index_fill",
+     "index", &grad::index_fill},
     {"masked_fill_.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor", kMethod, N::Unify,
-     OP { return masked_fill_(a[0].tensor(), a[1].tensor(), zero_dim_value(a[2].tensor(), "masked_fill_")); }, "masked_fill"},
+     OP { return masked_fill_(a[0].tensor(), a[1].tensor(), zero_dim_value(a[2].tensor(), "masked_fill_")); }, "masked_fill",
+     "mask", &grad::masked_fill},
     {"masked_fill_.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor", kMethod, N::Unify,
-     OP { return masked_fill_(a[0].tensor(), a[1].tensor(), a[2].scalar()); }, "masked_fill"},
+     OP { return masked_fill_(a[0].tensor(), a[1].tensor(), a[2].scalar()); }, "masked_fill",
+     "mask", &grad::masked_fill},
     {"masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor", kBoth, N::Unify,
-     OP { return masked_fill(a[0].tensor(), a[1].tensor(), zero_dim_value(a[2].tensor(), "masked_fill")); }, "masked_fill"},
+     OP { return masked_fill(a[0].tensor(), a[1].tensor(), zero_dim_value(a[2].tensor(), "masked_fill")); }, "masked_fill",
+     "mask", &grad::masked_fill},
     {"masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor", kBoth, N::Unify,
-     OP { return masked_fill(a[0].tensor(), a[1].tensor(), a[2].scalar()); }, "masked_fill"},
+     OP { return masked_fill(a[0].tensor(), a[1].tensor(), a[2].scalar()); }, "masked_fill",
+     "mask", &grad::masked_fill},
     {"masked_select(Tensor self, Tensor mask) -> Tensor", kBoth, N::Unsupported,
-     OP { return masked_select(a[0].tensor(), a[1].tensor()); }, "masked_select"},
+     OP { return masked_select(a[0].tensor(), a[1].tensor()); }, "masked_select",
+     "mask", &grad::masked_select},
     {"masked_scatter_(Tensor self, Tensor mask, Tensor source) -> Tensor", kMethod, N::Unsupported,
-     OP { return masked_scatter_(a[0].tensor(), a[1].tensor(), a[2].tensor()); }, "masked_scatter"},
+     OP { return masked_scatter_(a[0].tensor(), a[1].tensor(), a[2].tensor()); }, "masked_scatter",
+     "mask", &grad::masked_scatter},
     {"masked_scatter(Tensor self, Tensor mask, Tensor source) -> Tensor", kBoth, N::Unsupported,
-     OP { return masked_scatter(a[0].tensor(), a[1].tensor(), a[2].tensor()); }, "masked_scatter"},
+     OP { return masked_scatter(a[0].tensor(), a[1].tensor(), a[2].tensor()); }, "masked_scatter",
+     "mask", &grad::masked_scatter},
     // Tensor.where(condition, y) puts self second: core/_tensor.py defines that method.
     {"where.self(Tensor condition, Tensor self, Tensor other) -> Tensor", kFunction, N::Unify,
-     OP { return where(a[0].tensor(), a[1].tensor(), a[2].tensor()); }, "where"},
+     OP { return where(a[0].tensor(), a[1].tensor(), a[2].tensor()); }, "where",
+     "condition", GRAD {
+       const Tensor& cond = c.tensor(0);
+       Tensor zero = scalar_to_tensor(Scalar(0.0));
+       return {Tensor(), c.needs_grad(1) ? F::tensor_call(TZ_OP("where.self"), {cond, c.grad(), zero}) : Tensor(),
+               c.needs_grad(2) ? F::tensor_call(TZ_OP("where.self"), {cond, zero, c.grad()}) : Tensor()};
+     }},
     {"where(Tensor condition) -> Tensor[]", kFunction, N::Unsupported,
      OP { return nonzero_numpy(a[0].tensor()); }, "unary_any"},
     {"nonzero(Tensor self, *, bool as_tuple=False) -> Tensor", kBoth, N::Unsupported,
@@ -294,16 +592,26 @@ const OpDef kOpTable[] = {
     {"argwhere(Tensor self) -> Tensor", kBoth, N::Unsupported,
      OP { return nonzero(a[0].tensor()); }, "unary_any"},
     {"take(Tensor self, Tensor index) -> Tensor", kBoth, N::Unsupported,
-     OP { return take(a[0].tensor(), a[1].tensor()); }, "take"},
+     OP { return take(a[0].tensor(), a[1].tensor()); }, "take",
+     "index", &grad::take},
     {"put_(Tensor self, Tensor index, Tensor source, bool accumulate=False) -> Tensor", kMethod, N::Unsupported,
-     OP { return put_(a[0].tensor(), a[1].tensor(), a[2].tensor(), a[3].to_bool()); }, "put"},
+     OP { return put_(a[0].tensor(), a[1].tensor(), a[2].tensor(), a[3].to_bool()); }, "put",
+     "index", &grad::put},
     {"put(Tensor self, Tensor index, Tensor source, bool accumulate=False) -> Tensor", kBoth, N::Unsupported,
-     OP { return put(a[0].tensor(), a[1].tensor(), a[2].tensor(), a[3].to_bool()); }, "put"},
+     OP { return put(a[0].tensor(), a[1].tensor(), a[2].tensor(), a[3].to_bool()); }, "put",
+     "index", &grad::put},
     // Tensor?[] arguments are not generated by the op matrix: tests/core/test_indexing.py covers these.
     {"index_put_(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor", kMethod, N::Unsupported,
-     OP { return index_put_(a[0].tensor(), a[1].tensor_list(), a[2].tensor(), a[3].to_bool()); }, ""},
+     OP { return index_put_(a[0].tensor(), a[1].tensor_list(), a[2].tensor(), a[3].to_bool()); }, "",
+     "indices", &grad::index_put},
     {"index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor", kBoth, N::Unsupported,
-     OP { return index_put(a[0].tensor(), a[1].tensor_list(), a[2].tensor(), a[3].to_bool()); }, ""},
+     OP { return index_put(a[0].tensor(), a[1].tensor_list(), a[2].tensor(), a[3].to_bool()); }, "",
+     "indices", &grad::index_put},
+
+    // self[indices] of Tensor.__getitem__ (internal; the Python spelling is t[...]).
+    {"index.Tensor(Tensor self, Tensor?[] indices) -> Tensor", kInternal, N::Unsupported,
+     OP { return index(a[0].tensor(), a[1].tensor_list()); }, "",
+     "indices", &grad::index},
 
     // ---------------------------------------------------------------- joining
     {"cat(Tensor[] tensors, int dim=0) -> Tensor", kFunction, N::Custom,
@@ -383,8 +691,96 @@ const OpDef kOpTable[] = {
      OP { return pad(a[0].tensor(), a[1].int_list(), a[2].str(), a[3].opt_double()); }, "pad"},
 
     // ---------------------------------------------------------------- reduction
+    {"sum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", kBoth, N::Reduce,
+     OP { return sum(a[0].tensor(), a[1].opt_int_list(), a[2].to_bool(), a[3].opt_dtype()); }, "reduce_sum",
+     "", GRAD { return {F::expand_reduced(c.grad(), c.input_sizes(0), c.args[1].opt_int_list(), c.args[2].to_bool())}; }},
+    {"nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", kBoth, N::Reduce,
+     OP { return nansum(a[0].tensor(), a[1].opt_int_list(), a[2].to_bool(), a[3].opt_dtype()); }, "reduce_sum"},
+    {"mean(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", kBoth, N::Reduce,
+     OP { return mean(a[0].tensor(), a[1].opt_int_list(), a[2].to_bool(), a[3].opt_dtype()); }, "reduce_float"},
+    {"prod(Tensor self, int? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", kBoth, N::Reduce,
+     OP { return prod(a[0].tensor(), a[1].opt_int(), a[2].to_bool(), a[3].opt_dtype()); }, "reduce_one_dim"},
+    {"max(Tensor self) -> Tensor", kBoth, N::Reduce,
+     OP { return max_all(a[0].tensor(), true); }, "reduce_all_nonempty"},
+    {"max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)", kBoth, N::Reduce,
+     OP { auto r = max_dim(a[0].tensor(), a[1].to_int(), a[2].to_bool(), true); return Value::Tuple{r.first, r.second}; }, "reduce_dim_nonempty"},
+    {"min(Tensor self) -> Tensor", kBoth, N::Reduce,
+     OP { return max_all(a[0].tensor(), false); }, "reduce_all_nonempty"},
+    {"min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)", kBoth, N::Reduce,
+     OP { auto r = max_dim(a[0].tensor(), a[1].to_int(), a[2].to_bool(), false); return Value::Tuple{r.first, r.second}; }, "reduce_dim_nonempty"},
+    {"amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor", kBoth, N::Reduce,
+     OP { return amax(a[0].tensor(), a[1].int_list(), a[2].to_bool(), true); }, "reduce_dims_nonempty"},
+    {"amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor", kBoth, N::Reduce,
+     OP { return amax(a[0].tensor(), a[1].int_list(), a[2].to_bool(), false); }, "reduce_dims_nonempty"},
+    {"argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor", kBoth, N::Reduce,
+     OP { return argmax(a[0].tensor(), a[1].opt_int(), a[2].to_bool(), true); }, "reduce_arg"},
+    {"argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor", kBoth, N::Reduce,
+     OP { return argmax(a[0].tensor(), a[1].opt_int(), a[2].to_bool(), false); }, "reduce_arg"},
+    // `x.var(True)` means unbiased (bools are not dims), so this overload comes first.
+    {"var.unbiased(Tensor self, bool unbiased) -> Tensor", kBoth, N::Reduce,
+     OP { return var(a[0].tensor(), std::nullopt, a[1].to_bool() ? 1.0 : 0.0, false, false); }, "reduce_unbiased"},
+    {"var(Tensor self, int[1]? dim=None, bool unbiased=True, bool keepdim=False, *, Scalar? correction=None) -> Tensor", kBoth, N::Reduce,
+     OP { return var(a[0].tensor(), a[1].opt_int_list(), var_correction(a[2].to_bool(), a[4].is_none() ? std::nullopt : std::optional<Scalar>(a[4].scalar())), a[3].to_bool(), false); }, "reduce_var"},
+    {"std.unbiased(Tensor self, bool unbiased) -> Tensor", kBoth, N::Reduce,
+     OP { return var(a[0].tensor(), std::nullopt, a[1].to_bool() ? 1.0 : 0.0, false, true); }, "reduce_unbiased"},
+    {"std(Tensor self, int[1]? dim=None, bool unbiased=True, bool keepdim=False, *, Scalar? correction=None) -> Tensor", kBoth, N::Reduce,
+     OP { return var(a[0].tensor(), a[1].opt_int_list(), var_correction(a[2].to_bool(), a[4].is_none() ? std::nullopt : std::optional<Scalar>(a[4].scalar())), a[3].to_bool(), true); }, "reduce_var"},
+    {"var_mean.unbiased(Tensor self, bool unbiased) -> (Tensor, Tensor)", kFunction, N::Reduce,
+     OP { auto r = var_mean(a[0].tensor(), std::nullopt, a[1].to_bool() ? 1.0 : 0.0, false, false); return Value::Tuple{r.first, r.second}; }, "reduce_unbiased"},
+    {"var_mean(Tensor self, int[1]? dim=None, bool unbiased=True, bool keepdim=False, *, Scalar? correction=None) -> (Tensor, Tensor)", kFunction, N::Reduce,
+     OP { auto r = var_mean(a[0].tensor(), a[1].opt_int_list(), var_correction(a[2].to_bool(), a[4].is_none() ? std::nullopt : std::optional<Scalar>(a[4].scalar())), a[3].to_bool(), false); return Value::Tuple{r.first, r.second}; }, "reduce_var"},
+    {"std_mean.unbiased(Tensor self, bool unbiased) -> (Tensor, Tensor)", kFunction, N::Reduce,
+     OP { auto r = var_mean(a[0].tensor(), std::nullopt, a[1].to_bool() ? 1.0 : 0.0, false, true); return Value::Tuple{r.first, r.second}; }, "reduce_unbiased"},
+    {"std_mean(Tensor self, int[1]? dim=None, bool unbiased=True, bool keepdim=False, *, Scalar? correction=None) -> (Tensor, Tensor)", kFunction, N::Reduce,
+     OP { auto r = var_mean(a[0].tensor(), a[1].opt_int_list(), var_correction(a[2].to_bool(), a[4].is_none() ? std::nullopt : std::optional<Scalar>(a[4].scalar())), a[3].to_bool(), true); return Value::Tuple{r.first, r.second}; }, "reduce_var"},
+    {"norm(Tensor self, Scalar? p=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", kBoth, N::Reduce,
+     OP { return norm(a[0].tensor(), a[1].is_none() ? 2.0 : a[1].scalar().to_double(), a[2].opt_int_list(), a[3].to_bool(), a[4].opt_dtype()); }, "reduce_norm"},
+    {"norm.str(Tensor self, str p, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", kBoth, N::Reduce,
+     OP { return norm_str(a[0].tensor(), a[1].str(), a[2].opt_int_list(), a[3].to_bool(), a[4].opt_dtype()); }, "reduce_norm_str"},
+    {"logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor", kBoth, N::Reduce,
+     OP { return logsumexp(a[0].tensor(), a[1].int_list(), a[2].to_bool()); }, "reduce_logsumexp"},
+    {"all(Tensor self, int[1]? dim=None, bool keepdim=False) -> Tensor", kBoth, N::Reduce,
+     OP { return all(a[0].tensor(), a[1].opt_int_list(), a[2].to_bool()); }, "reduce_logical"},
+    {"any(Tensor self, int[1]? dim=None, bool keepdim=False) -> Tensor", kBoth, N::Reduce,
+     OP { return any(a[0].tensor(), a[1].opt_int_list(), a[2].to_bool()); }, "reduce_logical"},
+    {"count_nonzero(Tensor self, int[1]? dim=None) -> Tensor", kBoth, N::Reduce,
+     OP { return count_nonzero(a[0].tensor(), a[1].opt_int_list()); }, "reduce_count"},
+    {"cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor", kBoth, N::Keep,
+     OP { return cumsum(a[0].tensor(), a[1].to_int(), a[2].opt_dtype()); }, "scan"},
+    {"cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor", kBoth, N::Keep,
+     OP { return cumprod(a[0].tensor(), a[1].to_int(), a[2].opt_dtype()); }, "scan"},
+    {"softmax(Tensor self, int dim, ScalarType? dtype=None) -> Tensor", kBoth, N::Keep,
+     OP { return softmax(a[0].tensor(), a[1].to_int(), a[2].opt_dtype(), false); }, "softmax"},
+    {"log_softmax(Tensor self, int dim, ScalarType? dtype=None) -> Tensor", kBoth, N::Keep,
+     OP { return softmax(a[0].tensor(), a[1].to_int(), a[2].opt_dtype(), true); }, "softmax"},
+    // The kernels' vectorised float32 exp, exposed for its accuracy tests.
+    {"_vec_exp(Tensor self) -> Tensor", kFunction, N::Keep,
+     OP { return vec_exp(a[0].tensor()); }, ""},
 
     // ---------------------------------------------------------------- sorting
+    {"sort(Tensor self, int dim=-1, bool descending=False, bool? stable=False) -> (Tensor values, Tensor indices)", kBoth, N::Keep,
+     OP { auto r = sort(a[0].tensor(), a[1].to_int(), a[2].to_bool()); return Value::Tuple{r.first, r.second}; }, "sort"},
+    {"argsort(Tensor self, int dim=-1, bool descending=False, *, bool stable=False) -> Tensor", kBoth, N::Keep,
+     OP { return sort(a[0].tensor(), a[1].to_int(), a[2].to_bool()).second; }, "sort"},
+    {"msort(Tensor self) -> Tensor", kBoth, N::Keep,
+     OP { return msort(a[0].tensor()); }, "sort_plain"},
+    {"topk(Tensor self, int k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices)", kBoth, N::Keep,
+     OP { auto r = topk(a[0].tensor(), a[1].to_int(), a[2].to_int(), a[3].to_bool(), a[4].to_bool()); return Value::Tuple{r.first, r.second}; }, "topk"},
+    {"kthvalue(Tensor self, int k, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)", kBoth, N::Reduce,
+     OP { auto r = kthvalue(a[0].tensor(), a[1].to_int(), a[2].to_int(), a[3].to_bool()); return Value::Tuple{r.first, r.second}; }, "kthvalue"},
+    {"median(Tensor self) -> Tensor", kBoth, N::Reduce,
+     OP { return median_all(a[0].tensor(), false); }, "median_all"},
+    {"median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)", kBoth, N::Reduce,
+     OP { auto r = median_dim(a[0].tensor(), a[1].to_int(), a[2].to_bool(), false); return Value::Tuple{r.first, r.second}; }, "median_dim"},
+    {"nanmedian(Tensor self) -> Tensor", kBoth, N::Reduce,
+     OP { return median_all(a[0].tensor(), true); }, "median_all"},
+    {"nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)", kBoth, N::Reduce,
+     OP { auto r = median_dim(a[0].tensor(), a[1].to_int(), a[2].to_bool(), true); return Value::Tuple{r.first, r.second}; }, "median_dim"},
+    {"mode(Tensor self, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)", kBoth, N::Reduce,
+     OP { auto r = mode(a[0].tensor(), a[1].to_int(), a[2].to_bool()); return Value::Tuple{r.first, r.second}; }, "mode"},
+    // Returns a Tensor, or a tuple when inverse indices or counts are asked for.
+    {"unique(Tensor self, bool sorted=True, bool return_inverse=False, bool return_counts=False, int? dim=None) -> Tensor", kBoth, N::Unsupported,
+     OP { return unique(a[0].tensor(), a[1].to_bool(), a[2].to_bool(), a[3].to_bool(), a[4].opt_int()); }, "unique"},
 
     // ---------------------------------------------------------------- linalg
     {"matmul(Tensor self, Tensor other) -> Tensor", kBoth, N::Contract,
@@ -429,7 +825,10 @@ const OpDef kOpTable[] = {
      OP { return clone(a[0].tensor()); }, "unary_any",
      "", GRAD { return {c.grad()}; }},
     {"copy_(Tensor self, Tensor src, bool non_blocking=False) -> Tensor", kMethod, N::Keep,
-     OP { return copy_(a[0].tensor(), a[1].tensor()); }, "copy"},
+     OP { return copy_(a[0].tensor(), a[1].tensor()); }, "copy",
+     "", GRAD {  // self's old value is overwritten; the engine sums and casts src's gradient
+       return {c.needs_grad(0) ? zeros(c.input_sizes(0), c.grad().dtype()) : Tensor(), c.grad()};
+     }},
     // Tensor.to: core/_tensor.py normalises device objects, then these overloads decide.
     {"to.dtype(Tensor self, ScalarType dtype, bool non_blocking=False, bool copy=False) -> Tensor", kMethod, N::Keep,
      OP { return to_dtype(a[0].tensor(), a[1].dtype(), a[3].to_bool()); }, "to_dtype",

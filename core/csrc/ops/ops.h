@@ -5,6 +5,7 @@
 #include "ops/elementwise.h"
 #include "ops/joining.h"
 #include "ops/linalg.h"
+#include "ops/reduction.h"
 #include "ops/views.h"
 // (families add their headers here, one line each)
 #include "ops/indexing.h"

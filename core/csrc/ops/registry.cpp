@@ -16,8 +16,8 @@ namespace {
 void parse_saves(Op& op) {
   std::istringstream words(op.def.saves);
   for (std::string w; words >> w;) {
-    if (w == "result") {
-      op.saves_result = true;
+    if (w == "result" || w == "geometry") {
+      (w == "result" ? op.saves_result : op.saves_geometry) = true;
       continue;
     }
     size_t i = 0;

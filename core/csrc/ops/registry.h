@@ -25,7 +25,9 @@ enum class NameRule : uint8_t {
   None,        // the result is not a tensor with dims (item, equal, ...)
 };
 
-enum Variants : uint8_t { kFunction = 1, kMethod = 2, kBoth = 3 };
+// kInternal: in the table (find_op, autograd) but not exported to Python (backward helpers,
+// the pieces of Tensor.__getitem__).
+enum Variants : uint8_t { kInternal = 0, kFunction = 1, kMethod = 2, kBoth = 3 };
 
 using BoxedKernel = Value (*)(Stack&);
 
@@ -42,7 +44,8 @@ struct OpDef {
   NameRule names;
   BoxedKernel fn;
   const char* sample;            // input kind for tests/core/test_op_matrix.py; "" = tested by hand
-  const char* saves = "";        // what backward needs: argument names and/or "result"
+  const char* saves = "";        // what backward needs: argument names, "result" and/or
+                                 // "geometry" (strides and storage offset of the tensor inputs)
   BackwardFn backward = nullptr; // null: no derivative yet (recording it raises)
   bool gradgrad = true;          // the formula is itself differentiable: gradgradcheck it
 };
@@ -52,6 +55,7 @@ struct Op {
   OpDef def;
   std::vector<int> saved_args;  // parsed from def.saves
   bool saves_result = false;
+  bool saves_geometry = false;  // "geometry" in saves
   int overload_index = 0;       // among entries of the same base name (MulBackward<i>)
 };
 

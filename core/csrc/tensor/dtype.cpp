@@ -14,6 +14,13 @@ const char* dtype_name(DType t) {
   return names[static_cast<int>(t)];
 }
 
+const char* scalar_type_name(DType t) {
+  static constexpr const char* names[kNumDTypes] = {
+      "Bool", "Byte", "Char", "Short", "Int", "Long", "Half", "BFloat16",
+      "Float", "Double", "ComplexFloat", "QUInt8", "QInt8", "QInt32"};
+  return names[static_cast<int>(t)];
+}
+
 DType promote_types(DType a, DType b) {
   if (a == b) return a;
   TZ_CHECK(!is_quantized(a) && !is_quantized(b), Type,

@@ -20,6 +20,7 @@ constexpr int kNumDTypes = 14;
 
 int64_t itemsize(DType t);
 const char* dtype_name(DType t);  // "float32", ...
+const char* scalar_type_name(DType t);  // PyTorch's ScalarType names for messages: "Float", "Long", ...
 inline bool is_floating(DType t) {
   return t == DType::Float16 || t == DType::BFloat16 || t == DType::Float32 || t == DType::Float64;
 }

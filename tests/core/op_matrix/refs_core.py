@@ -1,35 +1,7 @@
-"""References for the foundation ops (creation, views, conversion, basic arithmetic)."""
+"""References for the foundation ops (creation, views, conversion); arithmetic is in refs_elementwise.py."""
 import numpy as np
 
-from .registry import reference, torch_result_type
-
-
-def _binary(fn, a, b, floating=False):
-    """Applies fn in PyTorch's result dtype (ints divide into the default float)."""
-    dt = torch_result_type(a, b)
-    if floating and dt.kind in "biu":
-        dt = np.dtype(np.float32)
-    return np.asarray(fn(np.asarray(a).astype(dt), np.asarray(b).astype(dt))).astype(dt)
-
-
-@reference("add")
-def add(a, b, alpha=1):
-    return _binary(lambda x, y: x | y if x.dtype == np.bool_ else x + y, a, b)
-
-
-@reference("sub", skip_dtypes=("bool",))
-def sub(a, b, alpha=1):
-    return _binary(np.subtract, a, b)
-
-
-@reference("mul")
-def mul(a, b):
-    return _binary(lambda x, y: x & y if x.dtype == np.bool_ else x * y, a, b)
-
-
-@reference("div", rtol=1e-5, atol=1e-5)
-def div(a, b):
-    return _binary(np.true_divide, a, b, floating=True)
+from .registry import reference
 
 
 @reference("clone")
@@ -76,26 +48,6 @@ def arange_start(*args):
 @reference("fill_", method=True)
 def fill_(a, value):
     return np.full_like(a, value)
-
-
-@reference("add_", method=True)
-def add_(a, b, alpha=1):
-    return (a + b).astype(a.dtype)
-
-
-@reference("sub_", method=True)
-def sub_(a, b, alpha=1):
-    return (a - b).astype(a.dtype)
-
-
-@reference("mul_", method=True)
-def mul_(a, b):
-    return (a * b).astype(a.dtype)
-
-
-@reference("div_", method=True, skip_dtypes=("uint8", "int8", "int16", "int32", "int64"))
-def div_(a, b):
-    return (a / b).astype(a.dtype)
 
 
 @reference("view", method=True, contiguous_only=True)

@@ -1,0 +1,108 @@
+// Vectorisable math for kernels/isa files, written on GCC vector types so one source
+// compiles to SSE2, AVX2 or AVX-512 with the file's flags. Shared by kernel families.
+// Only for kernels/isa/*.cpp: everything lives in tz::<capability>::vm, so the builds for
+// different ISAs never share (ODR-merge) a function.
+//   exp(vfloat x): Cody-Waite range reduction, degree-6 polynomial (Cephes expf
+//   coefficients), scaling by 2^n in two steps so denormal results round once.
+//   Max error about 1 ulp over the whole float range; exp(NaN) = NaN, exp(+inf) = inf,
+//   exp(-inf) = 0.
+#pragma once
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+
+#ifndef TZ_CPU_CAPABILITY
+#error "kernels/simd_vec.h is for kernels/isa/*.cpp only"
+#endif
+
+// Vector arguments change the ABI between ISA builds; the builds never call each other.
+#pragma GCC diagnostic ignored "-Wpsabi"
+
+// Helpers taking or returning vectors are always inlined: an out-of-line copy would have an
+// ISA-dependent ABI (and GCC warns about it).
+#define TZ_VINLINE inline __attribute__((always_inline))
+
+namespace tz::TZ_CPU_CAPABILITY::vm {
+
+// Native vectors: 64 bytes (AVX-512), 32 (AVX2) or 16 (SSE2).
+#if defined(__AVX512F__)
+constexpr int kVecBytes = 64;
+#elif defined(__AVX2__)
+constexpr int kVecBytes = 32;
+#else
+constexpr int kVecBytes = 16;
+#endif
+template <typename T> struct VecOf { typedef T type __attribute__((vector_size(kVecBytes))); };
+template <typename T> using vec = typename VecOf<T>::type;
+template <typename T> constexpr int kLanes = kVecBytes / sizeof(T);
+
+// A 64-byte "wide" vector made of kParts native ones. Reductions accumulate in wide
+// vectors and fold their lanes in a fixed order, so every build (whatever its native width)
+// combines the same elements in the same order: results are bit-identical across builds.
+constexpr int kParts = 64 / kVecBytes;
+template <typename T> constexpr int kWideLanes = 64 / sizeof(T);
+template <typename T> struct Wide { vec<T> v[kParts]; };
+
+using vfloat = vec<float>;
+using vint32 = vec<int32_t>;
+
+template <typename V, typename T> TZ_VINLINE V splat(T s) { return V{} + s; }
+
+template <typename T> TZ_VINLINE vec<T> load(const T* p) {
+  vec<T> v;
+  std::memcpy(&v, p, sizeof(v));
+  return v;
+}
+template <typename T> TZ_VINLINE void store(T* p, const vec<T>& v) { std::memcpy(p, &v, sizeof(v)); }
+// The first n (< lanes) elements of p, zeros elsewhere.
+template <typename T> TZ_VINLINE vec<T> load_partial(const T* p, int64_t n) {
+  vec<T> v = {};
+  std::memcpy(&v, p, n * sizeof(T));
+  return v;
+}
+template <typename T> TZ_VINLINE void store_partial(T* p, const vec<T>& v, int64_t n) {
+  std::memcpy(p, &v, n * sizeof(T));
+}
+
+TZ_VINLINE vfloat exp(vfloat x) {
+  const float kLog2e = 1.44269504088896341f;
+  const float kLn2Hi = 0.693359375f, kLn2Lo = -2.12194440e-4f;
+  const float kMagic = 12582912.0f;  // 1.5 * 2^23: adding it rounds to an integer
+  // Beyond these bounds exp is inf or rounds to 0; clamping keeps n in range (NaN passes).
+  vfloat xc = x > 88.8f ? splat<vfloat>(88.8f) : x;
+  xc = xc < -104.0f ? splat<vfloat>(-104.0f) : xc;
+  vfloat m = xc * kLog2e + kMagic;
+  vfloat n = m - kMagic;
+  vint32 ni = (vint32)m - (vint32)splat<vfloat>(kMagic);
+  vfloat r = xc - n * kLn2Hi;
+  r = r - n * kLn2Lo;
+  vfloat p = splat<vfloat>(1.9875691500e-4f);
+  p = p * r + 1.3981999507e-3f;
+  p = p * r + 8.3334519073e-3f;
+  p = p * r + 4.1665795894e-2f;
+  p = p * r + 1.6666665459e-1f;
+  p = p * r + 5.0000001201e-1f;
+  vfloat y = p * (r * r) + r + 1.0f;
+  // 2^n as two factors 2^(n/2) and 2^(n - n/2), each a normal float for n in [-150, 128].
+  vint32 n1 = ni >> 1;
+  vint32 n2 = ni - n1;
+  vfloat s1 = (vfloat)((n1 + 127) << 23);
+  vfloat s2 = (vfloat)((n2 + 127) << 23);
+  return y * s1 * s2;
+}
+
+// Scalar form of the same computation (identical results to the vector lanes).
+inline float exp(float x) {
+  vfloat v = splat<vfloat>(x);
+  return exp(v)[0];
+}
+
+// Doubles: libm per lane.
+TZ_VINLINE vec<double> exp(vec<double> x) {
+  for (int i = 0; i < kLanes<double>; ++i) x[i] = std::exp(x[i]);
+  return x;
+}
+inline double exp(double x) { return std::exp(x); }
+
+}  // namespace tz::TZ_CPU_CAPABILITY::vm
+

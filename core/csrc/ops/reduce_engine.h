@@ -1,0 +1,53 @@
+// The shared machinery of reductions: which dims are reduced and the result shapes, the
+// input layout handed to kernels/reduce.h, and the split over threads.
+#pragma once
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "kernels/reduce.h"
+#include "ops/value.h"
+
+namespace tz {
+
+struct ReduceDims {
+  std::vector<bool> reduced;  // per input dim
+  Shape keep_shape;           // the input shape with reduced dims set to 1
+  Shape out_shape;            // keep_shape, or without the reduced dims unless keepdim
+  int64_t region = 1;         // input elements per output
+  int64_t numel_out = 1;
+};
+
+// `dims` None or empty means every dim. Checks the range and repeats of dims.
+ReduceDims reduce_dims(const Tensor& t, const std::optional<IntList>& dims, bool keepdim, const char* op);
+
+// A contiguous tensor of shape rd.keep_shape and dtype args.dtype holding the reduction of
+// `in` (whose dtype must be args.dtype).
+Tensor reduce(const Tensor& in, const ReduceDims& rd, ReduceArgs args);
+
+// Values (dtype of `in`: Int64, Float32 or Float64) and int64 indices of the max (min) along
+// `dim`, first occurrence on ties, NaN winning; shape of `in` with dim set to 1.
+std::pair<Tensor, Tensor> arg_reduce(const Tensor& in, int64_t dim, bool is_max);
+
+// A contiguous tensor seen as (outer, n, inner) around dim `d` (a 0-d tensor as 1, 1, 1).
+struct DimSplit {
+  int64_t outer = 1, n = 1, inner = 1;
+};
+DimSplit split_at_dim(const Shape& sizes, int64_t d);
+
+// The dtype kernels compute in for a stored dtype: half types in float32, others as is.
+inline DType half_to_float(DType t) {
+  return t == DType::Float16 || t == DType::BFloat16 ? DType::Float32 : t;
+}
+
+
+// A contiguous tensor viewed with another shape of the same numel.
+Tensor reshaped(const Tensor& contiguous_tensor, const Shape& shape);
+// The same bytes seen as another dtype of the same item size (bool as uint8).
+Tensor reinterpret_dtype(const Tensor& t, DType dtype);
+// complex64 (...) seen as float32 (..., 2).
+Tensor complex_as_real(const Tensor& t);
+// float32 (..., 2) contiguous in the last dim seen as complex64 (...).
+Tensor real_as_complex(const Tensor& t);
+
+}  // namespace tz

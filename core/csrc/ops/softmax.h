@@ -1,0 +1,15 @@
+// softmax and log_softmax along one dim (fused, numerically stable).
+#pragma once
+#include <optional>
+
+#include "tensor/tensor.h"
+
+namespace tz {
+
+// `dtype`: the input is cast to it first (and it is the result dtype).
+Tensor softmax(const Tensor& t, int64_t dim, std::optional<DType> dtype, bool log);
+
+// exp of a float32 tensor by the kernels' vectorised exp (exposed to test its accuracy).
+Tensor vec_exp(const Tensor& t);
+
+}  // namespace tz

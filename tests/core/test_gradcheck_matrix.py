@@ -1,0 +1,96 @@
+"""float64 gradcheck (and gradgradcheck) for every differentiable entry of the op table.
+
+Inputs come from the op matrix's sample kinds (tests/core/op_matrix): floating cases are
+promoted to float64, including broadcast and non-contiguous (transposed) layouts.
+"""
+import importlib
+import pkgutil
+
+import numpy as np
+import pytest
+
+import core
+from core import _C, autograd
+
+import op_matrix
+from op_matrix import registry
+
+for _mod in pkgutil.iter_modules(op_matrix.__path__):
+    importlib.import_module(f"op_matrix.{_mod.name}")
+
+MAX_CASES = 3  # per op: gradcheck is O(numel^2); the op matrix covers breadth
+
+# Complex-only entries: there is no complex128 (view_as_complex needs float32) and gradcheck
+# is real-valued; tests/core/test_indexing_grad.py checks their gradients by hand.
+COMPLEX_ONLY = {"view_as_real", "view_as_complex"}
+
+
+def _entries():
+    seen = {}
+    for table, method in ((_C._functions, False), (_C._methods, True)):
+        for name, op in table.items():
+            for sig, kind, deriv in zip(op.signatures, op.samples, op.derivatives):
+                full = sig.split("(")[0]
+                seen.setdefault(full, (kind, method, deriv))
+    return sorted((n, k, m, d) for n, (k, m, d) in seen.items())
+
+
+ENTRIES = _entries()
+DIFFERENTIABLE = [e for e in ENTRIES if e[1] and e[3] in ("yes", "first-order")]
+
+
+def _float_case(case):
+    """The case with floating arrays in float64, or None if it has no floating input."""
+    has_float = any(isinstance(a, np.ndarray) and a.dtype.kind == "f" for a in case.args)
+    if not has_float:
+        return None
+    args = tuple(a.astype(np.float64) if isinstance(a, np.ndarray) and a.dtype.kind == "f" else a
+                 for a in case.args)
+    if any(isinstance(a, np.ndarray) and a.dtype.kind == "f" and a.size > 40 for a in args):
+        return None  # keep finite differences cheap
+    return args, case.kwargs
+
+
+def _tensor(array, transposed):
+    if transposed and array.ndim >= 2:
+        t = core.from_numpy(np.asfortranarray(array)).detach()
+    else:
+        t = core.tensor(array)
+    return t.requires_grad_()
+
+
+def _callable(name, method, args, kwargs, transposed):
+    base = name.split(".")[0]
+    positions = [i for i, a in enumerate(args) if isinstance(a, np.ndarray) and a.dtype.kind == "f"]
+    inputs = [_tensor(args[i], transposed) for i in positions]
+    static = [core.tensor(a) if isinstance(a, np.ndarray) else a for a in args]
+    kwargs = {k: getattr(core, v) if k == "dtype" and isinstance(v, str) else v for k, v in kwargs.items()}
+
+    def fn(*tensors):
+        call = list(static)
+        for i, t in zip(positions, tensors):
+            call[i] = t
+        if base.endswith("_"):
+            call[0] = call[0].clone()  # in-place ops can't run on leaves
+        if method or base.endswith("_"):
+            out = getattr(call[0], base)(*call[1:], **kwargs)
+        else:
+            out = getattr(core, base)(*call, **kwargs)
+        return out
+
+    return fn, inputs
+
+
+@pytest.mark.parametrize("name,kind,method,deriv", DIFFERENTIABLE, ids=[e[0] for e in DIFFERENTIABLE])
+def test_gradcheck(name, kind, method, deriv):
+    if name in COMPLEX_ONLY:
+        pytest.skip("complex-only op: checked in tests/core/test_indexing_grad.py")
+    ref = registry.REFERENCES.get(name)
+    cases = [c for c in (_float_case(c) for c in registry.SAMPLES[kind](np.random.default_rng(0))) if c]
+    assert cases, f"{name}: sample kind {kind} has no floating case to gradcheck"
+    for i, (args, kwargs) in enumerate(cases[:MAX_CASES]):
+        transposed = i == 1 and not (ref and ref.contiguous_only)
+        fn, inputs = _callable(name, method or (ref is not None and ref.method), args, kwargs, transposed)
+        assert autograd.gradcheck(fn, inputs, atol=1e-6, rtol=1e-4), name
+        if deriv == "yes":
+            assert autograd.gradgradcheck(fn, inputs, atol=1e-5, rtol=1e-3), name

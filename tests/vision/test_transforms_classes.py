@@ -234,6 +234,8 @@ def test_random_erasing_draws_and_values():
         T.RandomErasing(scale=(0.5, 2.0))
     with pytest.raises(ValueError, match="number of input channels"):
         T.RandomErasing(p=1.0, value=(1, 2))(core.zeros(3, 10, 10))
+    with pytest.raises(TypeError, match="after ToTensor"):
+        T.RandomErasing()(Image.new("RGB", (4, 4)))
 
 
 def test_normalize_totensor_lineartransformation(arr):

@@ -767,6 +767,8 @@ class RandomErasing(Module):
         return 0, 0, img_h, img_w, img
 
     def forward(self, img):
+        if not _is_tensor(img):
+            raise TypeError(f"RandomErasing works on tensor images (apply it after ToTensor), got {type(img)}")
         if R.rand_tensor_lt(self.p):
             if isinstance(self.value, (int, float)):
                 value = [self.value]

@@ -10,6 +10,10 @@ Value call(const Op& op, Stack args) {
 }
 
 Tensor mul(const Tensor& a, const Scalar& b) { return mul(a, scalar_to_tensor(b)); }
+Tensor add(const Tensor& a, const Scalar& b) { return add(a, scalar_to_tensor(b)); }
+Tensor div(const Scalar& a, const Tensor& b) { return div(scalar_to_tensor(a), b); }
+Tensor where(const Tensor& cond, const Scalar& a, const Tensor& b) { return where(cond, scalar_to_tensor(a), b); }
+Tensor where(const Tensor& cond, const Tensor& a, const Scalar& b) { return where(cond, a, scalar_to_tensor(b)); }
 
 Tensor expand_reduced(const Tensor& grad, const Shape& input_sizes, const std::optional<IntList>& dims,
                       bool keepdim) {

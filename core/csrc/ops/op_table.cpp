@@ -311,10 +311,10 @@ const OpDef kOpTable[] = {
        return {F::mul(c.grad(), F::mul(F::sign(c.tensor(0)), F::sign(c.result()))), F::zeros_like(c.grad())};
      }},
     {"xlogy(Tensor self, Tensor other) -> Tensor", kBoth, N::Unify,
-     OP { return xlogy(a[0].tensor(), a[1].tensor()); }, "ew_binary_real",
+     OP { return xlogy(a[0].tensor(), a[1].tensor()); }, "ew_xlogy",
      "self other", &grad::xlogy},
     {"xlogy_(Tensor self, Tensor other) -> Tensor", kMethod, N::Unify,
-     OP { return binary_op_(BinaryOp::Xlogy, a[0].tensor(), a[1].tensor(), "xlogy_"); }, "ew_inplace_float",
+     OP { return binary_op_(BinaryOp::Xlogy, a[0].tensor(), a[1].tensor(), "xlogy_"); }, "ew_xlogy_inplace",
      "self other", &grad::xlogy},
     {"maximum(Tensor self, Tensor other) -> Tensor", kBoth, N::Unify,
      OP { return maximum(a[0].tensor(), a[1].tensor()); }, "ew_binary_real",
@@ -386,7 +386,13 @@ const OpDef kOpTable[] = {
     TZ_UNARY_ENTRIES(cosh, Cosh, "ew_unary", "self", TZ_DERIV(F::sinh(c.tensor(0))))
     TZ_UNARY_ENTRIES(tanh, Tanh, "ew_unary", "result", TZ_DERIV(F::add(F::neg(F::square(c.result())), Scalar(1.0))))
     TZ_UNARY_ENTRIES(asinh, Asinh, "ew_unary", "self", TZ_DERIV(F::rsqrt(F::add(F::square(c.tensor(0)), Scalar(1.0)))))
-    TZ_UNARY_ENTRIES(acosh, Acosh, "ew_unary_pos", "self", TZ_DERIV(F::rsqrt(F::add(F::square(c.tensor(0)), Scalar(-1.0)))))
+    // acosh: own kinds, its domain starts at 1
+    {"acosh(Tensor self) -> Tensor", kBoth, N::Keep,
+     OP { return unary_op(UnaryOp::Acosh, a[0].tensor(), "acosh"); }, "ew_unary_ge1",
+     "self", TZ_DERIV(F::rsqrt(F::add(F::square(c.tensor(0)), Scalar(-1.0))))},
+    {"acosh_(Tensor self) -> Tensor", kMethod, N::Keep,
+     OP { return unary_op_(UnaryOp::Acosh, a[0].tensor(), "acosh_"); }, "ew_unary_ge1_inplace",
+     "self", TZ_DERIV(F::rsqrt(F::add(F::square(c.tensor(0)), Scalar(-1.0))))},
     TZ_UNARY_ENTRIES(atanh, Atanh, "ew_unary_unit", "self", GRAD { return {F::div(c.grad(), F::add(F::neg(F::square(c.tensor(0))), Scalar(1.0)))}; })
     TZ_UNARY_ENTRIES(sigmoid, Sigmoid, "ew_unary", "result", TZ_DERIV(F::mul(c.result(), F::add(F::neg(c.result()), Scalar(1.0)))))
     TZ_UNARY_ENTRIES(erf, Erf, "ew_unary", "self", TZ_DERIV(F::mul(F::exp(F::neg(F::square(c.tensor(0)))), Scalar(M_2_SQRTPI))))

@@ -10,6 +10,13 @@ Tensor number(double v) { return scalar_to_tensor(Scalar(v)); }
 // grad where mask, else 0.
 Tensor masked(const Tensor& mask, const Tensor& grad) { return F::where(mask, grad, Scalar(0.0)); }
 bool has_rounding_mode(const BackwardContext& c) { return c.args.size() > 2 && !c.args[2].is_none(); }
+// t + v. Arithmetic between two wrapped numbers would give a default-dtype (float32) tensor,
+// so a wrapped number's value is shifted here instead (it never requires grad).
+Tensor plus(const Tensor& t, double v) {
+  if (!t.impl()->wrapped_number || is_complex(t.dtype())) return F::add(t, Scalar(v));
+  Scalar s = item(t);
+  return scalar_to_tensor(s.is_integral() ? Scalar(s.to_int() + static_cast<int64_t>(v)) : Scalar(s.to_double() + v));
+}
 }  // namespace
 
 TensorList rounding_zeros(BackwardContext& c) {
@@ -30,7 +37,7 @@ TensorList pow(BackwardContext& c) {
   Tensor g_self, g_exp;
   if (c.needs_grad(0)) {
     // exponent * self^(exponent-1), taken as 0 where the exponent is 0 (also at self == 0)
-    Tensor d = F::mul(exponent, F::pow(self, F::add(exponent, Scalar(-1.0))));
+    Tensor d = F::mul(exponent, F::pow(self, plus(exponent, -1.0)));
     g_self = F::where(F::eq(exponent, number(0.0)), Scalar(0.0), F::mul(c.grad(), d));
   }
   if (c.needs_grad(1)) {
@@ -93,8 +100,8 @@ TensorList fmax(BackwardContext& c) { return nan_extremum(c, true); }
 TensorList fmin(BackwardContext& c) { return nan_extremum(c, false); }
 
 TensorList lerp(BackwardContext& c) {
-  const Tensor& weight = c.tensor(2);
-  return {c.needs_grad(0) ? F::mul(c.grad(), F::add(F::neg(weight), Scalar(1.0))) : Tensor(),
+  const Tensor& weight = c.tensor(2);  // often a wrapped number: kept out of scalar arithmetic
+  return {c.needs_grad(0) ? F::sub(c.grad(), F::mul(c.grad(), weight)) : Tensor(),
           c.needs_grad(1) ? F::mul(c.grad(), weight) : Tensor(),
           c.needs_grad(2) ? F::mul(c.grad(), F::sub(c.tensor(1), c.tensor(0))) : Tensor()};
 }

@@ -196,3 +196,39 @@ def test_floor_divide_gradient_is_zero():
     assert not gx.numpy().any() and not gy.numpy().any()
     with pytest.raises(RuntimeError):
         torch.floor_divide(torch.tensor(A, requires_grad=True), torch.tensor(Q)).sum().backward()
+
+
+# ---------------------------------------------------------------- complex inputs (first order)
+# PyTorch's convention: grad_input = grad_output * conj(f'(z)) for holomorphic f.
+_z = (_rng.uniform(0.2, 0.8, (2, 3)) + 1j * _rng.uniform(-0.6, 0.6, (2, 3))).astype(np.complex64)
+_w = (_rng.uniform(0.5, 1.5, 3) + 1j * _rng.uniform(-0.5, 0.5, 3)).astype(np.complex64)
+COMPLEX_UNARY = ["exp", "expm1", "log", "log2", "log10", "log1p", "sqrt", "rsqrt", "reciprocal", "square",
+                 "sin", "cos", "tan", "sinh", "cosh", "tanh", "asin", "acos", "atan", "asinh", "atanh", "sigmoid",
+                 "neg", "conj", "positive"]
+COMPLEX_CASES = [(n, lambda m, x, n=n: getattr(m, n)(x), [_z]) for n in COMPLEX_UNARY] + [
+    ("abs", lambda m, x: m.abs(x), [_z]),
+    ("mul", lambda m, x, y: x * y, [_z, _w]),
+    ("div", lambda m, x, y: x / y, [_z, _w]),
+    ("pow", lambda m, x, y: m.pow(x, y), [_z, _w]),
+    ("pow.number", lambda m, x: x ** 2.5, [_z]),
+    ("lerp", lambda m, x, y: m.lerp(x, y, 0.25), [_z, _w]),
+    ("real", lambda m, x: m.real(x), [_z]),
+]
+
+
+@pytest.mark.parametrize("label,fn,arrays", COMPLEX_CASES, ids=[c[0] for c in COMPLEX_CASES])
+def test_complex_gradients_match_torch(label, fn, arrays):
+    rng = np.random.default_rng(len(label))
+    probe = fn(torch, *[torch.tensor(a) for a in arrays])
+    seed = rng.standard_normal(tuple(probe.shape))
+    if probe.is_complex():
+        seed = (seed + 1j * rng.standard_normal(seed.shape)).astype(np.complex64)
+    else:
+        seed = seed.astype(np.float32)
+    results = []
+    for m in (core, torch):
+        inputs = [m.tensor(a).requires_grad_() for a in arrays]
+        out = fn(m, *inputs)
+        results.append([_np(m, g) for g in m.autograd.grad([out], inputs, [m.tensor(seed)])])
+    for i, (o, t) in enumerate(zip(*results)):
+        np.testing.assert_allclose(o, t, rtol=1e-4, atol=1e-5, err_msg=f"{label} input {i}")

@@ -39,6 +39,7 @@ inline Tensor cos(const Tensor& a) { return tensor_call(TZ_OP("cos"), {a}); }
 inline Tensor sinh(const Tensor& a) { return tensor_call(TZ_OP("sinh"), {a}); }
 inline Tensor cosh(const Tensor& a) { return tensor_call(TZ_OP("cosh"), {a}); }
 inline Tensor sign(const Tensor& a) { return tensor_call(TZ_OP("sign"), {a}); }
+inline Tensor sgn(const Tensor& a) { return tensor_call(TZ_OP("sgn"), {a}); }
 inline Tensor conj(const Tensor& a) { return tensor_call(TZ_OP("conj"), {a}); }
 inline Tensor xlogy(const Tensor& a, const Tensor& b) { return tensor_call(TZ_OP("xlogy"), {a, b}); }
 inline Tensor div_rounding(const Tensor& a, const Tensor& b, const char* mode) {

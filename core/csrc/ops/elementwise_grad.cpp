@@ -27,8 +27,8 @@ TensorList rounding_zeros(BackwardContext& c) {
 
 TensorList div(BackwardContext& c) {
   if (has_rounding_mode(c)) return rounding_zeros(c);  // trunc/floor: piecewise constant
-  Tensor g_self = F::div(c.grad(), c.tensor(1));
-  return {g_self, c.needs_grad(1) ? F::neg(F::div(F::mul(g_self, c.tensor(0)), c.tensor(1))) : Tensor()};
+  Tensor g_self = F::div(c.grad(), F::conj(c.tensor(1)));
+  return {g_self, c.needs_grad(1) ? F::neg(F::mul(g_self, F::conj(F::div(c.tensor(0), c.tensor(1))))) : Tensor()};
 }
 
 TensorList pow(BackwardContext& c) {
@@ -38,13 +38,14 @@ TensorList pow(BackwardContext& c) {
   if (c.needs_grad(0)) {
     // exponent * self^(exponent-1), taken as 0 where the exponent is 0 (also at self == 0)
     Tensor d = F::mul(exponent, F::pow(self, plus(exponent, -1.0)));
-    g_self = F::where(F::eq(exponent, number(0.0)), Scalar(0.0), F::mul(c.grad(), d));
+    g_self = F::where(F::eq(exponent, number(0.0)), Scalar(0.0), F::mul(c.grad(), F::conj(d)));
   }
   if (c.needs_grad(1)) {
     // result * log(self); 0 where self == 0 and exponent >= 0 (0^y is flat there)
-    Tensor flat = F::logical_and(F::eq(self, number(0.0)), F::ge(exponent, number(0.0)));
+    Tensor e = is_complex(exponent.dtype()) ? F::tensor_call(TZ_OP("real"), {exponent}) : exponent;
+    Tensor flat = F::logical_and(F::eq(self, number(0.0)), F::ge(e, number(0.0)));
     Tensor d = F::mul(F::pow(self, exponent), F::log(self));
-    g_exp = F::mul(c.grad(), F::where(flat, Scalar(0.0), d));
+    g_exp = F::mul(c.grad(), F::conj(F::where(flat, Scalar(0.0), d)));
   }
   return {g_self, g_exp};
 }
@@ -101,9 +102,10 @@ TensorList fmin(BackwardContext& c) { return nan_extremum(c, false); }
 
 TensorList lerp(BackwardContext& c) {
   const Tensor& weight = c.tensor(2);  // often a wrapped number: kept out of scalar arithmetic
-  return {c.needs_grad(0) ? F::sub(c.grad(), F::mul(c.grad(), weight)) : Tensor(),
-          c.needs_grad(1) ? F::mul(c.grad(), weight) : Tensor(),
-          c.needs_grad(2) ? F::mul(c.grad(), F::sub(c.tensor(1), c.tensor(0))) : Tensor()};
+  Tensor w = F::conj(weight);
+  return {c.needs_grad(0) ? F::sub(c.grad(), F::mul(c.grad(), w)) : Tensor(),
+          c.needs_grad(1) ? F::mul(c.grad(), w) : Tensor(),
+          c.needs_grad(2) ? F::mul(c.grad(), F::conj(F::sub(c.tensor(1), c.tensor(0)))) : Tensor()};
 }
 
 namespace {

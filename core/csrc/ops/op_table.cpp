@@ -173,8 +173,9 @@ const OpDef kOpTable[] = {
    OP { return unary_op(UnaryOp::Op, a[0].tensor(), #name); }, kind, saves, __VA_ARGS__},    \
   {#name "_(Tensor self) -> Tensor", kMethod, N::Keep,                                       \
    OP { return unary_op_(UnaryOp::Op, a[0].tensor(), #name "_"); }, "ew_unary_inplace", saves, __VA_ARGS__},
-// The common shape of a unary formula: grad * (derivative expression in c).
-#define TZ_DERIV(expr) GRAD { return {F::mul(c.grad(), expr)}; }
+// The common shape of a unary formula: grad * conj(derivative expression in c) (the conj
+// is PyTorch's convention for complex inputs; a no-op on real ones).
+#define TZ_DERIV(expr) GRAD { return {F::mul(c.grad(), F::conj(expr))}; }
 // A broadcasting binary op and its in-place method.
 #define TZ_BINARY_ENTRIES(name, Op, kind)                                                    \
   {#name "(Tensor self, Tensor other) -> Tensor", kBoth, N::Unify,                           \
@@ -210,20 +211,20 @@ const OpDef kOpTable[] = {
     {"mul(Tensor self, Tensor other) -> Tensor", kBoth, N::Unify,
      OP { return mul(a[0].tensor(), a[1].tensor()); }, "ew_binary",
      "self other", GRAD {
-       return {c.needs_grad(0) ? F::mul(c.grad(), c.tensor(1)) : Tensor(),
-               c.needs_grad(1) ? F::mul(c.grad(), c.tensor(0)) : Tensor()};
+       return {c.needs_grad(0) ? F::mul(c.grad(), F::conj(c.tensor(1))) : Tensor(),
+               c.needs_grad(1) ? F::mul(c.grad(), F::conj(c.tensor(0))) : Tensor()};
      }},
     {"mul_(Tensor self, Tensor other) -> Tensor", kMethod, N::Unify,
      OP { return binary_op_(BinaryOp::Mul, a[0].tensor(), a[1].tensor(), "mul_"); }, "ew_inplace",
      "self other", GRAD {
-       return {c.needs_grad(0) ? F::mul(c.grad(), c.tensor(1)) : Tensor(),
-               c.needs_grad(1) ? F::mul(c.grad(), c.tensor(0)) : Tensor()};
+       return {c.needs_grad(0) ? F::mul(c.grad(), F::conj(c.tensor(1))) : Tensor(),
+               c.needs_grad(1) ? F::mul(c.grad(), F::conj(c.tensor(0))) : Tensor()};
      }},
     {"multiply(Tensor self, Tensor other) -> Tensor", kBoth, N::Unify,
      OP { return binary_op(BinaryOp::Mul, a[0].tensor(), a[1].tensor(), "multiply"); }, "ew_binary",
      "self other", GRAD {
-       return {c.needs_grad(0) ? F::mul(c.grad(), c.tensor(1)) : Tensor(),
-               c.needs_grad(1) ? F::mul(c.grad(), c.tensor(0)) : Tensor()};
+       return {c.needs_grad(0) ? F::mul(c.grad(), F::conj(c.tensor(1))) : Tensor(),
+               c.needs_grad(1) ? F::mul(c.grad(), F::conj(c.tensor(0))) : Tensor()};
      }},
     {"div(Tensor self, Tensor other, *, str? rounding_mode=None) -> Tensor", kBoth, N::Unify,
      OP { return div(a[0].tensor(), a[1].tensor(), a[2].is_none() ? nullptr : a[2].str().c_str()); }, "ew_div",
@@ -281,10 +282,10 @@ const OpDef kOpTable[] = {
      "self exponent", &grad::pow},
     {"square(Tensor self) -> Tensor", kBoth, N::Keep,
      OP { return square(a[0].tensor()); }, "ew_unary",
-     "self", GRAD { return {F::mul(c.grad(), F::mul(c.tensor(0), Scalar(2.0)))}; }},
+     "self", GRAD { return {F::mul(c.grad(), F::conj(F::mul(c.tensor(0), Scalar(2.0))))}; }},
     {"square_(Tensor self) -> Tensor", kMethod, N::Keep,
      OP { return square_(a[0].tensor()); }, "ew_unary_inplace",
-     "self", GRAD { return {F::mul(c.grad(), F::mul(c.tensor(0), Scalar(2.0)))}; }},
+     "self", GRAD { return {F::mul(c.grad(), F::conj(F::mul(c.tensor(0), Scalar(2.0))))}; }},
     {"atan2(Tensor self, Tensor other) -> Tensor", kBoth, N::Unify,
      OP { return atan2(a[0].tensor(), a[1].tensor()); }, "ew_binary_real",
      "self other", &grad::atan2},
@@ -362,26 +363,26 @@ const OpDef kOpTable[] = {
     // Unary math (each with its in-place method).
     TZ_UNARY_ENTRIES(neg, Neg, "ew_unary", "", GRAD { return {F::neg(c.grad())}; })
     TZ_UNARY_ENTRIES(negative, Neg, "ew_unary", "", GRAD { return {F::neg(c.grad())}; })
-    TZ_UNARY_ENTRIES(abs, Abs, "ew_unary", "self", TZ_DERIV(F::sign(c.tensor(0))))
-    TZ_UNARY_ENTRIES(absolute, Abs, "ew_unary", "self", TZ_DERIV(F::sign(c.tensor(0))))
+    TZ_UNARY_ENTRIES(abs, Abs, "ew_unary", "self", GRAD { return {F::mul(c.grad(), F::sgn(c.tensor(0)))}; })
+    TZ_UNARY_ENTRIES(absolute, Abs, "ew_unary", "self", GRAD { return {F::mul(c.grad(), F::sgn(c.tensor(0)))}; })
     TZ_UNARY_ENTRIES(sign, Sign, "ew_unary", "", &grad::rounding_zeros)
     TZ_UNARY_ENTRIES(sgn, Sgn, "ew_unary", "", &grad::rounding_zeros)
-    TZ_UNARY_ENTRIES(sqrt, Sqrt, "ew_unary_pos", "result", GRAD { return {F::div(c.grad(), F::mul(c.result(), Scalar(2.0)))}; })
+    TZ_UNARY_ENTRIES(sqrt, Sqrt, "ew_unary_pos", "result", GRAD { return {F::div(c.grad(), F::conj(F::mul(c.result(), Scalar(2.0))))}; })
     TZ_UNARY_ENTRIES(rsqrt, Rsqrt, "ew_unary_pos", "result", TZ_DERIV(F::mul(F::mul(F::square(c.result()), c.result()), Scalar(-0.5))))
     TZ_UNARY_ENTRIES(reciprocal, Reciprocal, "ew_unary", "result", TZ_DERIV(F::neg(F::square(c.result()))))
     TZ_UNARY_ENTRIES(exp, Exp, "ew_unary", "result", TZ_DERIV(c.result()))
     TZ_UNARY_ENTRIES(exp2, Exp2, "ew_unary", "result", TZ_DERIV(F::mul(c.result(), Scalar(M_LN2))))
     TZ_UNARY_ENTRIES(expm1, Expm1, "ew_unary", "result", TZ_DERIV(F::add(c.result(), Scalar(1.0))))
-    TZ_UNARY_ENTRIES(log, Log, "ew_unary_pos", "self", GRAD { return {F::div(c.grad(), c.tensor(0))}; })
-    TZ_UNARY_ENTRIES(log2, Log2, "ew_unary_pos", "self", GRAD { return {F::div(c.grad(), F::mul(c.tensor(0), Scalar(M_LN2)))}; })
-    TZ_UNARY_ENTRIES(log10, Log10, "ew_unary_pos", "self", GRAD { return {F::div(c.grad(), F::mul(c.tensor(0), Scalar(M_LN10)))}; })
-    TZ_UNARY_ENTRIES(log1p, Log1p, "ew_unary_pos", "self", GRAD { return {F::div(c.grad(), F::add(c.tensor(0), Scalar(1.0)))}; })
+    TZ_UNARY_ENTRIES(log, Log, "ew_unary_pos", "self", GRAD { return {F::div(c.grad(), F::conj(c.tensor(0)))}; })
+    TZ_UNARY_ENTRIES(log2, Log2, "ew_unary_pos", "self", GRAD { return {F::div(c.grad(), F::conj(F::mul(c.tensor(0), Scalar(M_LN2))))}; })
+    TZ_UNARY_ENTRIES(log10, Log10, "ew_unary_pos", "self", GRAD { return {F::div(c.grad(), F::conj(F::mul(c.tensor(0), Scalar(M_LN10))))}; })
+    TZ_UNARY_ENTRIES(log1p, Log1p, "ew_unary_pos", "self", GRAD { return {F::div(c.grad(), F::conj(F::add(c.tensor(0), Scalar(1.0))))}; })
     TZ_UNARY_ENTRIES(sin, Sin, "ew_unary", "self", TZ_DERIV(F::cos(c.tensor(0))))
     TZ_UNARY_ENTRIES(cos, Cos, "ew_unary", "self", TZ_DERIV(F::neg(F::sin(c.tensor(0)))))
     TZ_UNARY_ENTRIES(tan, Tan, "ew_unary", "result", TZ_DERIV(F::add(F::square(c.result()), Scalar(1.0))))
     TZ_UNARY_ENTRIES(asin, Asin, "ew_unary_unit", "self", TZ_DERIV(F::rsqrt(F::add(F::neg(F::square(c.tensor(0))), Scalar(1.0)))))
     TZ_UNARY_ENTRIES(acos, Acos, "ew_unary_unit", "self", TZ_DERIV(F::neg(F::rsqrt(F::add(F::neg(F::square(c.tensor(0))), Scalar(1.0))))))
-    TZ_UNARY_ENTRIES(atan, Atan, "ew_unary", "self", GRAD { return {F::div(c.grad(), F::add(F::square(c.tensor(0)), Scalar(1.0)))}; })
+    TZ_UNARY_ENTRIES(atan, Atan, "ew_unary", "self", GRAD { return {F::div(c.grad(), F::conj(F::add(F::square(c.tensor(0)), Scalar(1.0))))}; })
     TZ_UNARY_ENTRIES(sinh, Sinh, "ew_unary", "self", TZ_DERIV(F::cosh(c.tensor(0))))
     TZ_UNARY_ENTRIES(cosh, Cosh, "ew_unary", "self", TZ_DERIV(F::sinh(c.tensor(0))))
     TZ_UNARY_ENTRIES(tanh, Tanh, "ew_unary", "result", TZ_DERIV(F::add(F::neg(F::square(c.result())), Scalar(1.0))))
@@ -393,7 +394,7 @@ const OpDef kOpTable[] = {
     {"acosh_(Tensor self) -> Tensor", kMethod, N::Keep,
      OP { return unary_op_(UnaryOp::Acosh, a[0].tensor(), "acosh_"); }, "ew_unary_ge1_inplace",
      "self", TZ_DERIV(F::rsqrt(F::add(F::square(c.tensor(0)), Scalar(-1.0))))},
-    TZ_UNARY_ENTRIES(atanh, Atanh, "ew_unary_unit", "self", GRAD { return {F::div(c.grad(), F::add(F::neg(F::square(c.tensor(0))), Scalar(1.0)))}; })
+    TZ_UNARY_ENTRIES(atanh, Atanh, "ew_unary_unit", "self", GRAD { return {F::div(c.grad(), F::conj(F::add(F::neg(F::square(c.tensor(0))), Scalar(1.0))))}; })
     TZ_UNARY_ENTRIES(sigmoid, Sigmoid, "ew_unary", "result", TZ_DERIV(F::mul(c.result(), F::add(F::neg(c.result()), Scalar(1.0)))))
     TZ_UNARY_ENTRIES(erf, Erf, "ew_unary", "self", TZ_DERIV(F::mul(F::exp(F::neg(F::square(c.tensor(0)))), Scalar(M_2_SQRTPI))))
     TZ_UNARY_ENTRIES(erfc, Erfc, "ew_unary", "self", TZ_DERIV(F::mul(F::exp(F::neg(F::square(c.tensor(0)))), Scalar(-M_2_SQRTPI))))

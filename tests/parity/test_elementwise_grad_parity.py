@@ -213,6 +213,9 @@ COMPLEX_CASES = [(n, lambda m, x, n=n: getattr(m, n)(x), [_z]) for n in COMPLEX_
     ("pow.number", lambda m, x: x ** 2.5, [_z]),
     ("lerp", lambda m, x, y: m.lerp(x, y, 0.25), [_z, _w]),
     ("real", lambda m, x: m.real(x), [_z]),
+    ("imag", lambda m, x: m.imag(x), [_z]),
+    ("angle", lambda m, x: m.angle(x), [_z]),
+    ("angle.zero", lambda m, x: m.angle(x), [np.array([0j, 1 + 1j, -2j], np.complex64)]),
 ]
 
 

@@ -162,4 +162,11 @@ TensorList logit(BackwardContext& c) {
   return {F::where(outside, Scalar(has_eps ? 0.0 : std::nan("")), d)};
 }
 
+TensorList angle(BackwardContext& c) {
+  const Tensor& self = c.tensor(0);
+  if (!is_complex(self.dtype())) return {F::zeros_like(c.grad())};  // 0 or pi: piecewise constant
+  Tensor d = F::div(F::mul(c.grad(), self), F::square(F::tensor_call(TZ_OP("abs"), {self})));
+  return {F::where(F::eq(self, number(0.0)), Scalar(0.0), F::mul(d, Scalar(complex64(0.0f, 1.0f))))};
+}
+
 }  // namespace tz::grad

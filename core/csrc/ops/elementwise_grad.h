@@ -20,5 +20,6 @@ TensorList clamp(BackwardContext& c);        // clamp/clip(self, min?, max?)
 TensorList clamp_min(BackwardContext& c);
 TensorList clamp_max(BackwardContext& c);
 TensorList logit(BackwardContext& c);
+TensorList angle(BackwardContext& c);        // real inputs: 0; complex: i * grad * z / |z|^2
 
 }  // namespace tz::grad

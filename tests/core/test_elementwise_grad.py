@@ -162,6 +162,16 @@ def test_step_functions_have_zero_gradient(op):
         np.testing.assert_array_equal(g, [0.0] * 4)
 
 
+@pytest.mark.parametrize("op", ["eq_", "ne_", "lt_", "le_", "gt_", "ge_"])
+def test_comparisons_in_place_on_floats_have_zero_gradient(op):
+    x, y = leaf([1.0, 2.0, 3.0]), leaf([1.0, 3.0, 2.0])
+    out = getattr(x * 1, op)(y)
+    assert out.dtype == core.float64 and out.grad_fn is not None
+    gx, gy = grads(out, [x, y])
+    np.testing.assert_array_equal(gx, [0.0] * 3)
+    np.testing.assert_array_equal(gy, [0.0] * 3)
+
+
 def test_rounding_divisions_have_zero_gradient():
     x, y = leaf([-7.0, 7.5]), leaf([2.0, -2.0])
     for out in (core.floor_divide(x, y), core.div(x, y, rounding_mode="floor"), x.div(y, rounding_mode="trunc")):

@@ -131,6 +131,12 @@ CASES += [
     ("real", lambda m, x: m.real(x) * 2, [A], True),
     ("conj", lambda m, x: m.conj(x) * 2, [A], True),
     ("angle", lambda m, x: m.angle(x), [A], True),
+    ("eq_", _x1("eq_"), [A, B], True),
+    ("ne_", _x1("ne_"), [A, B], True),
+    ("lt_", _x1("lt_", 0.5), [A], True),
+    ("le_", _x1("le_"), [A, B], True),
+    ("gt_", _x1("gt_"), [A, B], True),
+    ("ge_", _x1("ge_"), [A, B], True),
     ("chain", lambda m, x, y: m.sigmoid(x * y).exp().log1p() / m.hypot(x, y), [A, B], True),
 ]
 

@@ -19,14 +19,14 @@ Tensor plus(const Tensor& t, double v) {
 }
 }  // namespace
 
-TensorList rounding_zeros(BackwardContext& c) {
+TensorList zeros(BackwardContext& c) {
   TensorList out;
   for (size_t i = 0; i < c.needs.size(); ++i) out.push_back(c.needs_grad(i) ? F::zeros_like(c.grad()) : Tensor());
   return out;
 }
 
 TensorList div(BackwardContext& c) {
-  if (has_rounding_mode(c)) return rounding_zeros(c);  // trunc/floor: piecewise constant
+  if (has_rounding_mode(c)) return zeros(c);  // trunc/floor: piecewise constant
   Tensor g_self = F::div(c.grad(), F::conj(c.tensor(1)));
   return {g_self, c.needs_grad(1) ? F::neg(F::mul(g_self, F::conj(F::div(c.tensor(0), c.tensor(1))))) : Tensor()};
 }

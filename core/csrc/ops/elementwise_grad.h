@@ -6,7 +6,8 @@
 namespace tz::grad {
 
 TensorList div(BackwardContext& c);          // div/divide/true_divide (rounding modes: zeros)
-TensorList rounding_zeros(BackwardContext& c);  // floor/ceil/round/sign/floor_divide...: zeros
+// Piecewise-constant ops (floor/round/sign/floor_divide, comparisons in place...): zeros.
+TensorList zeros(BackwardContext& c);
 TensorList pow(BackwardContext& c);          // pow/float_power: 0 where the exponent is 0
 TensorList atan2(BackwardContext& c);
 TensorList hypot(BackwardContext& c);

@@ -182,12 +182,12 @@ const OpDef kOpTable[] = {
    OP { return binary_op(BinaryOp::Op, a[0].tensor(), a[1].tensor(), #name); }, kind},      \
   {#name "_(Tensor self, Tensor other) -> Tensor", kMethod, N::Unify,                        \
    OP { return binary_op_(BinaryOp::Op, a[0].tensor(), a[1].tensor(), #name "_"); }, kind "_inplace"},
-// A comparison and its in-place method.
+// A comparison and its in-place method (which writes 1/0 into self: zero gradients).
 #define TZ_COMPARE_ENTRIES(name, kind)                                                       \
   {#name "(Tensor self, Tensor other) -> Tensor", kBoth, N::Unify,                           \
    OP { return name(a[0].tensor(), a[1].tensor()); }, kind},                                 \
   {#name "_(Tensor self, Tensor other) -> Tensor", kMethod, N::Unify,                        \
-   OP { return compare_(#name "_", a[0].tensor(), a[1].tensor()); }, "ew_compare_inplace"},
+   OP { return compare_(#name "_", a[0].tensor(), a[1].tensor()); }, "ew_compare_inplace", "", &grad::zeros},
 
     // Arithmetic. A Tensor parameter also takes a Python number (a wrapped 0-dim tensor).
     {"add(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", kBoth, N::Unify,
@@ -244,10 +244,10 @@ const OpDef kOpTable[] = {
     // floor_divide floors (Python's //); PyTorch 1.8 truncated and warned it would change.
     {"floor_divide(Tensor self, Tensor other) -> Tensor", kBoth, N::Unify,
      OP { return floor_divide(a[0].tensor(), a[1].tensor()); }, "ew_binary_nonzero",
-     "", &grad::rounding_zeros},
+     "", &grad::zeros},
     {"floor_divide_(Tensor self, Tensor other) -> Tensor", kMethod, N::Unify,
      OP { return binary_op_(BinaryOp::DivFloor, a[0].tensor(), a[1].tensor(), "floor_divide_"); }, "ew_inplace",
-     "", &grad::rounding_zeros},
+     "", &grad::zeros},
     {"remainder(Tensor self, Tensor other) -> Tensor", kBoth, N::Unify,
      OP { return remainder(a[0].tensor(), a[1].tensor()); }, "ew_binary_nonzero",
      "self other", GRAD {  // self - floor(self / other) * other
@@ -365,8 +365,8 @@ const OpDef kOpTable[] = {
     TZ_UNARY_ENTRIES(negative, Neg, "ew_unary", "", GRAD { return {F::neg(c.grad())}; })
     TZ_UNARY_ENTRIES(abs, Abs, "ew_unary", "self", GRAD { return {F::mul(c.grad(), F::sgn(c.tensor(0)))}; })
     TZ_UNARY_ENTRIES(absolute, Abs, "ew_unary", "self", GRAD { return {F::mul(c.grad(), F::sgn(c.tensor(0)))}; })
-    TZ_UNARY_ENTRIES(sign, Sign, "ew_unary", "", &grad::rounding_zeros)
-    TZ_UNARY_ENTRIES(sgn, Sgn, "ew_unary", "", &grad::rounding_zeros)
+    TZ_UNARY_ENTRIES(sign, Sign, "ew_unary", "", &grad::zeros)
+    TZ_UNARY_ENTRIES(sgn, Sgn, "ew_unary", "", &grad::zeros)
     TZ_UNARY_ENTRIES(sqrt, Sqrt, "ew_unary_pos", "result", GRAD { return {F::div(c.grad(), F::conj(F::mul(c.result(), Scalar(2.0))))}; })
     TZ_UNARY_ENTRIES(rsqrt, Rsqrt, "ew_unary_pos", "result", TZ_DERIV(F::mul(F::mul(F::square(c.result()), c.result()), Scalar(-0.5))))
     TZ_UNARY_ENTRIES(reciprocal, Reciprocal, "ew_unary", "result", TZ_DERIV(F::neg(F::square(c.result()))))
@@ -399,18 +399,18 @@ const OpDef kOpTable[] = {
     TZ_UNARY_ENTRIES(erf, Erf, "ew_unary", "self", TZ_DERIV(F::mul(F::exp(F::neg(F::square(c.tensor(0)))), Scalar(M_2_SQRTPI))))
     TZ_UNARY_ENTRIES(erfc, Erfc, "ew_unary", "self", TZ_DERIV(F::mul(F::exp(F::neg(F::square(c.tensor(0)))), Scalar(-M_2_SQRTPI))))
     TZ_UNARY_ENTRIES(erfinv, Erfinv, "ew_unary_unit", "result", TZ_DERIV(F::mul(F::exp(F::square(c.result())), Scalar(0.5 * std::sqrt(M_PI)))))
-    TZ_UNARY_ENTRIES(floor, Floor, "ew_unary", "", &grad::rounding_zeros)
-    TZ_UNARY_ENTRIES(ceil, Ceil, "ew_unary", "", &grad::rounding_zeros)
-    TZ_UNARY_ENTRIES(trunc, Trunc, "ew_unary", "", &grad::rounding_zeros)
-    TZ_UNARY_ENTRIES(fix, Trunc, "ew_unary", "", &grad::rounding_zeros)
+    TZ_UNARY_ENTRIES(floor, Floor, "ew_unary", "", &grad::zeros)
+    TZ_UNARY_ENTRIES(ceil, Ceil, "ew_unary", "", &grad::zeros)
+    TZ_UNARY_ENTRIES(trunc, Trunc, "ew_unary", "", &grad::zeros)
+    TZ_UNARY_ENTRIES(fix, Trunc, "ew_unary", "", &grad::zeros)
     TZ_UNARY_ENTRIES(frac, Frac, "ew_unary", "", GRAD { return {c.grad()}; })
     TZ_UNARY_ENTRIES(bitwise_not, BitwiseNot, "ew_unary_integral", "", nullptr)
     {"round(Tensor self, *, int decimals=0) -> Tensor", kBoth, N::Keep,
      OP { return round(a[0].tensor(), a[1].to_int()); }, "ew_round",
-     "", &grad::rounding_zeros},
+     "", &grad::zeros},
     {"round_(Tensor self, *, int decimals=0) -> Tensor", kMethod, N::Keep,
      OP { return round_(a[0].tensor(), a[1].to_int()); }, "ew_round_inplace",
-     "", &grad::rounding_zeros},
+     "", &grad::zeros},
     {"logit(Tensor self, float? eps=None) -> Tensor", kBoth, N::Keep,
      OP { return logit(a[0].tensor(), a[1].opt_double()); }, "ew_logit",
      "self", &grad::logit},

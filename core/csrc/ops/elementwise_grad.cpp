@@ -19,6 +19,15 @@ Tensor plus(const Tensor& t, double v) {
 }
 }  // namespace
 
+Scalar alpha_factor(const Scalar& alpha, bool negate) {
+  const double sign = negate ? -1.0 : 1.0;
+  if (alpha.is_complex()) {
+    complex64 z = alpha.to_complex();
+    return Scalar(complex64(float(sign) * z.real(), -float(sign) * z.imag()));
+  }
+  return alpha.is_integral() && !alpha.is_bool() ? Scalar(int64_t(sign) * alpha.to_int()) : Scalar(sign * alpha.to_double());
+}
+
 TensorList zeros(BackwardContext& c) {
   TensorList out;
   for (size_t i = 0; i < c.needs.size(); ++i) out.push_back(c.needs_grad(i) ? F::zeros_like(c.grad()) : Tensor());

@@ -5,6 +5,8 @@
 
 namespace tz::grad {
 
+// What add/sub's `alpha` multiplies the gradient by: conj(alpha), negated for subtraction.
+Scalar alpha_factor(const Scalar& alpha, bool negate);
 TensorList div(BackwardContext& c);          // div/divide/true_divide (rounding modes: zeros)
 // Piecewise-constant ops (floor/round/sign/floor_divide, comparisons in place...): zeros.
 TensorList zeros(BackwardContext& c);

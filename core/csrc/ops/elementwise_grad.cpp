@@ -6,9 +6,7 @@
 namespace tz::grad {
 
 namespace {
-Tensor number(double v) { return scalar_to_tensor(Scalar(v)); }
-// grad where mask, else 0.
-Tensor masked(const Tensor& mask, const Tensor& grad) { return F::where(mask, grad, Scalar(0.0)); }
+using F::number;
 bool has_rounding_mode(const BackwardContext& c) { return c.args.size() > 2 && !c.args[2].is_none(); }
 // t + v. Arithmetic between two wrapped numbers would give a default-dtype (float32) tensor,
 // so a wrapped number's value is shifted here instead (it never requires grad).
@@ -99,7 +97,7 @@ TensorList nan_extremum(BackwardContext& c, bool is_max) {
   const Tensor& self = c.tensor(0);
   const Tensor& other = c.tensor(1);
   Tensor self_wins = F::logical_or(is_max ? F::ge(self, other) : F::le(self, other), F::isnan(other));
-  return {c.needs_grad(0) ? masked(self_wins, c.grad()) : Tensor(),
+  return {c.needs_grad(0) ? F::keep_where(self_wins, c.grad()) : Tensor(),
           c.needs_grad(1) ? F::where(self_wins, Scalar(0.0), c.grad()) : Tensor()};
 }
 }  // namespace
@@ -125,18 +123,18 @@ TensorList clamp_bounds(BackwardContext& c, const Tensor& min, const Tensor& max
   const Tensor& grad = c.grad();
   Tensor g_self, g_min, g_max;
   if (c.needs_grad(0)) {
-    if (min.defined() && max.defined()) g_self = masked(F::logical_and(F::ge(self, min), F::le(self, max)), grad);
-    else if (min.defined()) g_self = masked(F::ge(self, min), grad);
-    else if (max.defined()) g_self = masked(F::le(self, max), grad);
+    if (min.defined() && max.defined()) g_self = F::keep_where(F::logical_and(F::ge(self, min), F::le(self, max)), grad);
+    else if (min.defined()) g_self = F::keep_where(F::ge(self, min), grad);
+    else if (max.defined()) g_self = F::keep_where(F::le(self, max), grad);
     else g_self = grad;
   }
   if (min.defined() && c.needs_grad(1)) {
     Tensor below = F::lt(self, min);
-    g_min = masked(max.defined() ? F::logical_and(below, F::lt(min, max)) : below, grad);
+    g_min = F::keep_where(max.defined() ? F::logical_and(below, F::lt(min, max)) : below, grad);
   }
   if (max.defined() && c.needs_grad(2)) {
     Tensor above = F::gt(self, max);
-    g_max = masked(min.defined() ? F::logical_or(above, F::lt(max, min)) : above, grad);
+    g_max = F::keep_where(min.defined() ? F::logical_or(above, F::lt(max, min)) : above, grad);
   }
   return {g_self, g_min, g_max};
 }
@@ -156,8 +154,8 @@ TensorList clamp_min(BackwardContext& c) {
 TensorList clamp_max(BackwardContext& c) {
   const Tensor& self = c.tensor(0);
   const Tensor& max = c.tensor(1);
-  return {c.needs_grad(0) ? masked(F::le(self, max), c.grad()) : Tensor(),
-          c.needs_grad(1) ? masked(F::gt(self, max), c.grad()) : Tensor()};
+  return {c.needs_grad(0) ? F::keep_where(F::le(self, max), c.grad()) : Tensor(),
+          c.needs_grad(1) ? F::keep_where(F::gt(self, max), c.grad()) : Tensor()};
 }
 
 TensorList logit(BackwardContext& c) {

@@ -23,7 +23,7 @@ MAX_CASES = 3  # per op: gradcheck is O(numel^2); the op matrix covers breadth
 
 # Complex-only entries: there is no complex128 (view_as_complex needs float32) and gradcheck
 # is real-valued; tests/core/test_indexing_grad.py checks their gradients by hand.
-COMPLEX_ONLY = {"view_as_real", "view_as_complex"}
+COMPLEX_ONLY = {"view_as_real", "view_as_complex", "imag"}  # imag: tests/parity/test_elementwise_grad_parity.py
 
 
 def _entries():

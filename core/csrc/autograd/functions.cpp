@@ -10,6 +10,10 @@ Value call(const Op& op, Stack args) {
 }
 
 Tensor mul(const Tensor& a, const Scalar& b) { return mul(a, scalar_to_tensor(b)); }
+Tensor add(const Tensor& a, const Scalar& b) { return add(a, scalar_to_tensor(b)); }
+Tensor div(const Scalar& a, const Tensor& b) { return div(scalar_to_tensor(a), b); }
+Tensor where(const Tensor& cond, const Scalar& a, const Tensor& b) { return where(cond, scalar_to_tensor(a), b); }
+Tensor where(const Tensor& cond, const Tensor& a, const Scalar& b) { return where(cond, a, scalar_to_tensor(b)); }
 
 Tensor number(double v) { return scalar_to_tensor(Scalar(v)); }
 Tensor keep_where(const Tensor& mask, const Tensor& g) { return tensor_call(TZ_OP("where.self"), {mask, g, number(0.0)}); }

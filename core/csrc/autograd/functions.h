@@ -21,6 +21,40 @@ inline Tensor mul(const Tensor& a, const Tensor& b) { return tensor_call(TZ_OP("
 inline Tensor div(const Tensor& a, const Tensor& b) { return tensor_call(TZ_OP("div"), {a, b}); }
 Tensor mul(const Tensor& a, const Scalar& b);
 inline Tensor neg(const Tensor& a) { return mul(a, Scalar(-1.0)); }
+Tensor add(const Tensor& a, const Scalar& b);
+Tensor div(const Scalar& a, const Tensor& b);  // a / b
+// Elementwise helpers of the elementwise family's formulas.
+inline Tensor where(const Tensor& cond, const Tensor& a, const Tensor& b) { return tensor_call(TZ_OP("where.self"), {cond, a, b}); }
+Tensor where(const Tensor& cond, const Scalar& a, const Tensor& b);  // a where cond, else b
+Tensor where(const Tensor& cond, const Tensor& a, const Scalar& b);
+inline Tensor zeros_like(const Tensor& a) { return tensor_call(TZ_OP("zeros_like"), {a}); }
+inline Tensor pow(const Tensor& a, const Tensor& b) { return tensor_call(TZ_OP("pow"), {a, b}); }
+inline Tensor square(const Tensor& a) { return tensor_call(TZ_OP("square"), {a}); }
+inline Tensor sqrt(const Tensor& a) { return tensor_call(TZ_OP("sqrt"), {a}); }
+inline Tensor rsqrt(const Tensor& a) { return tensor_call(TZ_OP("rsqrt"), {a}); }
+inline Tensor exp(const Tensor& a) { return tensor_call(TZ_OP("exp"), {a}); }
+inline Tensor log(const Tensor& a) { return tensor_call(TZ_OP("log"), {a}); }
+inline Tensor sin(const Tensor& a) { return tensor_call(TZ_OP("sin"), {a}); }
+inline Tensor cos(const Tensor& a) { return tensor_call(TZ_OP("cos"), {a}); }
+inline Tensor sinh(const Tensor& a) { return tensor_call(TZ_OP("sinh"), {a}); }
+inline Tensor cosh(const Tensor& a) { return tensor_call(TZ_OP("cosh"), {a}); }
+inline Tensor sign(const Tensor& a) { return tensor_call(TZ_OP("sign"), {a}); }
+inline Tensor sgn(const Tensor& a) { return tensor_call(TZ_OP("sgn"), {a}); }
+inline Tensor conj(const Tensor& a) { return tensor_call(TZ_OP("conj"), {a}); }
+inline Tensor xlogy(const Tensor& a, const Tensor& b) { return tensor_call(TZ_OP("xlogy"), {a, b}); }
+inline Tensor div_rounding(const Tensor& a, const Tensor& b, const char* mode) {
+  return tensor_call(TZ_OP("div"), {a, b, std::string(mode)});
+}
+inline Tensor eq(const Tensor& a, const Tensor& b) { return tensor_call(TZ_OP("eq"), {a, b}); }
+inline Tensor lt(const Tensor& a, const Tensor& b) { return tensor_call(TZ_OP("lt"), {a, b}); }
+inline Tensor le(const Tensor& a, const Tensor& b) { return tensor_call(TZ_OP("le"), {a, b}); }
+inline Tensor gt(const Tensor& a, const Tensor& b) { return tensor_call(TZ_OP("gt"), {a, b}); }
+inline Tensor ge(const Tensor& a, const Tensor& b) { return tensor_call(TZ_OP("ge"), {a, b}); }
+inline Tensor logical_and(const Tensor& a, const Tensor& b) { return tensor_call(TZ_OP("logical_and"), {a, b}); }
+inline Tensor logical_or(const Tensor& a, const Tensor& b) { return tensor_call(TZ_OP("logical_or"), {a, b}); }
+inline Tensor logical_not(const Tensor& a) { return tensor_call(TZ_OP("logical_not"), {a}); }
+inline Tensor isnan(const Tensor& a) { return tensor_call(TZ_OP("isnan"), {a}); }
+inline Tensor isfinite(const Tensor& a) { return tensor_call(TZ_OP("isfinite"), {a}); }
 inline Tensor reshape(const Tensor& a, const Shape& s) {
   return tensor_call(TZ_OP("reshape"), {a, IntList(s.begin(), s.end())});
 }

@@ -1,0 +1,248 @@
+"""numpy kernels standing in for core ops that do not exist yet.
+
+Each function mirrors one PyTorch op that torchvision's tensor transforms call, with the
+same arithmetic in float32 where that decides the result (so pixel outputs agree with
+torchvision's up to rounding of the last bit):
+
+- ``grid_sample``  ~ torch.nn.functional.grid_sample(padding_mode="zeros", align_corners=False)
+- ``interpolate``  ~ torch.nn.functional.interpolate(mode=nearest|bilinear|bicubic, align_corners=False)
+- ``depthwise_conv2d`` ~ torch.nn.functional.conv2d(groups=C) with one 2-D kernel for all channels
+- ``linspace`` ~ torch.linspace (bit-exact; core.linspace differs by an ulp at times)
+- ``rgb_to_hsv`` / ``hsv_to_rgb``, ``equalize_channels``, ``round_half_even``
+
+When core gains grid_sample / interpolate / conv2d / reductions, functional_tensor.py can
+call those instead and this file goes away.
+"""
+import numpy as np
+
+_F32 = np.float32
+
+
+def linspace(start, end, steps, dtype=np.float32):
+    """torch.linspace's float values, bit for bit: a float32 step, then start + step * i
+    (end - step * (steps - 1 - i) for the upper half) rounded once, as PyTorch's fused
+    multiply-add kernel does. (core.linspace rounds the product and the sum separately and
+    can differ by one ulp; switch to it once it matches.)"""
+    dtype = np.dtype(dtype)
+    f = dtype.type
+    if steps == 1:
+        return np.array([start], dtype=dtype)
+    step = f((f(end) - f(start)) / f(steps - 1))
+    idx = np.arange(steps, dtype=np.float64)
+    half = steps // 2
+    # the product of a float32 step and an index below 2**24 is exact in float64
+    low = float(f(start)) + float(step) * idx
+    high = float(f(end)) - float(step) * (steps - 1 - idx)
+    return np.where(idx < half, low, high).astype(dtype)
+
+
+def round_half_even(x):
+    """torch.round: halves go to the even neighbour."""
+    return np.rint(x)
+
+
+# ---------------------------------------------------------------- grid_sample
+
+def _unnormalize(coord, size):
+    # align_corners=False: ((coord + 1) * size - 1) / 2, written as PyTorch's vectorised CPU
+    # kernel does it (scale by size/2, then shift by -0.5)
+    dt = coord.dtype.type
+    return (coord + dt(1)) * dt(size / 2) - dt(0.5)
+
+
+def grid_sample(img, grid, mode):
+    """Samples img (N, C, H, W) at grid (N, oh, ow, 2) of normalised (x, y) in [-1, 1];
+    points outside the image read zeros. mode: "nearest" or "bilinear"."""
+    n, c, h, w = img.shape
+    ix = _unnormalize(grid[..., 0], w)
+    iy = _unnormalize(grid[..., 1], h)
+    batch = np.arange(n).reshape(n, 1, 1)
+    if mode == "nearest":
+        xn = round_half_even(ix).astype(np.int64)
+        yn = round_half_even(iy).astype(np.int64)
+        valid = (xn >= 0) & (xn < w) & (yn >= 0) & (yn < h)
+        vals = img[batch, :, np.clip(yn, 0, h - 1), np.clip(xn, 0, w - 1)]  # (N, oh, ow, C)
+        vals = vals * valid[..., None].astype(img.dtype)
+        return np.ascontiguousarray(np.moveaxis(vals, -1, 1))
+    if mode != "bilinear":
+        raise ValueError(f"grid_sample(): unsupported mode '{mode}'")
+    x0 = np.floor(ix)
+    y0 = np.floor(iy)
+    one = img.dtype.type(1)
+    wx = ix - x0  # weight of the east neighbours
+    wy = iy - y0  # weight of the south neighbours
+    ex, sy = one - wx, one - wy
+    x0 = x0.astype(np.int64)
+    y0 = y0.astype(np.int64)
+    out = None
+    for dy, dx, weight in ((0, 0, sy * ex), (0, 1, sy * wx), (1, 0, wy * ex), (1, 1, wy * wx)):
+        xs, ys = x0 + dx, y0 + dy
+        valid = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
+        vals = img[batch, :, np.clip(ys, 0, h - 1), np.clip(xs, 0, w - 1)]
+        term = vals * (weight * valid.astype(img.dtype))[..., None]
+        out = term if out is None else out + term
+    return np.ascontiguousarray(np.moveaxis(out, -1, 1))
+
+
+def affine_grid(theta, w, h, ow, oh):
+    """torchvision's _gen_affine_grid: output pixel centres (relative to the output centre)
+    mapped through theta (2x3, input pixel units) and normalised by the input size."""
+    xs = linspace(-ow * 0.5 + 0.5, ow * 0.5 + 0.5 - 1, ow, theta.dtype)
+    ys = linspace(-oh * 0.5 + 0.5, oh * 0.5 + 0.5 - 1, oh, theta.dtype)
+    rescaled = theta.T / np.array([0.5 * w, 0.5 * h], dtype=theta.dtype)  # (3, 2)
+    x = xs[None, :, None]
+    y = ys[:, None, None]
+    grid = x * rescaled[0] + y * rescaled[1] + rescaled[2]
+    return grid[None].astype(theta.dtype)  # (1, oh, ow, 2)
+
+
+def perspective_grid(coeffs, ow, oh, dtype):
+    """torchvision's _perspective_grid: (x, y) -> ((a x + b y + c) / (g x + h y + 1), ...)."""
+    dt = np.dtype(dtype).type
+    theta1 = np.array([[coeffs[0], coeffs[1], coeffs[2]], [coeffs[3], coeffs[4], coeffs[5]]], dtype=dtype)
+    theta2 = np.array([[coeffs[6], coeffs[7], 1.0], [coeffs[6], coeffs[7], 1.0]], dtype=dtype)
+    xs = linspace(0.5, ow * 1.0 + 0.5 - 1.0, ow, dtype)[None, :, None]
+    ys = linspace(0.5, oh * 1.0 + 0.5 - 1.0, oh, dtype)[:, None, None]
+    r1 = theta1.T / np.array([0.5 * ow, 0.5 * oh], dtype=dtype)
+    t2 = theta2.T
+    num = xs * r1[0] + ys * r1[1] + r1[2]
+    den = xs * t2[0] + ys * t2[1] + t2[2]
+    return (num / den - dt(1.0))[None].astype(dtype)
+
+
+# ---------------------------------------------------------------- interpolate
+
+def _source_index(out_size, in_size, cubic):
+    """PyTorch's area_pixel_compute_source_index (align_corners=False), in float32."""
+    scale = _F32(in_size) / _F32(out_size)
+    src = scale * (np.arange(out_size, dtype=_F32) + _F32(0.5)) - _F32(0.5)
+    if not cubic:
+        src = np.maximum(src, _F32(0))
+    return src
+
+
+def _axis_taps(out_size, in_size, mode):
+    """(indices, weights) lists: output[i] = sum_k weights[k][i] * input[indices[k][i]]."""
+    if mode == "nearest":
+        if out_size == in_size:
+            idx = np.arange(out_size)
+        else:
+            scale = _F32(in_size) / _F32(out_size)
+            idx = np.minimum(np.floor(np.arange(out_size, dtype=_F32) * scale).astype(np.int64), in_size - 1)
+        return [idx], None
+    if mode == "bilinear":
+        src = _source_index(out_size, in_size, cubic=False)
+        i0 = src.astype(np.int64)
+        lam1 = np.clip(src - i0.astype(_F32), _F32(0), _F32(1))
+        i1 = np.minimum(i0 + 1, in_size - 1)
+        return [i0, i1], [_F32(1) - lam1, lam1]
+    if mode == "bicubic":
+        a = _F32(-0.75)
+        src = _source_index(out_size, in_size, cubic=True)
+        i0 = np.floor(src)
+        t = src - i0
+        i0 = i0.astype(np.int64)
+
+        def near(x):  # |x| <= 1
+            return ((a + _F32(2)) * x - (a + _F32(3))) * x * x + _F32(1)
+
+        def far(x):  # 1 < |x| < 2
+            return ((a * x - _F32(5) * a) * x + _F32(8) * a) * x - _F32(4) * a
+
+        weights = [far(t + _F32(1)), near(t), near(_F32(1) - t), far(_F32(2) - t)]
+        idx = [np.clip(i0 + k, 0, in_size - 1) for k in (-1, 0, 1, 2)]
+        return idx, weights
+    raise ValueError(f"interpolate(): unsupported mode '{mode}'")
+
+
+def _resample_axis(x, axis, out_size, mode):
+    idx, weights = _axis_taps(out_size, x.shape[axis], mode)
+    if weights is None:
+        return np.take(x, idx[0], axis=axis)
+    shape = [1] * x.ndim
+    shape[axis] = out_size
+    out = None
+    for i, wgt in zip(idx, weights):
+        term = np.take(x, i, axis=axis) * wgt.reshape(shape)
+        out = term if out is None else out + term
+    return out
+
+
+def interpolate(img, size, mode):
+    """Resizes the last two dims of a float array to size (h, w); columns first, then rows,
+    as PyTorch's separable CPU kernels do."""
+    oh, ow = size
+    out = _resample_axis(img, img.ndim - 1, ow, mode)
+    return _resample_axis(out, img.ndim - 2, oh, mode)
+
+
+# ---------------------------------------------------------------- convolution
+
+def depthwise_conv2d(img, kernel):
+    """'valid' cross-correlation of every channel of img (..., H, W) with one 2-D kernel."""
+    kh, kw = kernel.shape
+    oh, ow = img.shape[-2] - kh + 1, img.shape[-1] - kw + 1
+    out = None
+    for i in range(kh):
+        for j in range(kw):
+            term = img[..., i:i + oh, j:j + ow] * kernel[i, j]
+            out = term if out is None else out + term
+    return out
+
+
+# ---------------------------------------------------------------- colour
+
+def rgb_to_hsv(img):
+    """torchvision's _rgb2hsv on float arrays (..., 3, H, W) -> (..., 3, H, W)."""
+    r, g, b = img[..., 0, :, :], img[..., 1, :, :], img[..., 2, :, :]
+    dt = img.dtype.type
+    maxc = np.maximum(np.maximum(r, g), b)
+    minc = np.minimum(np.minimum(r, g), b)
+    eqc = maxc == minc
+    cr = maxc - minc
+    ones = np.ones_like(maxc)
+    s = cr / np.where(eqc, ones, maxc)
+    cr_divisor = np.where(eqc, ones, cr)
+    rc = (maxc - r) / cr_divisor
+    gc = (maxc - g) / cr_divisor
+    bc = (maxc - b) / cr_divisor
+    hr = (maxc == r) * (bc - gc)
+    hg = ((maxc == g) & (maxc != r)) * (dt(2.0) + rc - bc)
+    hb = ((maxc != g) & (maxc != r)) * (dt(4.0) + gc - rc)
+    h = hr + hg + hb
+    h = np.fmod(h / dt(6.0) + dt(1.0), dt(1.0))
+    return np.stack((h, s, maxc), axis=-3)
+
+
+def hsv_to_rgb(img):
+    """torchvision's _hsv2rgb on float arrays (..., 3, H, W)."""
+    h, s, v = img[..., 0, :, :], img[..., 1, :, :], img[..., 2, :, :]
+    dt = img.dtype.type
+    i = np.floor(h * dt(6.0))
+    f = h * dt(6.0) - i
+    i = i.astype(np.int32) % 6
+    p = np.clip(v * (dt(1.0) - s), 0.0, 1.0).astype(img.dtype)
+    q = np.clip(v * (dt(1.0) - s * f), 0.0, 1.0).astype(img.dtype)
+    t = np.clip(v * (dt(1.0) - s * (dt(1.0) - f)), 0.0, 1.0).astype(img.dtype)
+    r = np.choose(i, (v, q, p, p, t, v))
+    g = np.choose(i, (t, v, v, q, p, p))
+    b = np.choose(i, (p, p, t, v, v, q))
+    return np.stack((r, g, b), axis=-3)
+
+
+def equalize_channels(img):
+    """torchvision's _scale_channel for every (H, W) plane of a uint8 array (..., H, W)."""
+    out = np.empty_like(img)
+    flat_in = img.reshape(-1, img.shape[-2], img.shape[-1])
+    flat_out = out.reshape(flat_in.shape)
+    for k, chan in enumerate(flat_in):
+        hist = np.bincount(chan.ravel(), minlength=256).astype(np.int64)
+        nonzero = hist[hist != 0]
+        step = int(nonzero[:-1].sum()) // 255
+        if step == 0:
+            flat_out[k] = chan
+            continue
+        lut = (np.cumsum(hist) + step // 2) // step
+        lut = np.clip(np.concatenate(([0], lut[:-1])), 0, 255)
+        flat_out[k] = lut[chan].astype(np.uint8)
+    return out

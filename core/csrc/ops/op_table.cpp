@@ -765,7 +765,8 @@ const OpDef kOpTable[] = {
        return {grad::repeat_interleave_backward(c.grad(), c.input_sizes(0), c.tensor(1), c.args[2].opt_int())};
      }},
     {"repeat_interleave.Tensor(Tensor repeats) -> Tensor", kFunction, N::Unsupported,
-     OP { return repeat_interleave(a[0].tensor()); }, "repeat_interleave_index"},
+     OP { return repeat_interleave(a[0].tensor()); }, "repeat_interleave_index",
+     "", &not_differentiable},  // integer in, integer out
     {"tril(Tensor self, int diagonal=0) -> Tensor", kBoth, N::Unsupported,
      OP { return tril(a[0].tensor(), a[1].to_int()); }, "triangular",
      "", GRAD { return {grad::op(TZ_OP("tril"), {c.grad(), c.args[1]})}; }},

@@ -234,6 +234,16 @@ class Tensor(_C._TensorBase):
         return iter(self.unbind(0))
 
     @property
+    def real(self):
+        """The real part (a view for complex tensors; the tensor itself for real ones)."""
+        return _C._functions["real"](self)
+
+    @property
+    def imag(self):
+        """The imaginary part of a complex tensor (a view)."""
+        return _C._functions["imag"](self)
+
+    @property
     def T(self):
         """This tensor with its dims reversed (a view)."""
         return self.permute(builtins.tuple(builtins.range(self.ndim - 1, -1, -1)))

@@ -351,3 +351,21 @@ def test_factories_take_requires_grad():
     assert not core.randn(2, requires_grad=False).requires_grad
     with pytest.raises(RuntimeError, match="only Tensors of floating point"):
         core.ones(2, dtype=core.int64, requires_grad=True)
+
+
+@pytest.mark.parametrize("cast", ["float", "half", "bfloat16", "double", "cpu", "cfloat"])
+def test_casts_pass_the_gradient_back_in_the_input_dtype(cast):
+    x = leaf([1.5, -2.0])
+    y = getattr(x, cast)()
+    (y * 3).sum().backward() if not y.dtype.is_complex else y.real.sum().backward()
+    expected = [1.0, 1.0] if y.dtype.is_complex else [3.0, 3.0]
+    assert x.grad.dtype == core.float64
+    np.testing.assert_allclose(x.grad.numpy(), expected)
+
+
+def test_fill_and_in_place_logical_ops_give_zero_gradients():
+    x = leaf([1.5, -2.0])
+    y = x * 1
+    y.fill_(4.0)
+    (y * 2).sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), [0.0, 0.0])

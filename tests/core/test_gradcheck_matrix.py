@@ -26,6 +26,11 @@ MAX_CASES = 3  # per op: gradcheck is O(numel^2); the op matrix covers breadth
 COMPLEX_ONLY = {"view_as_real", "view_as_complex", "imag"}  # imag: tests/parity/test_elementwise_grad_parity.py
 
 
+# Casts to a lower precision: finite differences in their output dtype are meaningless;
+# tests/core/test_autograd_engine.py checks that their gradients come back cast.
+LOWER_PRECISION_CASTS = {"float", "half", "bfloat16"}
+
+
 def _entries():
     seen = {}
     for table, method in ((_C._functions, False), (_C._methods, True)):
@@ -117,6 +122,8 @@ def _callable(name, method, args, kwargs, transposed):
 def test_gradcheck(name, kind, method, deriv):
     if name in COMPLEX_ONLY:
         pytest.skip("complex-only op: checked in tests/core/test_indexing_grad.py")
+    if name in LOWER_PRECISION_CASTS:
+        pytest.skip("cast to a lower precision: checked in tests/core/test_autograd_engine.py")
     ref = registry.REFERENCES.get(name)
     cases = [c for c in (_float_case(c) for c in registry.SAMPLES[kind](np.random.default_rng(0))) if c]
     assert cases, f"{name}: sample kind {kind} has no floating case to gradcheck"
@@ -126,3 +133,29 @@ def test_gradcheck(name, kind, method, deriv):
         assert autograd.gradcheck(fn, inputs, atol=1e-6, rtol=1e-4), name
         if deriv == "yes":
             assert autograd.gradgradcheck(fn, inputs, atol=1e-5, rtol=1e-3), name
+
+
+def _first_float_output(name, method, kind):
+    ref = registry.REFERENCES.get(name)
+    for case in registry.SAMPLES[kind](np.random.default_rng(0)):
+        float_case = _float_case(case)
+        if float_case is None:
+            continue
+        args, kwargs = float_case
+        fn, inputs = _callable(name, method or (ref is not None and ref.method), args, kwargs, False)
+        try:
+            with core.no_grad():
+                outs = fn(*inputs)
+        except (TypeError, RuntimeError, ValueError, IndexError):
+            continue  # not defined for this floating case (integer-only ops)
+        outs = outs if isinstance(outs, (tuple, list)) else (outs,)
+        return any(isinstance(o, core.Tensor) and o.dtype.is_floating_point for o in outs)
+    return False
+
+
+def test_no_differentiable_entry_lacks_a_derivative():
+    # Every entry whose floating inputs give floating outputs must say how it differentiates
+    # (a formula, or explicitly not differentiable); otherwise autograd would raise mid-training.
+    missing = [name for name, kind, method, deriv in ENTRIES
+               if kind and deriv == "missing" and _first_float_output(name, method, kind)]
+    assert not missing, f"op table entries without a derivative decision: {missing}"

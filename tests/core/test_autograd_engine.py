@@ -369,3 +369,11 @@ def test_fill_and_in_place_logical_ops_give_zero_gradients():
     y.fill_(4.0)
     (y * 2).sum().backward()
     np.testing.assert_allclose(x.grad.numpy(), [0.0, 0.0])
+
+
+def test_the_seed_texts_worked_example():
+    # "Overview of PyTorch Autograd Engine": y = log(x0 * x1) * sin(x1).
+    x = core.tensor([0.5, 0.75], requires_grad=True)
+    y = core.log(x[0] * x[1]) * core.sin(x[1])
+    y.backward(1.0)
+    np.testing.assert_allclose(x.grad.numpy(), [1.3633, 0.1912], atol=1e-4)

@@ -11,7 +11,12 @@ def _as_tuple(x):
 
 
 def _make_grads(outputs, grad_outputs):
-    grads = list(_as_tuple(grad_outputs)) if grad_outputs is not None else [None] * len(outputs)
+    if grad_outputs is None:
+        grads = [None] * len(outputs)
+    elif isinstance(grad_outputs, (int, float, complex)):
+        grads = [grad_outputs]  # backward(1.0): a number for a single output
+    else:
+        grads = list(_as_tuple(grad_outputs))
     if len(grads) != len(outputs):
         raise RuntimeError(f"grad can be implicitly created only for scalar outputs: got {len(grads)} "
                            f"gradients for {len(outputs)} outputs")

@@ -3,13 +3,13 @@ promotion with Python numbers, half and complex types, the vectorised float32 ma
 SIMD builds. Values are checked against numpy; op_matrix covers every op x dtype x layout."""
 import math
 import os
-import subprocess
 import sys
 
 import numpy as np
 import pytest
 
 import core
+from support import run_python
 
 
 def t(values, dtype=None):
@@ -642,10 +642,9 @@ def _simd_results(tmp_path, capability):
     env.pop("TENSORZOO_CPU_CAPABILITY", None)
     if capability:
         env["TENSORZOO_CPU_CAPABILITY"] = capability
-    repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    env["PYTHONPATH"] = os.pathsep.join([repo] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
     tests_core = os.path.dirname(os.path.abspath(__file__))
-    subprocess.run([sys.executable, "-c", _SIMD_SCRIPT, str(path), tests_core], env=env, check=True, timeout=600)
+    result = run_python(_SIMD_SCRIPT, str(path), tests_core, env=env, timeout=600)
+    assert result.returncode == 0, result.stderr
     return dict(np.load(path))
 
 

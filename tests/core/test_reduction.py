@@ -1,13 +1,12 @@
 """Reductions, scans and softmax: errors, edge cases, NaN and tie rules, accuracy, determinism."""
 import json
 import os
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 
 import core
+from support import run_python
 
 
 def T(values, dtype=None):
@@ -306,10 +305,8 @@ print(json.dumps(out))
 
 
 def _run_with_capability(cap):
-    env = dict(os.environ, TENSORZOO_CPU_CAPABILITY=cap)
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
-    res = subprocess.run([sys.executable, "-c", _ISA_SCRIPT], env=env, capture_output=True, text=True, check=True)
+    res = run_python(_ISA_SCRIPT, env=dict(os.environ, TENSORZOO_CPU_CAPABILITY=cap))
+    assert res.returncode == 0, res.stderr
     return json.loads(res.stdout)
 
 

@@ -84,9 +84,7 @@ def main(argv=None):
                      harness.format_seconds(seconds.get("pytorch")),
                      harness.format_ratio(seconds["ours"], seconds.get("pytorch")),
                      f"{args.samples / seconds['ours']:.0f}"))
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    for row in rows:
-        print("  ".join(cell.rjust(width) for cell, width in zip(row, widths)))
+    harness.print_rows(rows)
     return 0
 
 

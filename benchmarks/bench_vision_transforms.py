@@ -124,9 +124,7 @@ def main(argv=None):
         rows.append(("decode+preset" if decode else "preset", harness.format_seconds(ours_s),
                      harness.format_seconds(theirs_s), harness.format_ratio(ours_s, theirs_s), f"{1 / ours_s:.0f}",
                      f"{1 / theirs_s:.0f}" if theirs_s else "n/a"))
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    for row in rows:
-        print("  ".join(cell.rjust(width) for cell, width in zip(row, widths)))
+    harness.print_rows(rows)
     return 0
 
 

@@ -15,25 +15,15 @@ call those instead and this file goes away.
 """
 import numpy as np
 
+import core
+
 _F32 = np.float32
 
 
 def linspace(start, end, steps, dtype=np.float32):
-    """torch.linspace's float values, bit for bit: a float32 step, then start + step * i
-    (end - step * (steps - 1 - i) for the upper half) rounded once, as PyTorch's fused
-    multiply-add kernel does. (core.linspace rounds the product and the sum separately and
-    can differ by one ulp; switch to it once it matches.)"""
-    dtype = np.dtype(dtype)
-    f = dtype.type
-    if steps == 1:
-        return np.array([start], dtype=dtype)
-    step = f((f(end) - f(start)) / f(steps - 1))
-    idx = np.arange(steps, dtype=np.float64)
-    half = steps // 2
-    # the product of a float32 step and an index below 2**24 is exact in float64
-    low = float(f(start)) + float(step) * idx
-    high = float(f(end)) - float(step) * (steps - 1 - idx)
-    return np.where(idx < half, low, high).astype(dtype)
+    """torch.linspace's values as a numpy array (core.linspace matches it bit for bit)."""
+    core_dtype = core.float64 if np.dtype(dtype) == np.float64 else core.float32
+    return core.linspace(start, end, steps, dtype=core_dtype).numpy()
 
 
 def round_half_even(x):

@@ -71,9 +71,10 @@ Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps, std::opti
     const step_t step = steps > 1 ? (hi - lo) / static_cast<step_t>(steps - 1) : step_t(0);
     const int64_t halfway = steps / 2;
     scalar_t* p = t.data<scalar_t>();
+    // Fused multiply-adds, rounded once: PyTorch's kernel is compiled with FMA contraction.
     for (int64_t i = 0; i < steps; ++i)
-      p[i] = static_cast<scalar_t>(i < halfway ? lo + step * static_cast<step_t>(i)
-                                               : hi - step * static_cast<step_t>(steps - i - 1));
+      p[i] = static_cast<scalar_t>(i < halfway ? std::fma(step, static_cast<step_t>(i), lo)
+                                               : std::fma(-step, static_cast<step_t>(steps - i - 1), hi));
     if (steps == 1) p[0] = start.to<scalar_t>();
   });
   return t;

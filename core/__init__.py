@@ -59,3 +59,5 @@ _export_ops()
 del _export_ops
 
 __version__ = "0.1.0"
+
+from core import nn  # noqa: E402  (nn and optim build on the ops exported above)

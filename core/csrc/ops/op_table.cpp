@@ -1,31 +1,21 @@
-// THE op table. One entry per op (overload): signature with defaults, variants (function
-// and/or Tensor method), named-tensor rule, boxed kernel, and the sample kind the generated
-// tests in tests/core/test_op_matrix.py draw inputs from. Bindings are derived from it.
+// THE op table (tensor ops; the nn families add theirs in ops/op_table_<family>.cpp).
+// One entry per op (overload): signature with defaults, variants (function and/or Tensor
+// method), named-tensor rule, boxed kernel, and the sample kind the generated tests in
+// tests/core/test_op_matrix.py draw inputs from. Bindings are derived from it.
 #include <cmath>
 
-#include "autograd/functions.h"
-#include "autograd/grad_util.h"
 #include "autograd/joining_grad.h"
 #include "autograd/linalg_grad.h"
-#include "autograd/op_node.h"
 #include "ops/elementwise_grad.h"
 #include "ops/indexing_grad.h"
 #include "ops/ops.h"
 #include "ops/reduction_grad.h"
-#include "ops/registry.h"
+#include "ops/op_table_util.h"
 
 namespace tz {
 namespace {
 
-using N = NameRule;
-#define OP [](Stack & a) -> Value
-// A derivative formula: `c` is the BackwardContext (c.grad(), c.tensor(arg), c.result()...).
-#define GRAD [](BackwardContext & c) -> TensorList
-
-// Casts and copies: the gradient flows back unchanged (the engine casts it to the input dtype).
-TensorList pass_through(BackwardContext& c) { return {c.grad()}; }
-// Ops whose result doesn't depend smoothly on self (fills, in-place logical ops): zero gradient.
-TensorList zero_for_self(BackwardContext& c) { return {F::mul(c.grad(), Scalar(0.0))}; }
+using namespace op_table;
 
 const OpDef kOpTable[] = {
     // ---------------------------------------------------------------- creation
@@ -1089,8 +1079,6 @@ const OpDef kOpTable[] = {
      OP { return a[0].tensor().numel(); }, "unary_any"},
 };
 
-#undef OP
-#undef GRAD
 const OpTableRegistrar registrar(kOpTable);
 
 }  // namespace

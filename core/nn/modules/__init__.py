@@ -1,0 +1,20 @@
+"""Every nn.Module class; one file per family, each listing its classes in __all__."""
+from core.nn.modules.module import *  # noqa: F401,F403
+from core.nn.modules.container import *  # noqa: F401,F403
+from core.nn.modules.linear import *  # noqa: F401,F403
+from core.nn.modules.flatten import *  # noqa: F401,F403
+from core.nn.modules.conv import *  # noqa: F401,F403
+from core.nn.modules.fold import *  # noqa: F401,F403
+from core.nn.modules.activation import *  # noqa: F401,F403
+from core.nn.modules.batchnorm import *  # noqa: F401,F403
+from core.nn.modules.normalization import *  # noqa: F401,F403
+from core.nn.modules.dropout import *  # noqa: F401,F403
+from core.nn.modules.distance import *  # noqa: F401,F403
+from core.nn.modules.pooling import *  # noqa: F401,F403
+from core.nn.modules.upsampling import *  # noqa: F401,F403
+from core.nn.modules.pixelshuffle import *  # noqa: F401,F403
+from core.nn.modules.padding import *  # noqa: F401,F403
+from core.nn.modules.sparse import *  # noqa: F401,F403
+from core.nn.modules.loss import *  # noqa: F401,F403
+from core.nn.modules.rnn import *  # noqa: F401,F403
+from core.nn.modules.transformer import *  # noqa: F401,F403

@@ -1,0 +1,1 @@
+"""core.nn.utils: gradient clipping, parameter vectors, reparametrizations, fusion, rnn packing."""

@@ -1,0 +1,1 @@
+"""Optimizers and learning-rate schedules with torch.optim's names and semantics."""

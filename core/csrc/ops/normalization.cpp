@@ -8,7 +8,6 @@
 
 #include "iter/thread_pool.h"
 #include "kernels/norm.h"
-#include "ops/activation.h"
 #include "ops/conversion.h"
 #include "ops/creation.h"
 #include "ops/elementwise_util.h"

@@ -18,7 +18,10 @@ constexpr double kSeluAlpha = 1.6732632423543772848170429916717;
 constexpr double kSeluScale = 1.0507009873554804934193349852946;
 
 double d(const Value& v) { return v.scalar().to_double(); }
-ActArgs celu_args(const Stack& a) { return act_args(d(a[1]), 1.0, 1.0 / d(a[1])); }
+ActArgs celu_args(const Stack& a) {
+  TZ_CHECK(d(a[1]) != 0, Runtime, "celu(): ZeroDivisionError: alpha cannot be 0 for CELU");
+  return act_args(d(a[1]), 1.0, 1.0 / d(a[1]));
+}
 ActOp gelu_op(const std::string& approximate) {
   if (approximate == "none") return ActOp::Gelu;
   TZ_CHECK(approximate == "tanh", Runtime, "gelu(): approximate argument must be either none or tanh.");
@@ -27,14 +30,15 @@ ActOp gelu_op(const std::string& approximate) {
 
 // The arguments of an entry as kernel parameters (c.args keeps non-tensor arguments).
 #define TZ_ACT_GRAD(Op, x, args) GRAD { return {grad::activation(c.grad(), x, ActOp::Op, args)}; }
-// An op, its in-place form, and the fused backward of signature (grad_output, self, params).
+// An op and its in-place form (function-only in-place forms, like torch.selu_, are tested by
+// hand: the op matrix calls in-place ops as methods). of signature (grad_output, self, params).
 #define TZ_ACT_ENTRIES(name, params, var, var_, Op, args_of, sample)                              \
   {#name "(Tensor self" params ") -> Tensor", var, N::Keep,                                       \
    OP { return activation(ActOp::Op, a[0].tensor(), args_of(a), #name); }, sample,               \
    "self", TZ_ACT_GRAD(Op, c.tensor(0), args_of(c.args))},                                        \
   {#name "_(Tensor self" params ") -> Tensor", var_, N::Keep,                                     \
    OP { return activation_(ActOp::Op, a[0].tensor(), args_of(a), #name "_"); },                  \
-   sample[0] ? sample "_inplace" : "", "self", TZ_ACT_GRAD(Op, c.tensor(0), args_of(c.args))},
+   var_ == kFunction || !sample[0] ? "" : sample "_inplace", "self", TZ_ACT_GRAD(Op, c.tensor(0), args_of(c.args))},
 
 ActArgs no_args(const Stack&) { return ActArgs{}; }
 ActArgs threshold_args(const Stack& a) { return act_args(d(a[1]), d(a[2])); }

@@ -47,7 +47,7 @@ FUNCTIONS = {
     "logsigmoid": (F.logsigmoid, lambda v: -np.log1p(np.exp(-v))),
     "sigmoid": (F.sigmoid, lambda v: 1 / (1 + np.exp(-v))),
     "tanh": (F.tanh, np.tanh),
-    "glu": (lambda x: F.glu(x, -1), lambda v: v[..., :2] / (1 + np.exp(-v[..., 2:]))),
+    "glu": (lambda x: F.glu(x, -1), lambda v: v[..., :v.shape[-1] // 2] / (1 + np.exp(-v[..., v.shape[-1] // 2:]))),
 }
 INPLACE = {  # name -> in-place call returning its input
     "relu": lambda x: F.relu(x, inplace=True), "relu6": lambda x: F.relu6(x, inplace=True),
@@ -190,6 +190,7 @@ def test_prelu_per_channel_gradients():
     (lambda: F.glu(core.tensor(1.0)), RuntimeError, "glu does not support scalars"),
     (lambda: F.gelu(core.randn(3), approximate="fast"), RuntimeError, "approximate argument"),
     (lambda: F.relu(core.randn(3).expand(2, 3), inplace=True), RuntimeError, "relu_"),
+    (lambda: F.celu(core.randn(3), 0.0), RuntimeError, "alpha cannot be 0 for CELU"),
 ])
 def test_errors(call, exc, fragment):
     with pytest.raises(exc, match=fragment):

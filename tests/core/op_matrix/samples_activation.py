@@ -41,29 +41,14 @@ def act_threshold(rng):
     return cases
 
 
-@sample("act_threshold_inplace")
-def act_threshold_inplace(rng):
-    return _with(_cases(rng, FLOATS, INPLACE_SHAPES), 0.5, -2.0)
-
-
 @sample("act_float")
 def act_float(rng):
     return _cases(rng, FLOATS, UNARY_SHAPES) + _kinks(-20.0, 0.0, 1e-4, 30.0)
 
 
-@sample("act_float_inplace")
-def act_float_inplace(rng):
-    return _cases(rng, FLOATS, INPLACE_SHAPES)
-
-
 @sample("act_celu")
 def act_celu(rng):
     return _with(_cases(rng, FLOATS, UNARY_SHAPES), 1.5) + _with(_cases(rng, ["float64"], [(5,)]), 0.3)
-
-
-@sample("act_celu_inplace")
-def act_celu_inplace(rng):
-    return _with(_cases(rng, FLOATS, INPLACE_SHAPES), 1.5)
 
 
 @sample("act_shrink")

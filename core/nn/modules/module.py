@@ -365,7 +365,7 @@ class Module:
                 # Checkpoints of PyTorch 0.3 stored 0-d values as 1-element tensors.
                 if param.ndim == 0 and input_param.ndim == 1:
                     input_param = input_param[0]
-                if input_param.shape != param.shape:
+                if input_param._sizes != param._sizes:
                     error_msgs.append(f"size mismatch for {key}: copying a param with shape "
                                       f"{input_param.shape} from checkpoint, the shape in current "
                                       f"model is {param.shape}.")
@@ -380,10 +380,11 @@ class Module:
             elif strict:
                 missing_keys.append(key)
         if strict:
-            for key in state_dict.keys():
+            start, modules = len(prefix), self._modules
+            for key in state_dict:
                 if key.startswith(prefix):
-                    input_name = key[len(prefix):].split(".", 1)[0]  # a param/buffer/child name
-                    if input_name not in self._modules and input_name not in local_state:
+                    input_name = key[start:].split(".", 1)[0]  # a param/buffer/child name
+                    if input_name not in modules and input_name not in local_state:
                         unexpected_keys.append(key)
 
     def load_state_dict(self, state_dict, strict=True):

@@ -202,6 +202,18 @@ class Tensor(_C._TensorBase):
     def __dlpack_device__(self):
         return (_DL_CPU, 0)
 
+    # ---- .data (added with core.nn)
+    @property
+    def data(self):
+        """This tensor's values outside autograd (a detached alias sharing its memory)."""
+        return _C._detach(self)
+
+    @data.setter
+    def data(self, new):
+        # Rebinding a tensor's storage needs a C++ hook (set_data) that core does not have yet.
+        raise NotImplementedError("Tensor.data assignment is not supported yet; copy values "
+                                  "with `with core.no_grad(): t.copy_(new)` or rebind the attribute")
+
     # ---- autograd
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         """Accumulates the gradient of this tensor into the leaves' .grad."""

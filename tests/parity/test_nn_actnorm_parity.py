@@ -135,3 +135,57 @@ def test_dropout_masks_match_torch_with_the_same_seed(name, ours, theirs, shape)
     core.manual_seed(1234)
     torch.manual_seed(1234)
     np.testing.assert_allclose(ours(core.tensor(v)).numpy(), theirs(torch.tensor(v)).numpy(), rtol=1e-6, atol=1e-6)
+
+
+MODULES = [
+    ("ReLU", (), {}), ("ReLU6", (), {"inplace": False}), ("Hardtanh", (-0.5, 2.0), {}), ("Threshold", (0.1, -1.0), {}),
+    ("ELU", (0.7,), {}), ("CELU", (1.2,), {}), ("SELU", (), {}), ("GLU", (1,), {}), ("GELU", (), {}),
+    ("Hardshrink", (0.3,), {}), ("Softshrink", (0.3,), {}), ("LeakyReLU", (0.2,), {}), ("LogSigmoid", (), {}),
+    ("Softplus", (2, 4), {}), ("PReLU", (4,), {}), ("Softsign", (), {}), ("Tanhshrink", (), {}), ("Sigmoid", (), {}),
+    ("Tanh", (), {}), ("SiLU", (), {}), ("Mish", (), {}), ("Hardswish", (), {}), ("Hardsigmoid", (), {}),
+    ("Softmin", (1,), {}), ("Softmax", (2,), {}), ("LogSoftmax", (3,), {}), ("Softmax2d", (), {}),
+    ("BatchNorm2d", (4,), {}), ("SyncBatchNorm", (4,), {}), ("LayerNorm", ((3, 5),), {}), ("GroupNorm", (2, 4), {}),
+    ("InstanceNorm2d", (4,), {"affine": True, "track_running_stats": True}), ("LocalResponseNorm", (3,), {}),
+]
+
+
+@pytest.mark.parametrize("name,args,kwargs", MODULES, ids=[m[0] for m in MODULES])
+def test_module_forward_backward_and_state(name, args, kwargs):
+    ours_m, theirs_m = getattr(nn, name)(*args, **kwargs).double(), getattr(torch.nn, name)(*args, **kwargs).double()
+    assert list(ours_m.state_dict().keys()) == list(theirs_m.state_dict().keys())
+    for (k, a), (_, b) in zip(ours_m.state_dict().items(), theirs_m.state_dict().items()):
+        np.testing.assert_allclose(a.numpy(), b.numpy())  # default initialisation
+    tol = 2e-7 if name in ("CELU", "Hardsigmoid") else 1e-10  # see test_activation_forward_backward
+    for step in range(3):
+        _check(ours_m, theirs_m, [_x((2, 4, 3, 5), seed=step)], rtol=tol, atol=tol)
+    for (k, a), (_, b) in zip(ours_m.named_parameters(), theirs_m.named_parameters()):
+        np.testing.assert_allclose(a.grad.numpy(), b.grad.numpy(), rtol=max(tol, 1e-9), atol=1e-10, err_msg=k)
+    for (k, a), (_, b) in zip(ours_m.state_dict().items(), theirs_m.state_dict().items()):
+        np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-10, atol=1e-12, err_msg=k)
+    ours_m.eval(), theirs_m.eval()
+    _check(ours_m, theirs_m, [_x((2, 4, 3, 5), seed=7)], rtol=tol, atol=tol)
+
+
+@pytest.mark.parametrize("momentum", [0.1, None])
+def test_batchnorm_running_stats_over_steps(momentum):
+    ours_m, theirs_m = nn.BatchNorm1d(3, momentum=momentum), torch.nn.BatchNorm1d(3, momentum=momentum)
+    for step in range(5):
+        v = np.random.default_rng(step).normal(step, 1 + step, size=(6, 3, 4)).astype(np.float32)
+        ours_m(core.tensor(v)), theirs_m(torch.tensor(v))
+    for (k, a), (_, b) in zip(ours_m.state_dict().items(), theirs_m.state_dict().items()):
+        np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-5, err_msg=k)
+
+
+def test_dropout_modules_match_torch_with_the_same_seed():
+    v = np.random.default_rng(0).normal(size=(4, 6, 5)).astype(np.float32)
+    for name in ("Dropout", "Dropout2d", "AlphaDropout", "FeatureAlphaDropout"):
+        core.manual_seed(11)
+        torch.manual_seed(11)
+        ours, theirs = getattr(nn, name)(0.3)(core.tensor(v)), getattr(torch.nn, name)(0.3)(torch.tensor(v))
+        np.testing.assert_allclose(ours.numpy(), theirs.numpy(), rtol=1e-6, atol=1e-6, err_msg=name)
+
+
+def test_distance_modules():
+    a, b = _x((4, 6), 1), _x((4, 6), 2)
+    _check(nn.PairwiseDistance(1.5, keepdim=True), torch.nn.PairwiseDistance(1.5, keepdim=True), [a, b])
+    _check(nn.CosineSimilarity(0), torch.nn.CosineSimilarity(0), [a, b], rtol=1e-9)

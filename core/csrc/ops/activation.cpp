@@ -1,35 +1,12 @@
 #include "ops/activation.h"
 
-#include <algorithm>
-#include <numeric>
-
 #include "iter/tensor_iter.h"
 #include "ops/conversion.h"
+#include "ops/creation.h"
 #include "ops/elementwise_util.h"
 #include "ops/views.h"
 
 namespace tz {
-
-Tensor empty_dense_like(const Tensor& t, DType dtype) {
-  const int64_t nd = t.dim();
-  if (t.is_contiguous() || nd < 2) return Tensor::empty(t.sizes(), dtype);
-  std::vector<int64_t> perm(nd);
-  std::iota(perm.begin(), perm.end(), 0);
-  std::stable_sort(perm.begin(), perm.end(), [&](int64_t a, int64_t b) { return t.stride(a) > t.stride(b); });
-  int64_t expected = 1;
-  for (int64_t k = nd - 1; k >= 0; --k) {
-    const int64_t d = perm[k];
-    if (t.size(d) != 1 && t.stride(d) != expected) return Tensor::empty(t.sizes(), dtype);
-    expected *= t.size(d);
-  }
-  Shape sizes(nd);
-  for (int64_t k = 0; k < nd; ++k) sizes[k] = t.size(perm[k]);
-  Tensor base = Tensor::empty(sizes, dtype);
-  Shape strides(nd);
-  for (int64_t k = 0; k < nd; ++k) strides[perm[k]] = base.strides()[k];
-  return Tensor(std::make_shared<TensorImpl>(base.storage(), t.sizes(), std::move(strides), 0, dtype,
-                                             std::make_shared<VersionCounter>()));
-}
 
 namespace {
 
@@ -42,7 +19,7 @@ void check_dtype(ActOp op, DType t, const char* name) {
 // out <- f(x) (or the backward when grad is defined), computing in the compute dtype.
 void run(ActOp op, const Tensor& out, const Tensor& grad, const Tensor& x, const ActArgs& args) {
   const DType ct = compute_dtype(out.dtype());
-  Tensor o = out.dtype() == ct ? out : empty_dense_like(out, ct);
+  Tensor o = out.dtype() == ct ? out : empty_like(out, ct);
   Tensor in = to_dtype(x, ct);  // alive while iterating
   if (grad.defined()) {
     Tensor g = to_dtype(grad, ct);
@@ -59,7 +36,7 @@ void run(ActOp op, const Tensor& out, const Tensor& grad, const Tensor& x, const
 
 Tensor activation(ActOp op, const Tensor& x, const ActArgs& args, const char* name) {
   check_dtype(op, x.dtype(), name);
-  Tensor out = empty_dense_like(x, x.dtype());
+  Tensor out = empty_like(x, x.dtype());
   run(op, out, Tensor(), x, args);
   return out;
 }
@@ -77,7 +54,7 @@ Tensor activation_backward(ActOp op, const Tensor& grad, const Tensor& x, const 
   check_dtype(op, x.dtype(), name);
   TZ_CHECK(grad.sizes() == x.sizes(), Runtime, name, "(): grad_output of shape ", shape_str(grad.sizes()),
            " does not match the input's shape ", shape_str(x.sizes()));
-  Tensor out = empty_dense_like(x, x.dtype());
+  Tensor out = empty_like(x, x.dtype());
   run(op, out, grad, x, args);
   return out;
 }
@@ -100,8 +77,8 @@ Tensor prelu(const Tensor& x, const Tensor& weight) {
            scalar_type_name(x.dtype()), "'");
   const Shape ws = prelu_weight_shape(x, weight);
   const DType ct = compute_dtype(x.dtype());
-  Tensor out = empty_dense_like(x, x.dtype());
-  Tensor o = ct == x.dtype() ? out : empty_dense_like(x, ct);
+  Tensor out = empty_like(x, x.dtype());
+  Tensor o = ct == x.dtype() ? out : empty_like(x, ct);
   Tensor in = to_dtype(x, ct);
   Tensor w = reshape(to_dtype(weight, ct), ws);
   TensorIter iter({o, in, w}, x.sizes());

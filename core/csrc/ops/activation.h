@@ -1,6 +1,7 @@
 // nn activations as elementwise ops (kernels/activation.h): forward, in-place forward and
 // the fused backward grad_in = grad_out * f'(x). Floating dtypes (half types computed in
-// float32); relu and threshold also take integer tensors, like PyTorch.
+// float32); relu and threshold also take integer tensors, like PyTorch. Results keep the
+// input's dense layout (channels-last in, channels-last out).
 #pragma once
 #include "kernels/activation.h"
 #include "tensor/tensor.h"
@@ -17,10 +18,6 @@ Tensor activation_backward(ActOp op, const Tensor& grad, const Tensor& x, const 
 Tensor prelu(const Tensor& x, const Tensor& weight);
 // weight reshaped to broadcast against x (a 0-d tensor for a single weight).
 Shape prelu_weight_shape(const Tensor& x, const Tensor& weight);
-
-// An uninitialised tensor of t's sizes with t's dense layout (a channels-last input gives a
-// channels-last result), or contiguous when t's elements aren't dense.
-Tensor empty_dense_like(const Tensor& t, DType dtype);
 
 inline ActArgs act_args(double p0 = 0, double p1 = 0, double p2 = 0) { return ActArgs{p0, p1, p2}; }
 

@@ -12,6 +12,7 @@
 #include "ops/creation.h"
 #include "ops/elementwise_util.h"
 #include "ops/views.h"
+#include "tensor/memory_format.h"
 
 namespace tz {
 
@@ -32,38 +33,8 @@ Shape channels_last_order(int64_t nd) {
   return perm;
 }
 
-// Dense in N, spatial..., C order (and not also plainly contiguous).
-bool channels_last_dense(const Tensor& t) {
-  if (t.dim() < 3 || t.is_contiguous()) return false;
-  int64_t expected = 1;
-  const Shape perm = channels_last_order(t.dim());
-  for (int64_t k = t.dim() - 1; k >= 0; --k) {
-    const int64_t d = perm[k];
-    if (t.size(d) != 1 && t.stride(d) != expected) return false;
-    expected *= t.size(d);
-  }
-  return true;
-}
-
-Tensor empty_channels_last(const Shape& sizes, DType dtype) {
-  const Shape perm = channels_last_order(static_cast<int64_t>(sizes.size()));
-  Shape psizes;
-  for (int64_t d : perm) psizes.push_back(sizes[d]);
-  Tensor base = Tensor::empty(psizes, dtype);
-  Shape strides(sizes.size());
-  for (size_t k = 0; k < perm.size(); ++k) strides[perm[k]] = base.strides()[k];
-  return Tensor(std::make_shared<TensorImpl>(base.storage(), sizes, std::move(strides), 0, dtype,
-                                             std::make_shared<VersionCounter>()));
-}
-
-// t in dtype ct, dense in the wanted layout (channels-last or contiguous).
-Tensor in_layout(const Tensor& t, DType ct, bool cl) {
-  if (!cl) return contiguous(to_dtype(t, ct));
-  if (t.dtype() == ct && channels_last_dense(t)) return t;
-  Tensor out = empty_channels_last(t.sizes(), ct);
-  copy_(out, t);
-  return out;
-}
+// t in dtype ct, dense in format f (contiguous or channels-last).
+Tensor in_layout(const Tensor& t, DType ct, MemoryFormat f) { return contiguous(to_dtype(t, ct), f); }
 
 Tensor as_compute(const Tensor& t, DType ct) { return t.defined() ? contiguous(to_dtype(t, ct)) : Tensor(); }
 const void* ptr(const Tensor& t) { return t.defined() ? t.raw_data() : nullptr; }
@@ -138,7 +109,7 @@ std::pair<Doubles, Doubles> channel_grad_sums(const Tensor& g, const Tensor& x, 
 Tensor channel_affine(const Tensor& g, const Tensor& x, const Doubles& a, const Doubles& b,
                       const Doubles& d, bool cl, int64_t N, int64_t C, int64_t HW) {
   const DType ct = x.dtype();
-  Tensor out = cl ? empty_channels_last(x.sizes(), ct) : Tensor::empty(x.sizes(), ct);
+  Tensor out = empty_in_layout_of(x.sizes(), ct, x);
   Tensor at = g.defined() ? from_doubles(a, ct, {C}) : Tensor();
   Tensor bt = from_doubles(b, ct, {C}), dt = from_doubles(d, ct, {C});
   const void* gp = ptr(g);
@@ -186,8 +157,9 @@ Tensor3 native_batch_norm(const Tensor& input, const Tensor& weight, const Tenso
   TZ_CHECK(training || (running_mean.defined() && running_var.defined()), Runtime,
            "native_batch_norm(): running_mean and running_var must be defined in evaluation mode");
   const DType ct = compute_dtype(input.dtype());
-  const bool cl = channels_last_dense(input);
-  Tensor x = in_layout(input, ct, cl);
+  const MemoryFormat format = suggest_memory_format(input);
+  const bool cl = format != MemoryFormat::Contiguous;
+  Tensor x = in_layout(input, ct, format);
 
   Doubles mean(C, 0.0), var(C, 1.0);
   if (training && M > 0) {
@@ -251,8 +223,9 @@ Tensor3 native_batch_norm_backward(const Tensor& grad_out, const Tensor& input, 
            shape_str(grad_out.sizes()), " does not match the input's ", shape_str(input.sizes()));
   const int64_t N = input.size(0), C = input.size(1), M = C ? input.numel() / C : 0, HW = N ? M / N : 0;
   const DType ct = compute_dtype(input.dtype());
-  const bool cl = channels_last_dense(input);
-  Tensor x = in_layout(input, ct, cl), g = in_layout(grad_out, ct, cl);
+  const MemoryFormat format = suggest_memory_format(input);
+  const bool cl = format != MemoryFormat::Contiguous;
+  Tensor x = in_layout(input, ct, format), g = in_layout(grad_out, ct, format);
   Doubles mean, invstd;
   if (save_mean.defined() && save_mean.numel() == C && save_invstd.defined() && save_invstd.numel() == C) {
     mean = to_doubles(save_mean);

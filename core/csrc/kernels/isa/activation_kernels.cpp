@@ -145,7 +145,7 @@ void backward(const TensorIter& iter, ActOp op, const ActArgs& a) {
       });
     case ActOp::Hardswish:
       return run_binary<T, T>(iter, [](T g, T x) {
-        return sel(x <= T(-3), T(0), sel(x < T(3), g * (x / T(3) + T(0.5)), g));
+        return sel(x <= T(-3), T(0), sel(x < T(3), g * (x * T(1.0 / 3.0) + T(0.5)), g));  // no divide: hot
       });
     case ActOp::Hardsigmoid:
       return run_binary<T, T>(iter, [](T g, T x) { return sel((x > T(-3)) & (x < T(3)), g / T(6), T(0)); });

@@ -175,3 +175,17 @@ def test_local_response_norm():
 def test_errors(call, exc, fragment):
     with pytest.raises(exc, match=fragment):
         call()
+
+
+def test_batch_norm_then_inplace_activations_backward():
+    # batch norm saves only its statistics (not its output), so in-place activations after it
+    # (MobileNetV3's BN -> ReLU(inplace) / Hardswish(inplace)) leave its backward valid.
+    x = core.randn(4, 3, 5, 5, dtype=core.float64).requires_grad_()
+    w = core.ones(3, dtype=core.float64).requires_grad_()
+    for act in (F.relu_, lambda t: F.hardswish(t, inplace=True)):
+        y = act(F.batch_norm(x, None, None, w, None, True))
+        y.sum().backward()
+        assert x.grad is not None and w.grad is not None
+        x.grad = None
+        w.grad = None
+    assert gradcheck(lambda t: F.relu_(F.batch_norm(t, None, None, None, None, True)), [x])

@@ -25,7 +25,8 @@ SHAPES = [(32, 72, 56, 56), (32, 672, 14, 14)]
 
 
 def measure(fn, number, thread_time):
-    fn()  # warm up: first-touch page faults of the outputs are not the op's cost
+    for _ in range(3):  # warm up: first-touch page faults of fresh heap memory are not the op's cost
+        fn()
     if not thread_time:
         return min(timeit.repeat(fn, number=number, repeat=5)) / number
     samples = []

@@ -289,6 +289,17 @@ void init_ops(PyObject* module) {
   }
   PyModule_AddObject(module, "_functions", fdict);
   PyModule_AddObject(module, "_methods", mdict);
+  // Internal entries named "_..." (fused optimizer steps) are callable from core's Python layer.
+  static std::map<std::string, std::vector<const Op*>> internals;
+  for (const Op& op : OpRegistry::get().ops())
+    if (op.def.variants == kInternal && op.schema.name[0] == '_') internals[op.schema.name].push_back(&op);
+  PyObject* idict = PyDict_New();
+  for (auto& [name, overloads] : internals) {
+    PyObject* f = make_op(name, &overloads);
+    PyDict_SetItemString(idict, name.c_str(), f);
+    Py_DECREF(f);
+  }
+  PyModule_AddObject(module, "_internal", idict);
 }
 
 }  // namespace tz::py

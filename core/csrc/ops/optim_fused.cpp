@@ -18,6 +18,21 @@ constexpr int kSlots = 5;               // params, grads, up to three state list
 constexpr int64_t kGrain = 1 << 15;     // elements per task, at least
 
 
+// Elements fill one block of memory without gaps (contiguous or any permutation of it, such
+// as channels-last): an elementwise update may then run over that block directly.
+bool dense(const Tensor& t) {
+  std::vector<int64_t> dims;
+  for (int64_t d = 0; d < t.dim(); ++d)
+    if (t.sizes()[d] != 1) dims.push_back(d);
+  std::sort(dims.begin(), dims.end(), [&](int64_t a, int64_t b) { return t.strides()[a] > t.strides()[b]; });
+  int64_t expected = 1;
+  for (auto it = dims.rbegin(); it != dims.rend(); ++it) {
+    if (t.strides()[*it] != expected) return false;
+    expected *= t.sizes()[*it];
+  }
+  return true;
+}
+
 // lists[k]: the operands of slot k (empty: unused); names[k] their argument names.
 void run_fused(const char* op, OptimKind kind, const std::vector<const TensorList*>& lists,
                const std::vector<const char*>& names, const std::vector<OptimHyper>& hyper) {
@@ -28,13 +43,14 @@ void run_fused(const char* op, OptimKind kind, const std::vector<const TensorLis
              count, " tensors like params, got ", lists[k]->size());
   TZ_CHECK(!lists[1]->empty() || count == 0, Value, op, "(): expected ", count, " grads");
 
-  // Working operands (contiguous); those that differ from the caller's get copied back.
+  // Working operands; those that differ from the caller's get copied back.
   std::vector<std::vector<Tensor>> work(lists.size(), std::vector<Tensor>(count));
   std::vector<int64_t> offsets(count + 1, 0);
   for (size_t i = 0; i < count; ++i) {
     const Tensor& p = params[i];
-    TZ_CHECK(p.dtype() == DType::Float32 || p.dtype() == DType::Float64, Type, op,
-             "(): expected float32 or float64 params, got ", dtype_name(p.dtype()), " for params[", i, "]");
+    // When every operand shares a dense param's layout (contiguous, channels-last...) all are
+    // used in place; otherwise all are made contiguous (written operands are copied back).
+    bool shared_layout = p.is_contiguous() || dense(p);
     for (size_t k = 0; k < lists.size(); ++k) {
       if (lists[k]->empty()) continue;
       const Tensor& t = (*lists[k])[i];
@@ -43,12 +59,13 @@ void run_fused(const char* op, OptimKind kind, const std::vector<const TensorLis
                dtype_name(p.dtype()), " like params[", i, "], got ", dtype_name(t.dtype()));
       TZ_CHECK(t.sizes() == p.sizes(), Runtime, op, "(): expected ", names[k], "[", i, "] to have shape ",
                shape_str(p.sizes()), " like params[", i, "], got ", shape_str(t.sizes()));
-      work[k][i] = t.is_contiguous() ? t : contiguous(t);
+      shared_layout = shared_layout && (t.strides() == p.strides() || (t.is_contiguous() && p.is_contiguous()));
     }
+    for (size_t k = 0; k < lists.size(); ++k)
+      if (!lists[k]->empty()) work[k][i] = shared_layout ? (*lists[k])[i] : contiguous((*lists[k])[i]);
     offsets[i + 1] = offsets[i] + p.numel();
   }
 
-  const DType dtype = count ? params[0].dtype() : DType::Float32;
   const FusedOptimFn kernel = fused_optim_stub.get();
   parallel_for(0, offsets[count], kGrain, [&](int64_t begin, int64_t end) {
     // The first tensor overlapping [begin, end), then every piece of the range in turn.
@@ -60,7 +77,7 @@ void run_fused(const char* op, OptimKind kind, const std::vector<const TensorLis
       char* data[kSlots] = {};
       for (size_t k = 0; k < lists.size(); ++k)
         if (!lists[k]->empty())
-          data[k] = static_cast<char*>(work[k][i].raw_data()) + local * itemsize(dtype);
+          data[k] = static_cast<char*>(work[k][i].raw_data()) + local * work[k][i].itemsize();
       kernel(kind, work[0][i].dtype(), hyper[i], data, stop - pos);
       pos = stop;
     }

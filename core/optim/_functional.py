@@ -48,7 +48,7 @@ def sgd(params, grads, momentum_buffers, *, lr, momentum, dampening, weight_deca
     for use_fused, idx in _batches(params, grads, fused):
         if use_fused:
             if momentum == 0:
-                _fused_op("_fused_sgd_")(_pick(params, idx), _pick(grads, idx), [], lr, momentum,
+                _fused_op("_fused_sgd_step")(_pick(params, idx), _pick(grads, idx), [], lr, momentum,
                                          dampening, weight_decay, nesterov, maximize, False)
                 continue
             for first in (False, True):
@@ -58,7 +58,7 @@ def sgd(params, grads, momentum_buffers, *, lr, momentum, dampening, weight_deca
                 if first:
                     for i in sub:
                         momentum_buffers[i] = core.empty_like(params[i])
-                _fused_op("_fused_sgd_")(_pick(params, sub), _pick(grads, sub), _pick(momentum_buffers, sub),
+                _fused_op("_fused_sgd_step")(_pick(params, sub), _pick(grads, sub), _pick(momentum_buffers, sub),
                                          lr, momentum, dampening, weight_decay, nesterov, maximize, first)
             continue
         for i in idx:
@@ -81,7 +81,7 @@ def rmsprop(params, grads, square_avgs, momentum_buffers, grad_avgs, *, lr, alph
     not centered."""
     for use_fused, idx in _batches(params, grads, fused):
         if use_fused:
-            _fused_op("_fused_rmsprop_")(
+            _fused_op("_fused_rmsprop_step")(
                 _pick(params, idx), _pick(grads, idx), _pick(square_avgs, idx),
                 _pick(momentum_buffers, idx) if momentum > 0 else [],
                 _pick(grad_avgs, idx) if centered else [], lr, alpha, eps, weight_decay, momentum,
@@ -111,7 +111,7 @@ def adam(params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, steps, *, amsgra
     term in the gradient). steps: each parameter's step count, this step included."""
     for use_fused, idx in _batches(params, grads, fused):
         if use_fused:
-            _fused_op("_fused_adam_")(
+            _fused_op("_fused_adam_step")(
                 _pick(params, idx), _pick(grads, idx), _pick(exp_avgs, idx), _pick(exp_avg_sqs, idx),
                 _pick(max_exp_avg_sqs, idx) if amsgrad else [], _pick(steps, idx), lr, beta1, beta2, eps,
                 weight_decay, amsgrad, decoupled_weight_decay, maximize)
@@ -136,7 +136,7 @@ def adam(params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, steps, *, amsgra
 def adagrad(params, grads, state_sums, steps, *, lr, weight_decay, lr_decay, eps, maximize=False, fused=True):
     for use_fused, idx in _batches(params, grads, fused):
         if use_fused:
-            _fused_op("_fused_adagrad_")(_pick(params, idx), _pick(grads, idx), _pick(state_sums, idx),
+            _fused_op("_fused_adagrad_step")(_pick(params, idx), _pick(grads, idx), _pick(state_sums, idx),
                                          _pick(steps, idx), lr, lr_decay, weight_decay, eps, maximize)
             continue
         for i in idx:
@@ -151,7 +151,7 @@ def adagrad(params, grads, state_sums, steps, *, lr, weight_decay, lr_decay, eps
 def adadelta(params, grads, square_avgs, acc_deltas, *, lr, rho, eps, weight_decay, maximize=False, fused=True):
     for use_fused, idx in _batches(params, grads, fused):
         if use_fused:
-            _fused_op("_fused_adadelta_")(_pick(params, idx), _pick(grads, idx), _pick(square_avgs, idx),
+            _fused_op("_fused_adadelta_step")(_pick(params, idx), _pick(grads, idx), _pick(square_avgs, idx),
                                           _pick(acc_deltas, idx), lr, rho, eps, weight_decay, maximize)
             continue
         for i in idx:
@@ -168,7 +168,7 @@ def adamax(params, grads, exp_avgs, exp_infs, steps, *, eps, beta1, beta2, lr, w
            fused=True):
     for use_fused, idx in _batches(params, grads, fused):
         if use_fused:
-            _fused_op("_fused_adamax_")(_pick(params, idx), _pick(grads, idx), _pick(exp_avgs, idx),
+            _fused_op("_fused_adamax_step")(_pick(params, idx), _pick(grads, idx), _pick(exp_avgs, idx),
                                         _pick(exp_infs, idx), _pick(steps, idx), lr, beta1, beta2, eps,
                                         weight_decay, maximize)
             continue

@@ -51,7 +51,8 @@ class SGD(Optimizer):
         for group in self.param_groups:
             params, grads = self._params_with_grad(group)
             momentum = group["momentum"]
-            buffers = [self.state[p].get("momentum_buffer") for p in params]
+            # Without momentum there is no per-parameter state (no entries are created).
+            buffers = [self.state[p].get("momentum_buffer") for p in params] if momentum != 0 else []
             F.sgd(params, grads, buffers, lr=group["lr"], momentum=momentum, dampening=group["dampening"],
                   weight_decay=group["weight_decay"], nesterov=group["nesterov"], maximize=group["maximize"],
                   fused=self._fused)

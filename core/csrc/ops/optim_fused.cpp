@@ -48,6 +48,8 @@ void run_fused(const char* op, OptimKind kind, const std::vector<const TensorLis
   std::vector<int64_t> offsets(count + 1, 0);
   for (size_t i = 0; i < count; ++i) {
     const Tensor& p = params[i];
+    TZ_CHECK(p.dtype() == DType::Float32 || p.dtype() == DType::Float64, Type, op,
+             "(): expected float32 or float64 params, got ", dtype_name(p.dtype()), " for params[", i, "]");
     // When every operand shares a dense param's layout (contiguous, channels-last...) all are
     // used in place; otherwise all are made contiguous (written operands are copied back).
     bool shared_layout = p.is_contiguous() || dense(p);
@@ -102,7 +104,7 @@ void check_option(bool ok, const char* op, const char* what) {
 void fused_sgd_(const TensorList& params, const TensorList& grads, const TensorList& momentum_buffers,
                 double lr, double momentum, double dampening, double weight_decay, bool nesterov,
                 bool maximize, bool first_step) {
-  const char* op = "_fused_sgd_";
+  const char* op = "_fused_sgd_step";
   check_option(momentum == 0 || !momentum_buffers.empty() || params.empty(), op,
                "momentum needs momentum_buffers");
   OptimHyper h;
@@ -117,7 +119,7 @@ void fused_rmsprop_(const TensorList& params, const TensorList& grads, const Ten
                     const TensorList& momentum_buffers, const TensorList& grad_avgs, double lr,
                     double alpha, double eps, double weight_decay, double momentum, bool centered,
                     bool maximize) {
-  const char* op = "_fused_rmsprop_";
+  const char* op = "_fused_rmsprop_step";
   const bool empty = params.empty();
   check_option(!square_avgs.empty() || empty, op, "expected square_avgs");
   check_option(momentum <= 0 || !momentum_buffers.empty() || empty, op, "momentum needs momentum_buffers");
@@ -143,7 +145,7 @@ void fused_adam_(const TensorList& params, const TensorList& grads, const Tensor
                  const TensorList& exp_avg_sqs, const TensorList& max_exp_avg_sqs, const std::vector<int64_t>& steps,
                  double lr, double beta1, double beta2, double eps, double weight_decay, bool amsgrad,
                  bool decoupled_weight_decay, bool maximize) {
-  const char* op = "_fused_adam_";
+  const char* op = "_fused_adam_step";
   const bool empty = params.empty();
   check_steps(params, steps, op);
   check_option((!exp_avgs.empty() && !exp_avg_sqs.empty()) || empty, op, "expected exp_avgs and exp_avg_sqs");
@@ -167,7 +169,7 @@ void fused_adam_(const TensorList& params, const TensorList& grads, const Tensor
 void fused_adagrad_(const TensorList& params, const TensorList& grads, const TensorList& state_sums,
                     const std::vector<int64_t>& steps, double lr, double lr_decay, double weight_decay, double eps,
                     bool maximize) {
-  const char* op = "_fused_adagrad_";
+  const char* op = "_fused_adagrad_step";
   check_steps(params, steps, op);
   check_option(!state_sums.empty() || params.empty(), op, "expected state_sums");
   OptimHyper h;
@@ -180,7 +182,7 @@ void fused_adagrad_(const TensorList& params, const TensorList& grads, const Ten
 void fused_adadelta_(const TensorList& params, const TensorList& grads, const TensorList& square_avgs,
                      const TensorList& acc_deltas, double lr, double rho, double eps, double weight_decay,
                      bool maximize) {
-  const char* op = "_fused_adadelta_";
+  const char* op = "_fused_adadelta_step";
   check_option((!square_avgs.empty() && !acc_deltas.empty()) || params.empty(), op,
                "expected square_avgs and acc_deltas");
   OptimHyper h;
@@ -192,7 +194,7 @@ void fused_adadelta_(const TensorList& params, const TensorList& grads, const Te
 void fused_adamax_(const TensorList& params, const TensorList& grads, const TensorList& exp_avgs,
                    const TensorList& exp_infs, const std::vector<int64_t>& steps, double lr, double beta1, double beta2,
                    double eps, double weight_decay, bool maximize) {
-  const char* op = "_fused_adamax_";
+  const char* op = "_fused_adamax_step";
   check_steps(params, steps, op);
   check_option((!exp_avgs.empty() && !exp_infs.empty()) || params.empty(), op, "expected exp_avgs and exp_infs");
   OptimHyper h;

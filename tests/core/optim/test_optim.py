@@ -368,10 +368,10 @@ def test_state_dict_round_trip(name, kwargs):
     opt2 = getattr(optim, name)(ps2, **kwargs)
     opt2.load_state_dict(sd)
     assert opt2.state_dict()["param_groups"] == sd["param_groups"]
-    for q in ps2:  # loaded state is a copy
+    for p, q in zip(ps, ps2):  # the loaded state is a copy
         for v in opt2.state[q].values():
             if isinstance(v, core.Tensor):
-                assert all(v is not w for w in opt.state[ps[ps2.index(q)]].values())
+                assert all(v is not w for w in opt.state[p].values())
     for k in range(3, 6):
         for p, q, g in zip(ps, ps2, grads_of(k, np.float32)):
             p.grad = core.tensor(g)
@@ -417,15 +417,15 @@ def test_adagrad_state_exists_from_construction():
 
 # ------------------------------------------------------------------ the fused ops themselves
 def test_fused_ops_are_internal():
-    assert "_fused_adam_" in _C._internal and not hasattr(core, "_fused_adam_")
+    assert "_fused_adam_step" in _C._internal and not hasattr(core, "_fused_adam_step")
 
 
 def test_fused_op_errors():
-    sgd = _C._internal["_fused_sgd_"]
+    sgd = _C._internal["_fused_sgd_step"]
     p, g = core.zeros(3), core.ones(3)
-    with pytest.raises(RuntimeError, match=r"_fused_sgd_\(\): expected grads\[0\] to have shape \[3\]"):
+    with pytest.raises(RuntimeError, match=r"_fused_sgd_step\(\): expected grads\[0\] to have shape \[3\]"):
         sgd([p], [core.ones(4)], [], 0.1, 0.0, 0.0, 0.0, False, False, False)
-    with pytest.raises(TypeError, match=r"_fused_sgd_\(\): expected grads\[0\] to have dtype float32"):
+    with pytest.raises(TypeError, match=r"_fused_sgd_step\(\): expected grads\[0\] to have dtype float32"):
         sgd([p], [core.ones(3, dtype=core.float64)], [], 0.1, 0.0, 0.0, 0.0, False, False, False)
     with pytest.raises(TypeError, match="expected float32 or float64 params, got int64"):
         sgd([core.zeros(3, dtype=core.int64)], [core.zeros(3, dtype=core.int64)], [], 0.1, 0.0, 0.0, 0.0,
@@ -434,8 +434,8 @@ def test_fused_op_errors():
         sgd([p], [g], [core.zeros(3), core.zeros(3)], 0.1, 0.9, 0.0, 0.0, False, False, False)
     with pytest.raises(ValueError, match="momentum needs momentum_buffers"):
         sgd([p], [g], [], 0.1, 0.9, 0.0, 0.0, False, False, False)
-    adam = _C._internal["_fused_adam_"]
-    with pytest.raises(ValueError, match=r"_fused_adam_\(\): expected 1 steps, got 0"):
+    adam = _C._internal["_fused_adam_step"]
+    with pytest.raises(ValueError, match=r"_fused_adam_step\(\): expected 1 steps, got 0"):
         adam([p], [g], [core.zeros(3)], [core.zeros(3)], [], [], 0.1, 0.9, 0.99, 1e-8, 0.0, False, False, False)
     with pytest.raises(ValueError, match="amsgrad needs max_exp_avg_sqs"):
         adam([p], [g], [core.zeros(3)], [core.zeros(3)], [], [1], 0.1, 0.9, 0.99, 1e-8, 0.0, True, False, False)
@@ -445,7 +445,7 @@ def test_fused_op_non_contiguous_state_written_back():
     base = core.zeros(4, 6)
     p = base.t()  # non-contiguous parameter
     with core.no_grad():
-        _C._internal["_fused_sgd_"]([p], [core.ones(6, 4)], [], 0.5, 0.0, 0.0, 0.0, False, False, False)
+        _C._internal["_fused_sgd_step"]([p], [core.ones(6, 4)], [], 0.5, 0.0, 0.0, 0.0, False, False, False)
     np.testing.assert_array_equal(base.numpy(), np.full((4, 6), -0.5))
 
 
@@ -457,3 +457,18 @@ def test_fused_many_tensors_threads():
     ref, _ = run("RMSprop", dict(alpha=0.9, eps=0.0316, momentum=0.9), False, np.float32, 2, shapes)
     for a, b in zip(fused, ref):
         np.testing.assert_array_equal(a.detach().numpy(), b.detach().numpy())
+
+
+def test_fused_op_dense_permuted_layouts():
+    # A channels-last-like parameter: used in place when the gradient shares its layout, through
+    # contiguous copies (written back) when it doesn't; same values either way.
+    sgd = _C._internal["_fused_sgd_step"]
+    g_np = np.arange(24.0, dtype=np.float32).reshape(4, 2, 3)
+    for grad in (core.tensor(g_np.transpose(1, 2, 0).copy()).permute(2, 0, 1), core.tensor(g_np)):
+        base = core.zeros(2, 3, 4)
+        p = base.permute(2, 0, 1)
+        buf = core.zeros(2, 3, 4).permute(2, 0, 1)
+        with core.no_grad():
+            sgd([p], [grad], [buf], 0.5, 0.9, 0.0, 0.0, False, False, True)
+        np.testing.assert_array_equal(p.numpy(), -0.5 * g_np)
+        np.testing.assert_array_equal(buf.numpy(), g_np)

@@ -8,7 +8,7 @@ from core.optim.adagrad import Adagrad
 from core.optim.adadelta import Adadelta
 from core.optim.adamax import Adamax
 from core.optim.lbfgs import LBFGS
-from core.optim import lr_scheduler  # noqa: F401
+from core.optim import lr_scheduler, swa_utils  # noqa: F401
 
 __all__ = ["Optimizer", "SGD", "RMSprop", "Adam", "AdamW", "Adagrad", "Adadelta", "Adamax", "LBFGS",
-           "lr_scheduler"]
+           "lr_scheduler", "swa_utils"]

@@ -1,11 +1,11 @@
 import core
 from core.optim import _functional as F
-from core.optim.optimizer import Optimizer
+from core.optim.optimizer import _GroupwiseOptimizer, _check_non_negative
 
 __all__ = ["Adagrad"]
 
 
-class Adagrad(Optimizer):
+class Adagrad(_GroupwiseOptimizer):
     r"""Adagrad (Duchi et al., 2011). The state (``step`` and the accumulator ``sum``) is created
     for every parameter when the optimizer is constructed, as PyTorch does.
 
@@ -19,18 +19,12 @@ class Adagrad(Optimizer):
         maximize (bool, optional): maximize the objective instead of minimizing (default: False)
     """
 
+    _option_defaults = {"maximize": False}
+
     def __init__(self, params, lr=1e-2, lr_decay=0, weight_decay=0, initial_accumulator_value=0, eps=1e-10, *,
                  maximize=False):
-        if not 0.0 <= lr:
-            raise ValueError("Invalid learning rate: {}".format(lr))
-        if not 0.0 <= lr_decay:
-            raise ValueError("Invalid lr_decay value: {}".format(lr_decay))
-        if not 0.0 <= weight_decay:
-            raise ValueError("Invalid weight_decay value: {}".format(weight_decay))
-        if not 0.0 <= initial_accumulator_value:
-            raise ValueError("Invalid initial_accumulator_value value: {}".format(initial_accumulator_value))
-        if not 0.0 <= eps:
-            raise ValueError("Invalid epsilon value: {}".format(eps))
+        _check_non_negative(lr=lr, lr_decay=lr_decay, weight_decay=weight_decay,
+                            initial_accumulator_value=initial_accumulator_value, eps=eps)
         defaults = dict(lr=lr, lr_decay=lr_decay, eps=eps, weight_decay=weight_decay,
                         initial_accumulator_value=initial_accumulator_value, maximize=maximize)
         super().__init__(params, defaults)
@@ -40,11 +34,6 @@ class Adagrad(Optimizer):
                 state["step"] = 0
                 state["sum"] = core.full_like(p, initial_accumulator_value)
 
-    def __setstate__(self, state):
-        super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault("maximize", False)
-
     def share_memory(self):
         for group in self.param_groups:
             for p in group["params"]:
@@ -52,22 +41,7 @@ class Adagrad(Optimizer):
                 if share is not None:
                     share()
 
-    @core.no_grad()
-    def step(self, closure=None):
-        """Performs a single optimization step.
-
-        Args:
-            closure (callable, optional): A closure that reevaluates the model and returns the loss.
-        """
-        loss = self._closure_loss(closure)
-        for group in self.param_groups:
-            params, grads = self._params_with_grad(group)
-            state_sums, steps = [], []
-            for p in params:
-                state = self.state[p]
-                state_sums.append(state["sum"])
-                state["step"] += 1
-                steps.append(state["step"])
-            F.adagrad(params, grads, state_sums, steps, lr=group["lr"], weight_decay=group["weight_decay"],
-                      lr_decay=group["lr_decay"], eps=group["eps"], maximize=group["maximize"], fused=self._fused)
-        return loss
+    def _update_group(self, group, params, grads):
+        (state_sums,), steps = self._states(params, ["sum"])
+        F.adagrad(params, grads, state_sums, steps, lr=group["lr"], weight_decay=group["weight_decay"],
+                  lr_decay=group["lr_decay"], eps=group["eps"], maximize=group["maximize"], fused=self._fused)

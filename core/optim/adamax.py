@@ -1,11 +1,10 @@
-import core
 from core.optim import _functional as F
-from core.optim.optimizer import Optimizer
+from core.optim.optimizer import _GroupwiseOptimizer, _check_betas, _check_non_negative
 
 __all__ = ["Adamax"]
 
 
-class Adamax(Optimizer):
+class Adamax(_GroupwiseOptimizer):
     r"""Adamax, the infinity-norm variant of Adam (Kingma & Ba, 2014).
 
     Args:
@@ -18,48 +17,17 @@ class Adamax(Optimizer):
         maximize (bool, optional): maximize the objective instead of minimizing (default: False)
     """
 
+    _option_defaults = {"maximize": False}
+
     def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, *, maximize=False):
-        if not 0.0 <= lr:
-            raise ValueError("Invalid learning rate: {}".format(lr))
-        if not 0.0 <= eps:
-            raise ValueError("Invalid epsilon value: {}".format(eps))
-        if not 0.0 <= betas[0] < 1.0:
-            raise ValueError("Invalid beta parameter at index 0: {}".format(betas[0]))
-        if not 0.0 <= betas[1] < 1.0:
-            raise ValueError("Invalid beta parameter at index 1: {}".format(betas[1]))
-        if not 0.0 <= weight_decay:
-            raise ValueError("Invalid weight_decay value: {}".format(weight_decay))
+        _check_non_negative(lr=lr, eps=eps)
+        _check_betas(betas)
+        _check_non_negative(weight_decay=weight_decay)
         defaults = dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, maximize=maximize)
         super().__init__(params, defaults)
 
-    def __setstate__(self, state):
-        super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault("maximize", False)
-
-    @core.no_grad()
-    def step(self, closure=None):
-        """Performs a single optimization step.
-
-        Args:
-            closure (callable, optional): A closure that reevaluates the model and returns the loss.
-        """
-        loss = self._closure_loss(closure)
-        for group in self.param_groups:
-            params, grads = self._params_with_grad(group)
-            exp_avgs, exp_infs, steps = [], [], []
-            for p in params:
-                state = self.state[p]
-                if len(state) == 0:
-                    state["step"] = 0
-                    state["exp_avg"] = core.zeros_like(p)
-                    state["exp_inf"] = core.zeros_like(p)
-                exp_avgs.append(state["exp_avg"])
-                exp_infs.append(state["exp_inf"])
-                state["step"] += 1
-                steps.append(state["step"])
-            beta1, beta2 = group["betas"]
-            F.adamax(params, grads, exp_avgs, exp_infs, steps, eps=group["eps"], beta1=beta1, beta2=beta2,
-                     lr=group["lr"], weight_decay=group["weight_decay"], maximize=group["maximize"],
-                     fused=self._fused)
-        return loss
+    def _update_group(self, group, params, grads):
+        (exp_avgs, exp_infs), steps = self._states(params, ["exp_avg", "exp_inf"])
+        beta1, beta2 = group["betas"]
+        F.adamax(params, grads, exp_avgs, exp_infs, steps, eps=group["eps"], beta1=beta1, beta2=beta2, lr=group["lr"],
+                 weight_decay=group["weight_decay"], maximize=group["maximize"], fused=self._fused)

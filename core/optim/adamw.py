@@ -1,5 +1,4 @@
-from core.optim.adam import Adam, _check_adam_args
-from core.optim.optimizer import Optimizer
+from core.optim.adam import Adam
 
 __all__ = ["AdamW"]
 
@@ -23,7 +22,4 @@ class AdamW(Adam):
 
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2, amsgrad=False, *,
                  maximize=False):
-        _check_adam_args(lr, betas, eps, weight_decay)
-        defaults = dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, amsgrad=amsgrad,
-                        maximize=maximize)
-        Optimizer.__init__(self, params, defaults)
+        super().__init__(params, lr, betas, eps, weight_decay, amsgrad, maximize=maximize)

@@ -9,6 +9,24 @@ import core
 
 __all__ = ["Optimizer", "required"]
 
+# PyTorch's wording of "Invalid <label>: <value>" for hyper-parameters that must be >= 0.
+_LABELS = {"lr": "learning rate", "eps": "epsilon value", "momentum": "momentum value",
+           "weight_decay": "weight_decay value", "alpha": "alpha value", "lr_decay": "lr_decay value",
+           "initial_accumulator_value": "initial_accumulator_value value"}
+
+
+def _check_non_negative(**values):
+    """Raises PyTorch's ValueError for the first negative value (in argument order)."""
+    for name, value in values.items():
+        if not 0.0 <= value:
+            raise ValueError("Invalid {}: {}".format(_LABELS[name], value))
+
+
+def _check_betas(betas):
+    for i in (0, 1):
+        if not 0.0 <= betas[i] < 1.0:
+            raise ValueError("Invalid beta parameter at index {}: {}".format(i, betas[i]))
+
 
 class _RequiredParameter:
     """Singleton class representing a required parameter for an Optimizer."""
@@ -59,8 +77,14 @@ class Optimizer:
     def __getstate__(self):
         return {"defaults": self.defaults, "state": self.state, "param_groups": self.param_groups}
 
+    # Group options newer than some checkpoints: filled in when a state is loaded.
+    _option_defaults = {}
+
     def __setstate__(self, state):
         self.__dict__.update(state)
+        for group in self.param_groups:
+            for name, value in self._option_defaults.items():
+                group.setdefault(name, value)
 
     def __repr__(self):
         text = self.__class__.__name__ + " ("
@@ -204,6 +228,22 @@ class Optimizer:
         self.param_groups.append(param_group)
 
     # Helpers of the subclasses' steps.
+    def _states(self, params, names):
+        """The state tensors `names` of each parameter (created as zeros, with step 0, on first
+        use) as one list per name, and each parameter's step count after incrementing it."""
+        columns, steps = [[] for _ in names], []
+        for p in params:
+            state = self.state[p]
+            if len(state) == 0:
+                state["step"] = 0
+                for name in names:
+                    state[name] = core.zeros_like(p)
+            state["step"] += 1
+            steps.append(state["step"])
+            for column, name in zip(columns, names):
+                column.append(state[name])
+        return columns, steps
+
     def _params_with_grad(self, group):
         """The group's parameters that have a gradient, and those gradients."""
         params, grads = [], []
@@ -219,3 +259,23 @@ class Optimizer:
             return None
         with core.enable_grad():
             return closure()
+
+
+class _GroupwiseOptimizer(Optimizer):
+    """An optimizer whose step updates each parameter group on its own: subclasses define
+    ``_update_group(group, params, grads)`` for the group's parameters that have a gradient."""
+
+    def step(self, closure=None):
+        """Performs a single optimization step.
+
+        Args:
+            closure (callable, optional): A closure that reevaluates the model and returns the loss.
+        """
+        loss = self._closure_loss(closure)
+        with core.no_grad():
+            for group in self.param_groups:
+                self._update_group(group, *self._params_with_grad(group))
+        return loss
+
+    def _update_group(self, group, params, grads):
+        raise NotImplementedError

@@ -67,3 +67,4 @@ del _export_ops
 __version__ = "0.1.0"
 
 from core import nn  # noqa: E402  (nn and optim build on the ops exported above)
+from core import optim  # noqa: E402

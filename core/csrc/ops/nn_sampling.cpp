@@ -227,6 +227,25 @@ template <typename T> void cubic_coeff_grads(T t, T c[4]) {
   c[3] = (3 * A * x - 10 * A) * x + 8 * A;
 }
 
+// floor / round-half-even without libm calls (this file is built for baseline x86-64, where
+// std::floor and std::nearbyint are function calls). Coordinates are first brought into a
+// range where the integer tricks are exact; NaN becomes a position outside every image.
+template <typename T> T sanitize(T x) {
+  if (!(x == x)) return T(-16);
+  const T lim = T(1 << 22);
+  return x < -lim ? -lim : (x > lim ? lim : x);
+}
+template <typename T> T fast_floor(T x) {
+  const T f = static_cast<T>(static_cast<int64_t>(x));
+  return f > x ? f - T(1) : f;
+}
+template <typename T> T round_even(T x) {
+  // Adding 1.5 * 2^(mantissa bits) rounds to an integer in the current (nearest-even) mode.
+  const T magic = sizeof(T) == 4 ? T(12582912.0) : T(6755399441055744.0);
+  volatile T y = x + magic;  // volatile: keep the compiler from folding the pair away
+  return y - magic;
+}
+
 template <typename T> struct GridArgs {
   const T* in;   // (N, C, H, W) contiguous
   const T* grid; // (N, oH, oW, 2) contiguous
@@ -242,8 +261,8 @@ template <typename T, typename Tap>
 void grid_taps(const GridArgs<T>& a, T gx, T gy, Tap tap) {
   T dx, dy;
   if (a.interp == kBicubic) {
-    const T ix = unnormalize(gx, a.W, a.align, &dx), iy = unnormalize(gy, a.H, a.align, &dy);
-    const T fx = std::floor(ix), fy = std::floor(iy);
+    const T ix = sanitize(unnormalize(gx, a.W, a.align, &dx)), iy = sanitize(unnormalize(gy, a.H, a.align, &dy));
+    const T fx = fast_floor(ix), fy = fast_floor(iy);
     T cx[4], cy[4];
     cubic_coeffs<T>(ix - fx, cx);
     cubic_coeffs<T>(iy - fy, cy);
@@ -259,13 +278,14 @@ void grid_taps(const GridArgs<T>& a, T gx, T gy, Tap tap) {
   }
   T ux = unnormalize(gx, a.W, a.align, &dx), uy = unnormalize(gy, a.H, a.align, &dy);
   T px, py;
-  const T ix = pad_coord(ux, a.W, a.padding, a.align, &px), iy = pad_coord(uy, a.H, a.padding, a.align, &py);
+  const T ix = sanitize(pad_coord(ux, a.W, a.padding, a.align, &px));
+  const T iy = sanitize(pad_coord(uy, a.H, a.padding, a.align, &py));
   if (a.interp == kNearest) {
-    const int64_t x = static_cast<int64_t>(std::nearbyint(ix)), y = static_cast<int64_t>(std::nearbyint(iy));
+    const int64_t x = static_cast<int64_t>(round_even(ix)), y = static_cast<int64_t>(round_even(iy));
     if (inside(x, y, a.W, a.H)) tap(x, y, T(1));
     return;
   }
-  const int64_t x0 = static_cast<int64_t>(std::floor(ix)), y0 = static_cast<int64_t>(std::floor(iy));
+  const int64_t x0 = static_cast<int64_t>(fast_floor(ix)), y0 = static_cast<int64_t>(fast_floor(iy));
   const T tx = ix - x0, ty = iy - y0;
   if (inside(x0, y0, a.W, a.H)) tap(x0, y0, (1 - tx) * (1 - ty));
   if (inside(x0 + 1, y0, a.W, a.H)) tap(x0 + 1, y0, tx * (1 - ty));
@@ -276,17 +296,30 @@ void grid_taps(const GridArgs<T>& a, T gx, T gy, Tap tap) {
 template <typename T> void grid_forward(const GridArgs<T>& a, T* out) {
   const int64_t HW = a.H * a.W, oHW = a.oH * a.oW;
   parallel_for(0, a.N * a.oH, std::max<int64_t>(1, 2048 / std::max<int64_t>(1, a.oW * a.C)), [&](int64_t b, int64_t e) {
+    // A row's taps first (plane offset and weight of each in-bounds tap), then every channel.
+    std::vector<int64_t> offs(16 * a.oW);
+    std::vector<T> wts(16 * a.oW);
+    std::vector<int> count(a.oW);
     for (int64_t r = b; r < e; ++r) {
       const int64_t n = r / a.oH, oh = r % a.oH;
-      const T* in = a.in + n * a.C * HW;
       for (int64_t ow = 0; ow < a.oW; ++ow) {
         const T* g = a.grid + ((n * a.oH + oh) * a.oW + ow) * 2;
-        T* o = out + n * a.C * oHW + oh * a.oW + ow;
-        for (int64_t c = 0; c < a.C; ++c) o[c * oHW] = 0;
+        int k = 0;
         grid_taps(a, g[0], g[1], [&](int64_t x, int64_t y, T w) {
-          const T* src = in + y * a.W + x;
-          for (int64_t c = 0; c < a.C; ++c) o[c * oHW] += src[c * HW] * w;
+          offs[ow * 16 + k] = y * a.W + x, wts[ow * 16 + k] = w, ++k;
         });
+        count[ow] = k;
+      }
+      const T* in = a.in + n * a.C * HW;
+      T* orow = out + n * a.C * oHW + oh * a.oW;
+      for (int64_t c = 0; c < a.C; ++c) {
+        const T* ic = in + c * HW;
+        T* oc = orow + c * oHW;
+        for (int64_t ow = 0; ow < a.oW; ++ow) {
+          T s = 0;
+          for (int k = 0; k < count[ow]; ++k) s += ic[offs[ow * 16 + k]] * wts[ow * 16 + k];
+          oc[ow] = s;
+        }
       }
     }
   });
@@ -315,8 +348,9 @@ template <typename T> void grid_backward(const GridArgs<T>& a, const T* gout, T*
         T dx, dy, px = 1, py = 1, gix = 0, giy = 0;
         if (a.interp == kBilinear) {
           const T ux = unnormalize(g[0], a.W, a.align, &dx), uy = unnormalize(g[1], a.H, a.align, &dy);
-          const T ix = pad_coord(ux, a.W, a.padding, a.align, &px), iy = pad_coord(uy, a.H, a.padding, a.align, &py);
-          const int64_t x0 = static_cast<int64_t>(std::floor(ix)), y0 = static_cast<int64_t>(std::floor(iy));
+          const T ix = sanitize(pad_coord(ux, a.W, a.padding, a.align, &px));
+          const T iy = sanitize(pad_coord(uy, a.H, a.padding, a.align, &py));
+          const int64_t x0 = static_cast<int64_t>(fast_floor(ix)), y0 = static_cast<int64_t>(fast_floor(iy));
           const T tx = ix - x0, ty = iy - y0;
           const int64_t xs[4] = {x0, x0 + 1, x0, x0 + 1}, ys[4] = {y0, y0, y0 + 1, y0 + 1};
           const T wx[4] = {-(1 - ty), 1 - ty, -ty, ty}, wy[4] = {-(1 - tx), -tx, 1 - tx, tx};
@@ -328,8 +362,8 @@ template <typename T> void grid_backward(const GridArgs<T>& a, const T* gout, T*
             gix += wx[k] * s, giy += wy[k] * s;
           }
         } else {
-          const T ix = unnormalize(g[0], a.W, a.align, &dx), iy = unnormalize(g[1], a.H, a.align, &dy);
-          const T fx = std::floor(ix), fy = std::floor(iy);
+          const T ix = sanitize(unnormalize(g[0], a.W, a.align, &dx)), iy = sanitize(unnormalize(g[1], a.H, a.align, &dy));
+          const T fx = fast_floor(ix), fy = fast_floor(iy);
           T cx[4], cy[4], gcx[4], gcy[4];
           cubic_coeffs<T>(ix - fx, cx), cubic_coeffs<T>(iy - fy, cy);
           cubic_coeff_grads<T>(ix - fx, gcx), cubic_coeff_grads<T>(iy - fy, gcy);

@@ -5,10 +5,12 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "iter/thread_pool.h"
 #include "kernels/nn_pool.h"
+#include "kernels/simd_vec.h"
 
 namespace tz {
 namespace TZ_CPU_CAPABILITY {
@@ -37,12 +39,14 @@ template <typename F> void for_scatter_tasks(const PoolGeom& g, int64_t per_task
 
 template <typename T>
 void max_pool_impl(const T* x, T* out, int64_t* idx, const PoolGeom& g, const PoolWindows& h, const PoolWindows& w) {
+  using I = std::conditional_t<sizeof(T) == 8, int64_t, int32_t>;  // plane positions fit in 31 bits
   const int64_t L = g.L, W = g.W;
   const int64_t win = ((h.end[0] - h.start[0]) / h.step + 1) * ((w.end[0] - w.start[0]) / w.step + 1);
   parallel_for(0, g.P * g.oH, grain_for(g.oW * L * win), [&](int64_t b, int64_t e) {
-    std::vector<int64_t> scratch(idx ? 0 : L);
-    for (int64_t r = b; r < e; ++r) {
-      const int64_t p = r / g.oH, oh = r % g.oH, h0 = h.start[oh], h1 = h.end[oh];
+    std::vector<I> scratch(L);
+    // (p, oh) of row r, stepped without a division per row.
+    for (int64_t r = b, p = b / g.oH, oh = b % g.oH; r < e; ++r, oh = oh + 1 == g.oH ? (++p, 0) : oh + 1) {
+      const int64_t h0 = h.start[oh], h1 = h.end[oh];
       const T* xp = x + p * g.H * W * L;
       T* o = out + r * g.oW * L;
       int64_t* oi = idx ? idx + r * g.oW * L : nullptr;
@@ -61,19 +65,34 @@ void max_pool_impl(const T* x, T* out, int64_t* idx, const PoolGeom& g, const Po
           continue;
         }
         T* __restrict ol = o + ow * L;
-        int64_t* __restrict il = oi ? oi + ow * L : scratch.data();
-        for (int64_t l = 0; l < L; ++l) ol[l] = lowest<T>(), il[l] = h0 * W + w0;
+        for (int64_t l = 0; l < L; ++l) ol[l] = lowest<T>();
+        if (!oi) {  // values only: a plain vectorised max (NaN wins)
+          for (int64_t ih = h0; ih < h1; ih += h.step)
+            for (int64_t iw = w0; iw < w1; iw += w.step) {
+              const T* __restrict src = xp + (ih * W + iw) * L;
+              for (int64_t l = 0; l < L; ++l) {
+                const T v = src[l];
+                ol[l] = (v > ol[l]) | is_nan(v) ? v : ol[l];
+              }
+            }
+          continue;
+        }
+        // Index lanes as wide as the values, so the selects vectorise; widened at the end.
+        I* __restrict il = scratch.data();
+        for (int64_t l = 0; l < L; ++l) il[l] = static_cast<I>(h0 * W + w0);
         for (int64_t ih = h0; ih < h1; ih += h.step)
           for (int64_t iw = w0; iw < w1; iw += w.step) {
             const T* __restrict src = xp + (ih * W + iw) * L;
-            const int64_t pos = ih * W + iw;
+            const I pos = static_cast<I>(ih * W + iw);
             for (int64_t l = 0; l < L; ++l) {
               const T v = src[l];
-              const bool take = v > ol[l] || is_nan(v);
+              const bool take = (v > ol[l]) | is_nan(v);
               ol[l] = take ? v : ol[l];
               il[l] = take ? pos : il[l];
             }
           }
+        int64_t* __restrict out_idx = oi + ow * L;
+        for (int64_t l = 0; l < L; ++l) out_idx[l] = il[l];
       }
     }
   });
@@ -97,25 +116,53 @@ void max_pool_kernel(DType dtype, const void* x, void* out, int64_t* idx, const 
   }
 }
 
+// Sum of a contiguous run in native vectors (two independent accumulators), then the tail.
+template <typename Acc, typename T> Acc sum_run(const T* p, int64_t n) {
+  static_assert(std::is_same_v<Acc, T>, "runs are summed in their own type");
+  using V = vm::vec<T>;
+  constexpr int64_t L = vm::kLanes<T>;
+  V a0 = {}, a1 = {};
+  int64_t i = 0;
+  for (; i + 2 * L <= n; i += 2 * L) a0 += vm::load(p + i), a1 += vm::load(p + i + L);
+  if (i + L <= n) a0 += vm::load(p + i), i += L;
+  a0 += a1;
+  // Lanes folded as a tree: log2(lanes) dependent adds, not one per lane.
+  T lanes[L];
+  std::memcpy(lanes, &a0, sizeof(a0));
+  for (int64_t w = L / 2; w >= 1; w /= 2)
+    for (int64_t k = 0; k < w; ++k) lanes[k] += lanes[k + w];
+  Acc s = lanes[0];
+  for (; i < n; ++i) s += p[i];
+  return s;
+}
+
+template <typename Acc, typename T> Acc sum_box(const T* xp, int64_t W, int64_t h0, int64_t h1, int64_t w0, int64_t w1) {
+  Acc s = 0;
+  for (int64_t ih = h0; ih < h1; ++ih) {
+    const T* row = xp + ih * W;
+    for (int64_t iw = w0; iw < w1; ++iw) s += row[iw];
+  }
+  return s;
+}
+
 template <typename T, typename Acc>
 void avg_pool_impl(const T* x, T* out, const PoolGeom& g, const PoolWindows& h, const PoolWindows& w) {
   const int64_t L = g.L, W = g.W;
   const int64_t win = (h.end[0] - h.start[0]) * (w.end[0] - w.start[0]);
   parallel_for(0, g.P * g.oH, grain_for(g.oW * L * win), [&](int64_t b, int64_t e) {
     std::vector<Acc> acc(L);
-    for (int64_t r = b; r < e; ++r) {
-      const int64_t p = r / g.oH, oh = r % g.oH, h0 = h.start[oh], h1 = h.end[oh];
+    // (p, oh) of row r, stepped without a division per row.
+    for (int64_t r = b, p = b / g.oH, oh = b % g.oH; r < e; ++r, oh = oh + 1 == g.oH ? (++p, 0) : oh + 1) {
+      const int64_t h0 = h.start[oh], h1 = h.end[oh];
       const T* xp = x + p * g.H * W * L;
       T* o = out + r * g.oW * L;
       for (int64_t ow = 0; ow < g.oW; ++ow) {
         const int64_t w0 = w.start[ow], w1 = w.end[ow];
         const Acc div = static_cast<Acc>(h.div[oh] * w.div[ow]);
         if (L == 1) {
-          Acc s = 0;
-          for (int64_t ih = h0; ih < h1; ++ih) {
-            const T* row = xp + ih * W;
-            for (int64_t iw = w0; iw < w1; ++iw) s += row[iw];
-          }
+          // Windows spanning whole rows (global pooling: every classifier head) are one
+          // contiguous run: summed with independent partial sums, which vectorise.
+          const Acc s = w0 == 0 && w1 == W ? sum_run<Acc>(xp + h0 * W, (h1 - h0) * W) : sum_box<Acc>(xp, W, h0, h1, w0, w1);
           o[ow] = static_cast<T>(s / div);
           continue;
         }
@@ -175,9 +222,8 @@ void interp_impl(const T* x, T* out, const PoolGeom& g, const InterpTaps& h, con
   const T* hw = static_cast<const T*>(h.weight);
   const T* ww = static_cast<const T*>(w.weight);
   parallel_for(0, g.P * g.oH, grain_for(g.oW * L * th * tw), [&](int64_t b, int64_t e) {
-    std::vector<T> acc(L), inner(L);
-    for (int64_t r = b; r < e; ++r) {
-      const int64_t p = r / g.oH, oh = r % g.oH;
+    std::vector<T> inner(L);
+    for (int64_t r = b, p = b / g.oH, oh = b % g.oH; r < e; ++r, oh = oh + 1 == g.oH ? (++p, 0) : oh + 1) {
       const T* xp = x + p * g.H * W * L;
       T* o = out + r * g.oW * L;
       const int64_t* hi = h.index + oh * th;
@@ -201,6 +247,14 @@ void interp_impl(const T* x, T* out, const PoolGeom& g, const InterpTaps& h, con
         const int64_t* wi = w.index + ow * tw;
         const T* wwt = ww + ow * tw;
         T* __restrict s = o + ow * L;
+        if (TW == 2 && th == 2) {  // bilinear: the four taps in one pass over the channels
+          const T *__restrict r0 = xp + hi[0] * W * L, *__restrict r1 = xp + hi[1] * W * L;
+          const T *__restrict a0 = r0 + wi[0] * L, *__restrict a1 = r0 + wi[1] * L;
+          const T *__restrict b0 = r1 + wi[0] * L, *__restrict b1 = r1 + wi[1] * L;
+          const T w0 = wwt[0], w1 = wwt[1], h0 = hwt[0], h1 = hwt[1];
+          for (int64_t l = 0; l < L; ++l) s[l] = (a0[l] * w0 + a1[l] * w1) * h0 + (b0[l] * w0 + b1[l] * w1) * h1;
+          continue;
+        }
         T* __restrict t = inner.data();
         for (int64_t a = 0; a < th; ++a) {
           const T* row = xp + hi[a] * W * L;
@@ -273,8 +327,7 @@ template <typename E>
 void nearest_impl(const E* x, E* out, const PoolGeom& g, const int64_t* hi, const int64_t* wi) {
   const int64_t L = g.L, W = g.W;
   parallel_for(0, g.P * g.oH, grain_for(g.oW * L), [&](int64_t b, int64_t e) {
-    for (int64_t r = b; r < e; ++r) {
-      const int64_t p = r / g.oH, oh = r % g.oH;
+    for (int64_t r = b, p = b / g.oH, oh = b % g.oH; r < e; ++r, oh = oh + 1 == g.oH ? (++p, 0) : oh + 1) {
       const E* row = x + (p * g.H + hi[oh]) * W * L;
       E* o = out + r * g.oW * L;
       if (L == 1) {

@@ -327,3 +327,29 @@ def test_embedding_bag_2d_and_weights():
 def test_one_hot():
     for a, n in [(np.array([0, 3, 1]), -1), (np.array([[0, 3], [2, 2]]), 5)]:
         np.testing.assert_array_equal(F.one_hot(core.tensor(a), n).numpy(), TF.one_hot(torch.tensor(a), n).numpy())
+
+
+# ---------------------------------------------------------------- modules
+
+def test_module_init_matches_torch_draws():
+    for args, kw in [((7, 5), {}), ((20, 3), dict(padding_idx=4)), ((6, 16), {})]:
+        core.manual_seed(3)
+        torch.manual_seed(3)
+        ours, theirs = core.nn.Embedding(*args, **kw).weight, torch.nn.Embedding(*args, **kw).weight
+        np.testing.assert_array_equal(ours.detach().numpy(), theirs.detach().numpy())
+        core.manual_seed(4)
+        torch.manual_seed(4)
+        ours, theirs = core.nn.EmbeddingBag(*args).weight, torch.nn.EmbeddingBag(*args).weight
+        np.testing.assert_array_equal(ours.detach().numpy(), theirs.detach().numpy())
+
+
+def test_modules_forward_backward():
+    a = _arr((2, 4, 8, 8))
+    pairs = [(lambda m: m.MaxPool2d(3, 2, 1)), (lambda m: m.AvgPool2d(3, 2, 1, ceil_mode=True)),
+             (lambda m: m.AdaptiveAvgPool2d((3, 2))), (lambda m: m.AdaptiveMaxPool2d(2)),
+             (lambda m: m.Upsample(scale_factor=1.5, mode="bilinear", align_corners=False)),
+             (lambda m: m.UpsamplingNearest2d(size=(5, 11))), (lambda m: m.UpsamplingBilinear2d(scale_factor=2)),
+             (lambda m: m.PixelShuffle(2)), (lambda m: m.PixelUnshuffle(2)), (lambda m: m.ReflectionPad2d((1, 2, 0, 3))),
+             (lambda m: m.ReplicationPad2d(2)), (lambda m: m.ZeroPad2d((1, 0, 2, 1))), (lambda m: m.ConstantPad2d(1, 2.5))]
+    for make in pairs:
+        check(make(core.nn), make(torch.nn), [a])

@@ -9,12 +9,13 @@
 #include "ops/creation.h"
 #include "ops/nn_pool_util.h"
 #include "ops/views.h"
+#include "tensor/memory_format.h"
 
 namespace tz {
 namespace nn {
 
 Tensor Spatial::empty(int64_t oH, int64_t oW, DType d) const {
-  if (channels_last) return empty_channels_last({N, C, oH, oW}, d);
+  if (channels_last) return empty_with_format({N, C, oH, oW}, d, MemoryFormat::ChannelsLast);
   return Tensor::empty(batched ? Shape{N, C, oH, oW} : Shape{C, oH, oW}, d);
 }
 
@@ -27,19 +28,19 @@ Tensor Spatial::zeros(int64_t oH, int64_t oW, DType d) const {
 Tensor Spatial::finish(const Tensor& out) const {
   if (out.dtype() == dtype) return out;
   Tensor back = to_dtype(out, dtype);
-  return channels_last ? to_channels_last(back) : back;
+  return channels_last ? contiguous(back, MemoryFormat::ChannelsLast) : back;
 }
 
 Spatial spatial_of(const Tensor& t, DType compute) {
   Spatial s;
   s.dtype = t.dtype();
   s.batched = t.dim() == 4;
-  s.channels_last = is_channels_last(t);
+  s.channels_last = suggest_memory_format(t) == MemoryFormat::ChannelsLast;
   const int64_t o = s.batched ? 1 : 0;
   if (s.batched) s.N = t.sizes()[0];
   s.C = t.sizes()[o], s.H = t.sizes()[o + 1], s.W = t.sizes()[o + 2];
   Tensor x = compute == t.dtype() ? t : to_dtype(t, compute);
-  s.data = s.channels_last ? to_channels_last(x) : contiguous(x);
+  s.data = contiguous(x, s.channels_last ? MemoryFormat::ChannelsLast : MemoryFormat::Contiguous);
   return s;
 }
 
@@ -369,7 +370,7 @@ Tensor scatter_into(const Tensor& self, const Tensor& indices, int64_t H, int64_
            shape_str(indices.sizes()));
   check_floating(self, op);
   const Spatial s = nn::spatial_of(self, nn::compute_dtype(self.dtype()));
-  const Tensor idx = s.channels_last ? nn::to_channels_last(indices) : contiguous(indices);
+  const Tensor idx = contiguous(indices, s.channels_last ? MemoryFormat::ChannelsLast : MemoryFormat::Contiguous);
   const int64_t* ix = idx.data<int64_t>();
   const int64_t n = idx.numel(), HW = H * W;
   for (int64_t i = 0; i < n; ++i)

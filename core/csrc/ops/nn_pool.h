@@ -10,18 +10,6 @@
 
 namespace tz {
 
-// ---- nn_layout.cpp: memory-format helpers of the family
-namespace nn {
-// PyTorch's suggest_memory_format() == channels_last for a 4-d tensor.
-bool is_channels_last(const Tensor& t);
-// t (4-d) as a channels-last tensor (a copy unless it already is one).
-Tensor to_channels_last(const Tensor& t);
-// An uninitialised (N, C, H, W) tensor with channels-last strides.
-Tensor empty_channels_last(const Shape& nchw, DType dtype);
-// t converted to the layout of `like` (channels-last or contiguous), if it differs.
-Tensor match_layout(const Tensor& t, const Tensor& like);
-}  // namespace nn
-
 // ---- nn_pool.cpp (2-d ops take (C, H, W) or (N, C, H, W); 1-d ops (C, L) or (N, C, L))
 // Values and flat h * W + w indices of the maxima.
 std::tuple<Tensor, Tensor> max_pool2d_with_indices(const Tensor& self, const IntList& kernel, const IntList& stride,

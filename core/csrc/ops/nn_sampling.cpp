@@ -9,6 +9,7 @@
 #include "ops/linalg.h"
 #include "ops/nn_pool_util.h"
 #include "ops/views.h"
+#include "tensor/memory_format.h"
 
 namespace tz {
 
@@ -530,7 +531,7 @@ Tensor shuffle(const Tensor& self, int64_t r, bool up) {
   }
   Tensor result = reshape(permute(reshape(self, split), perm), out);
   if (result.storage() == self.storage()) result = clone(result);  // never a view, like PyTorch
-  return nn::match_layout(contiguous(result), self);
+  return contiguous(result, suggest_memory_format(self));
 }
 }  // namespace
 

@@ -46,3 +46,36 @@ def test_gradients(shape, pad, mode):
     x = _t(shape, grad=True)
     assert autograd.gradcheck(lambda t: F.pad(t, pad, mode), (x,))
     assert autograd.gradgradcheck(lambda t: F.pad(t, pad, mode), (x,))
+
+
+# ---------------------------------------------------------------- modules
+
+import core.nn as nn  # noqa: E402
+
+
+@pytest.mark.parametrize("module,expected,mode", [
+    (lambda: nn.ConstantPad1d(2, 3.5), "ConstantPad1d(padding=(2, 2), value=3.5)", "constant"),
+    (lambda: nn.ConstantPad2d((1, 2, 0, 1), 1.0), "ConstantPad2d(padding=(1, 2, 0, 1), value=1.0)", "constant"),
+    (lambda: nn.ConstantPad3d(1, 0.5), "ConstantPad3d(padding=(1, 1, 1, 1, 1, 1), value=0.5)", "constant"),
+    (lambda: nn.ZeroPad2d(2), "ZeroPad2d(padding=(2, 2, 2, 2), value=0.0)", "constant"),
+    (lambda: nn.ReflectionPad1d(2), "ReflectionPad1d((2, 2))", "reflect"),
+    (lambda: nn.ReflectionPad2d((1, 0, 2, 1)), "ReflectionPad2d((1, 0, 2, 1))", "reflect"),
+    (lambda: nn.ReplicationPad1d(1), "ReplicationPad1d((1, 1))", "replicate"),
+    (lambda: nn.ReplicationPad2d(1), "ReplicationPad2d((1, 1, 1, 1))", "replicate"),
+    (lambda: nn.ReplicationPad3d(1), "ReplicationPad3d((1, 1, 1, 1, 1, 1))", "replicate"),
+])
+def test_modules(module, expected, mode):
+    m = module()
+    assert repr(m) == expected
+    n = len(m.padding) // 2
+    x = _t((1, 2) + (3, 4, 5)[:n])
+    value = getattr(m, "value", 0)
+    ref = F.pad(x, m.padding, mode, value) if mode == "constant" else F.pad(x, m.padding, mode)
+    np.testing.assert_array_equal(m(x).numpy(), ref.numpy())
+
+
+def test_channels_last_kept():
+    x = _t((2, 3, 4, 5)).contiguous(memory_format=core.channels_last)
+    for mode in ("constant", "reflect", "replicate"):
+        assert F.pad(x, (1, 1, 2, 0), mode).is_contiguous(memory_format=core.channels_last)
+    assert F.pad(x, (1, 1, 2, 0), "circular").is_contiguous()

@@ -142,3 +142,40 @@ def test_top_level_exports():
                  "adaptive_max_pool1d", "pixel_shuffle", "pixel_unshuffle", "embedding", "embedding_bag",
                  "grid_sampler", "affine_grid_generator", "embedding_renorm_"):
         assert callable(getattr(core, name)), name
+
+
+# ---------------------------------------------------------------- modules
+
+import core.nn as nn  # noqa: E402
+
+
+@pytest.mark.parametrize("module,expected", [
+    (lambda: nn.MaxPool2d(3, 2, 1), "MaxPool2d(kernel_size=3, stride=2, padding=1, dilation=1, ceil_mode=False)"),
+    (lambda: nn.MaxPool1d(2), "MaxPool1d(kernel_size=2, stride=2, padding=0, dilation=1, ceil_mode=False)"),
+    (lambda: nn.AvgPool1d(3), "AvgPool1d(kernel_size=(3,), stride=(3,), padding=(0,))"),
+    (lambda: nn.AvgPool2d(2, 1), "AvgPool2d(kernel_size=2, stride=1, padding=0)"),
+    (lambda: nn.AdaptiveAvgPool2d((1, 1)), "AdaptiveAvgPool2d(output_size=(1, 1))"),
+    (lambda: nn.AdaptiveMaxPool1d(3), "AdaptiveMaxPool1d(output_size=3)"),
+    (lambda: nn.MaxUnpool2d(2), "MaxUnpool2d(kernel_size=(2, 2), stride=(2, 2), padding=(0, 0))"),
+    (lambda: nn.MaxUnpool1d(2, 1), "MaxUnpool1d(kernel_size=(2,), stride=(1,), padding=(0,))"),
+    (lambda: nn.LPPool2d(2, 3), "LPPool2d(norm_type=2, kernel_size=3, stride=None, ceil_mode=False)"),
+])
+def test_module_repr_and_state(module, expected):
+    m = module()
+    assert repr(m) == expected
+    assert list(m.state_dict().keys()) == [] and list(m.parameters()) == []
+
+
+def test_modules_call_functions():
+    x = _t((2, 3, 8, 8))
+    np.testing.assert_array_equal(nn.MaxPool2d(3, 2, 1)(x).numpy(), F.max_pool2d(x, 3, 2, 1).numpy())
+    v, i = nn.MaxPool2d(2, return_indices=True)(x)
+    np.testing.assert_array_equal(nn.MaxUnpool2d(2)(v, i).numpy(), F.max_unpool2d(v, i, 2).numpy())
+    np.testing.assert_array_equal(nn.AvgPool2d(3, 2, 1, divisor_override=4)(x).numpy(),
+                                  F.avg_pool2d(x, 3, 2, 1, divisor_override=4).numpy())
+    np.testing.assert_array_equal(nn.AdaptiveAvgPool2d(1)(x).numpy(), F.adaptive_avg_pool2d(x, 1).numpy())
+    out, idx = nn.AdaptiveMaxPool2d((3, None), return_indices=True)(x)
+    assert out.shape == (2, 3, 3, 8) and idx.dtype == core.int64
+    y = x[:, :, 0]
+    np.testing.assert_array_equal(nn.AvgPool1d(2)(y).numpy(), F.avg_pool1d(y, 2).numpy())
+    np.testing.assert_array_equal(nn.AdaptiveAvgPool1d(3)(y).numpy(), F.adaptive_avg_pool1d(y, 3).numpy())

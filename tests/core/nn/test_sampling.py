@@ -157,3 +157,22 @@ def test_pixel_shuffle_inverse_and_gradients():
     x = _t((2, 8, 3, 3), grad=True)
     np.testing.assert_array_equal(F.pixel_unshuffle(F.pixel_shuffle(x, 2), 2).detach().numpy(), x.detach().numpy())
     assert autograd.gradgradcheck(lambda t: F.pixel_shuffle(t, 2), (x,))
+
+
+# ---------------------------------------------------------------- modules
+
+import core.nn as nn  # noqa: E402
+
+
+def test_modules():
+    assert repr(nn.Upsample(scale_factor=2)) == "Upsample(scale_factor=2.0, mode=nearest)"
+    assert repr(nn.Upsample(size=(3, 4), mode="bilinear")) == "Upsample(size=(3, 4), mode=bilinear)"
+    assert repr(nn.UpsamplingNearest2d(scale_factor=(2, 3))) == "UpsamplingNearest2d(scale_factor=(2.0, 3.0), mode=nearest)"
+    assert repr(nn.UpsamplingBilinear2d(size=4)) == "UpsamplingBilinear2d(size=4, mode=bilinear)"
+    assert repr(nn.PixelShuffle(2)) == "PixelShuffle(upscale_factor=2)"
+    assert repr(nn.PixelUnshuffle(3)) == "PixelUnshuffle(downscale_factor=3)"
+    x = _t((1, 4, 3, 3))
+    np.testing.assert_array_equal(nn.UpsamplingBilinear2d(scale_factor=2)(x).numpy(),
+                                  F.interpolate(x, scale_factor=2, mode="bilinear", align_corners=True).numpy())
+    np.testing.assert_array_equal(nn.PixelUnshuffle(1)(nn.PixelShuffle(2)(x)).numpy(), F.pixel_shuffle(x, 2).numpy())
+    assert list(nn.Upsample(size=2).state_dict()) == []

@@ -108,3 +108,49 @@ def test_embedding_double_backward():
 def test_one_hot_values():
     assert F.one_hot(core.tensor([2, 0])).tolist() == [[0, 0, 1], [1, 0, 0]]
     assert F.one_hot(core.tensor([[1]]), 3).dtype == core.int64
+
+
+# ---------------------------------------------------------------- modules
+
+import core.nn as nn  # noqa: E402
+
+
+def test_embedding_module():
+    core.manual_seed(0)
+    e = nn.Embedding(10, 3, padding_idx=-2)
+    assert repr(e) == "Embedding(10, 3, padding_idx=8)"
+    assert list(e.state_dict().keys()) == ["weight"] and isinstance(e.weight, nn.Parameter)
+    assert not e.weight.detach().numpy()[8].any()
+    out = e(core.tensor([[8, 1]]))
+    out.sum().backward()
+    assert not e.weight.grad.numpy()[8].any()
+    assert repr(nn.Embedding(4, 2, max_norm=1.0, norm_type=1.0, scale_grad_by_freq=True)) == \
+        "Embedding(4, 2, max_norm=1.0, norm_type=1.0, scale_grad_by_freq=True)"
+    with pytest.raises(AssertionError, match="Padding_idx must be within num_embeddings"):
+        nn.Embedding(3, 2, padding_idx=3)
+
+
+def test_from_pretrained():
+    w = core.tensor([[1.0, 2.0], [3.0, 4.0]])
+    e = nn.Embedding.from_pretrained(w)
+    assert not e.weight.requires_grad and e(core.tensor([1])).tolist() == [[3.0, 4.0]]
+    assert nn.Embedding.from_pretrained(w, freeze=False).weight.requires_grad
+    b = nn.EmbeddingBag.from_pretrained(w, mode="sum")
+    assert b(core.tensor([[0, 1]])).tolist() == [[4.0, 6.0]]
+    with pytest.raises(AssertionError, match="2-dimensional"):
+        nn.Embedding.from_pretrained(core.ones(3))
+
+
+def test_embedding_bag_module():
+    b = nn.EmbeddingBag(10, 3, mode="max")
+    assert repr(b) == "EmbeddingBag(10, 3, mode=max)"
+    assert b(core.tensor([1, 2, 3]), core.tensor([0, 1])).shape == (2, 3)
+    w = b.weight.detach().numpy()
+    np.testing.assert_allclose(b(core.tensor([1, 2, 3]), core.tensor([0, 1])).detach().numpy()[1],
+                               np.maximum(w[2], w[3]))
+
+
+def test_default_init_statistics():
+    core.manual_seed(1)
+    w = nn.Embedding(500, 64).weight.detach().numpy()
+    assert abs(w.mean()) < 0.02 and abs(w.std() - 1.0) < 0.02

@@ -1,6 +1,7 @@
 """Pooling functions of torch.nn.functional (PyTorch 1.8 semantics) on the C++ pooling ops."""
 import core
 from core._native import _C
+from core.nn.modules.utils import _pair, _single
 
 __all__ = ["max_pool1d", "max_pool2d", "max_pool1d_with_indices", "max_pool2d_with_indices",
            "avg_pool1d", "avg_pool2d", "adaptive_max_pool1d", "adaptive_max_pool2d",
@@ -9,12 +10,6 @@ __all__ = ["max_pool1d", "max_pool2d", "max_pool1d_with_indices", "max_pool2d_wi
            "lp_pool1d", "lp_pool2d"]
 
 _ops = _C._functions
-
-
-def _tuple(value, n):
-    if isinstance(value, (list, tuple)):
-        return tuple(value)
-    return (value,) * n
 
 
 def _stride(stride):
@@ -112,18 +107,18 @@ def _unpool_output_size(input, kernel_size, stride, padding, output_size):
 
 
 def max_unpool1d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
-    kernel_size = _tuple(kernel_size, 1)
-    stride = _tuple(stride, 1) if stride is not None else kernel_size
-    padding = _tuple(padding, 1)
+    kernel_size = _single(kernel_size)
+    stride = _single(stride) if stride is not None else kernel_size
+    padding = _single(padding)
     output_size = _unpool_output_size(input, kernel_size, stride, padding, output_size)
     # PyTorch runs it as a 2-d unpool of (N, C, L, 1) planes.
     return _ops["max_unpool2d"](input.unsqueeze(-1), indices.unsqueeze(-1), list(output_size) + [1]).squeeze(-1)
 
 
 def max_unpool2d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
-    kernel_size = _tuple(kernel_size, 2)
-    stride = _tuple(stride, 2) if stride is not None else kernel_size
-    padding = _tuple(padding, 2)
+    kernel_size = _pair(kernel_size)
+    stride = _pair(stride) if stride is not None else kernel_size
+    padding = _pair(padding)
     output_size = _unpool_output_size(input, kernel_size, stride, padding, output_size)
     return _ops["max_unpool2d"](input, indices, list(output_size))
 
@@ -141,7 +136,7 @@ def lp_pool1d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
 
 
 def lp_pool2d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
-    kw, kh = _tuple(kernel_size, 2)
+    kw, kh = _pair(kernel_size)
     if stride is not None:
         out = avg_pool2d(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
     else:

@@ -12,8 +12,9 @@ one_hot = _ops["one_hot"]
 
 
 def _padding_index(padding_idx, num_embeddings, what):
+    """padding_idx checked and made non-negative (None stays None)."""
     if padding_idx is None:
-        return -1
+        return None
     if padding_idx > 0:
         assert padding_idx < num_embeddings, "{} must be within num_embeddings".format(what)
     elif padding_idx < 0:
@@ -25,6 +26,7 @@ def _padding_index(padding_idx, num_embeddings, what):
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False,
               sparse=False):
     padding_idx = _padding_index(padding_idx, weight.size(0), "Padding_idx")
+    padding_idx = -1 if padding_idx is None else padding_idx
     if max_norm is not None:
         input = input.contiguous()
         with core.no_grad():
@@ -77,6 +79,7 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
                                   "supported for mode='sum' (got mode='{}'). Please open a feature request on "
                                   "GitHub.".format(mode))
     padding_idx = _padding_index(padding_idx, weight.size(0), "padding_idx")
+    padding_idx = -1 if padding_idx is None else padding_idx
     ret, _, _, _ = _ops["embedding_bag"](weight, input, offsets, scale_grad_by_freq, mode_enum, sparse,
                                          per_sample_weights, include_last_offset, padding_idx)
     return ret

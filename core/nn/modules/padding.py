@@ -1,17 +1,10 @@
 """Padding modules of torch.nn (PyTorch 1.8) around F.pad."""
 from core.nn import functional as F
 from core.nn.modules.module import Module
+from core.nn.modules.utils import _ntuple
 
 __all__ = ["ConstantPad1d", "ConstantPad2d", "ConstantPad3d", "ZeroPad2d", "ReflectionPad1d", "ReflectionPad2d",
            "ReplicationPad1d", "ReplicationPad2d", "ReplicationPad3d"]
-
-
-def _ntuple(n):
-    def parse(x):
-        if isinstance(x, (list, tuple)):
-            return tuple(x)
-        return (x,) * n
-    return parse
 
 
 class _ConstantPadNd(Module):

@@ -1,20 +1,10 @@
 """Pooling modules of torch.nn (PyTorch 1.8): thin holders of arguments around F's pools."""
 from core.nn import functional as F
 from core.nn.modules.module import Module
+from core.nn.modules.utils import _pair, _single
 
 __all__ = ["MaxPool1d", "MaxPool2d", "AvgPool1d", "AvgPool2d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
            "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "MaxUnpool1d", "MaxUnpool2d", "LPPool1d", "LPPool2d"]
-
-
-def _ntuple(n):
-    def parse(x):
-        if isinstance(x, (list, tuple)):
-            return tuple(x)
-        return (x,) * n
-    return parse
-
-
-_single, _pair = _ntuple(1), _ntuple(2)
 
 
 class _MaxPoolNd(Module):

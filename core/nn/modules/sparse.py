@@ -2,6 +2,7 @@
 import core
 from core.nn import functional as F
 from core.nn import init
+from core.nn.functional._sparse import _padding_index
 from core.nn.modules.module import Module
 from core.nn.parameter import Parameter
 
@@ -17,13 +18,7 @@ class Embedding(Module):
         super().__init__()
         self.num_embeddings = num_embeddings
         self.embedding_dim = embedding_dim
-        if padding_idx is not None:
-            if padding_idx > 0:
-                assert padding_idx < self.num_embeddings, "Padding_idx must be within num_embeddings"
-            elif padding_idx < 0:
-                assert padding_idx >= -self.num_embeddings, "Padding_idx must be within num_embeddings"
-                padding_idx = self.num_embeddings + padding_idx
-        self.padding_idx = padding_idx
+        self.padding_idx = _padding_index(padding_idx, num_embeddings, "Padding_idx")
         self.max_norm = max_norm
         self.norm_type = norm_type
         self.scale_grad_by_freq = scale_grad_by_freq
@@ -87,13 +82,7 @@ class EmbeddingBag(Module):
         self.max_norm = max_norm
         self.norm_type = norm_type
         self.scale_grad_by_freq = scale_grad_by_freq
-        if padding_idx is not None:
-            if padding_idx > 0:
-                assert padding_idx < self.num_embeddings, "padding_idx must be within num_embeddings"
-            elif padding_idx < 0:
-                assert padding_idx >= -self.num_embeddings, "padding_idx must be within num_embeddings"
-                padding_idx = self.num_embeddings + padding_idx
-        self.padding_idx = padding_idx
+        self.padding_idx = _padding_index(padding_idx, num_embeddings, "padding_idx")
         if _weight is None:
             self.weight = Parameter(core.empty(num_embeddings, embedding_dim))
             self.reset_parameters()
@@ -107,9 +96,7 @@ class EmbeddingBag(Module):
 
     def reset_parameters(self):
         init.normal_(self.weight)
-        if self.padding_idx is not None:
-            with core.no_grad():
-                self.weight[self.padding_idx].fill_(0)
+        Embedding._fill_padding_idx_with_zero(self)
 
     def forward(self, input, offsets=None, per_sample_weights=None):
         return F.embedding_bag(input, self.weight, offsets, self.max_norm, self.norm_type, self.scale_grad_by_freq,

@@ -13,7 +13,7 @@ __all__ = [
     "mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "kl_div", "ctc_loss",
     "margin_ranking_loss", "cosine_embedding_loss", "triplet_margin_loss",
     "triplet_margin_with_distance_loss", "soft_margin_loss", "multilabel_soft_margin_loss",
-    "hinge_embedding_loss", "poisson_nll_loss", "gaussian_nll_loss", "multi_margin_loss",
+    "hinge_embedding_loss", "poisson_nll_loss", "gaussian_nll_loss", "multi_margin_loss", "multilabel_margin_loss",
 ]
 
 _REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
@@ -199,6 +199,27 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
         z = z * weight.index_select(0, y.reshape(-1)).reshape(-1, 1)
     z = core.masked_fill(z, core.arange(n_classes).reshape(1, -1) == y, 0.0)
     loss = z.sum(1) / n_classes
+    if input.dim() == 1:
+        loss = loss.reshape(())
+    return _reduce(loss, reduction)
+
+
+def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    reduction = _reduction(size_average, reduce, reduction)
+    _check_tensor("multilabel_margin_loss", input=input, target=target)
+    if input.dim() not in (1, 2) or target.shape != input.shape:
+        raise RuntimeError(f"multilabel_margin_loss(): inconsistent target size: {target.shape} for input of size: "
+                           f"{input.shape}")
+    x = input if input.dim() == 2 else input.unsqueeze(0)
+    y = target if target.dim() == 2 else target.unsqueeze(0)
+    # the targets of a sample are its entries before the first -1 (a class listed twice counts twice)
+    valid = core.cumprod((y != -1).long(), 1) > 0
+    idx = core.where(valid, y, 0)
+    is_target = core.zeros(x.shape, dtype=x.dtype).scatter_add(1, idx, valid.to(x.dtype)) > 0
+    # hinge of every (target j, non-target k) pair: 1 - x[y_j] + x[k]
+    hinge = core.clamp_min(1 - x.gather(1, idx).unsqueeze(2) + x.unsqueeze(1), 0)
+    pairs = valid.unsqueeze(2) & core.logical_not(is_target).unsqueeze(1)
+    loss = core.where(pairs, hinge, 0.0).sum((1, 2)) / x.shape[1]
     if input.dim() == 1:
         loss = loss.reshape(())
     return _reduce(loss, reduction)

@@ -130,7 +130,7 @@ class MultiLabelMarginLoss(_Loss):
     __constants__ = ["reduction"]
 
     def forward(self, input, target):
-        raise NotImplementedError("MultiLabelMarginLoss: multilabel_margin_loss is not implemented yet")
+        return F.multilabel_margin_loss(input, target, reduction=self.reduction)
 
 
 class SmoothL1Loss(_Loss):

@@ -62,6 +62,8 @@ def test_elementwise_losses_gradcheck(reduction):
         (lambda a, b, v: F.gaussian_nll_loss(a, b, v, full=True, reduction=reduction), (x, y, p)),
         (lambda a, b: F.kl_div(a, b, reduction=reduction, log_target=True), (x, y)),
         (lambda a, b: F.kl_div(a, b, reduction="batchmean"), (x, p)),
+        (lambda a: F.multilabel_margin_loss(a, _t([[3, 0, -1, 1], [1, 2, 0, 3], [2, -1, 0, 0]]),
+                                            reduction=reduction), (x,)),
         (lambda a: F.multi_margin_loss(a, _t([0, 3, 1]), p=2, margin=0.5, weight=w, reduction=reduction), (x,)),
     ]
     with warnings.catch_warnings():

@@ -210,9 +210,9 @@ class Tensor(_C._TensorBase):
 
     @data.setter
     def data(self, new):
-        # Rebinding a tensor's storage needs a C++ hook (set_data) that core does not have yet.
-        raise NotImplementedError("Tensor.data assignment is not supported yet; copy values "
-                                  "with `with core.no_grad(): t.copy_(new)` or rebind the attribute")
+        if not isinstance(new, _C._TensorBase):
+            raise TypeError(f"Tensor.data must be a Tensor, not {type(new).__name__}")
+        _C._set_data(self, new)
 
     # ---- autograd
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):

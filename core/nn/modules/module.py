@@ -508,8 +508,9 @@ class Module:
 
     # ---- conversions
     def _apply(self, fn):
-        """Replaces every parameter, gradient and buffer by fn(tensor), children first.
-        A parameter for which fn returns the very same tensor stays the same object."""
+        """Applies fn to every parameter, gradient and buffer, children first. Parameters stay
+        the same objects (their .data is replaced, as in torch 1.8), so optimizers holding
+        them keep working."""
         for module in self.children():
             module._apply(fn)
         for key, param in self._parameters.items():
@@ -517,17 +518,14 @@ class Module:
                 continue
             with _no_grad():
                 param_applied = fn(param)
-            if param_applied is param:
-                new_param = param
-            else:
-                new_param = Parameter(param_applied, param.requires_grad)
-                self._parameters[key] = new_param
+            if param_applied is not param:
+                param.data = param_applied
             grad = param.grad
             if grad is not None:
                 with _no_grad():
                     grad_applied = fn(grad)
-                if grad_applied is not grad or new_param is not param:
-                    new_param.grad = grad_applied.requires_grad_(grad.requires_grad)
+                if grad_applied is not grad:
+                    grad.data = grad_applied
         for key, buf in self._buffers.items():
             if buf is not None:
                 self._buffers[key] = fn(buf)

@@ -409,3 +409,20 @@ def test_incompatible_keys_repr():
 
     keys = _IncompatibleKeys(["a"], [])
     assert repr(keys) == "_IncompatibleKeys(missing_keys=['a'], unexpected_keys=[])"
+
+
+def test_dtype_conversion_keeps_parameter_objects_and_grads():
+    m = nn.Linear(3, 2)
+    weight = m.weight
+    m(core.randn(4, 3)).sum().backward()
+    m.double()
+    assert m.weight is weight and weight.dtype == core.float64 and weight.grad.dtype == core.float64
+    assert isinstance(weight, nn.Parameter) and weight.requires_grad
+
+
+def test_tensor_data_assignment_rebinds_values_not_identity():
+    t = core.zeros(2, requires_grad=True)
+    t.data = core.arange(3.0)
+    assert t.shape == (3,) and t.requires_grad and t.tolist() == [0.0, 1.0, 2.0]
+    with pytest.raises(TypeError, match="must be a Tensor"):
+        t.data = [1, 2]

@@ -7,6 +7,7 @@ fwd+bwd and a MultiheadAttention step; ours vs PyTorch.
 import argparse
 import os
 import sys
+import warnings
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, _HERE)
@@ -54,7 +55,8 @@ def ctc(lib):
     return run
 
 
-def recurrent(cls):
+def recurrent(cls, onednn=True):
+    """onednn=False: PyTorch's composite path (its CPU LSTM otherwise runs oneDNN's fused LSTM)."""
     def make(lib):
         m = getattr(lib.nn, cls)(256, 256, num_layers=2)
         x = lib.tensor(R.standard_normal((50, 32, 256)).astype(np.float32), requires_grad=True)
@@ -64,7 +66,13 @@ def recurrent(cls):
             out.sum().backward()
             m.zero_grad(set_to_none=True)
             x.grad = None
-        return run
+        if onednn or not hasattr(lib, "backends"):
+            return run
+
+        def composite():
+            with lib.backends.mkldnn.flags(enabled=False):
+                run()
+        return composite
     return make
 
 
@@ -85,6 +93,7 @@ CASES = [("cross_entropy 256x1000 fwd+bwd", cross_entropy(0.0)),
          ("nll_loss 256x1000 fwd+bwd", nll_loss),
          ("ctc_loss T50 N16 C20 S20", ctc),
          ("LSTM 2x256 seq50 b32 fwd+bwd", recurrent("LSTM")),
+         ("LSTM ... torch without oneDNN", recurrent("LSTM", onednn=False)),
          ("GRU 2x256 seq50 b32 fwd+bwd", recurrent("GRU")),
          ("MHA 256/8 L64 b16 fwd+bwd", attention)]
 
@@ -97,6 +106,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     import core
 
+    warnings.filterwarnings("ignore", message="TF32 acceleration")
     harness.set_threads(args.threads)
     torch = harness.torch
     print(f"threads: {args.threads}; torch: {torch.__version__ if torch else 'not installed'}")

@@ -10,11 +10,6 @@ import core.nn.functional as F  # noqa: E402
 from core.nn.utils import rnn as rnn_utils  # noqa: E402
 
 TF = torch.nn.functional
-# Pieces owned by other families: the tests that use them wait until they are merged.
-needs_norm_and_dropout = pytest.mark.skipif(not (hasattr(nn, "LayerNorm") and hasattr(nn, "Dropout")),
-                                            reason="nn.LayerNorm / nn.Dropout not merged yet")
-needs_pairwise_distance = pytest.mark.skipif(not hasattr(F, "pairwise_distance"),
-                                             reason="F.pairwise_distance not merged yet")
 
 
 def _both(array, grad):
@@ -213,7 +208,6 @@ def test_margin_and_embedding_losses(reduction):
 
 
 
-@needs_pairwise_distance
 @pytest.mark.parametrize("reduction", REDUCTIONS)
 def test_triplet_margin_loss(reduction):
     a, b, n = R.standard_normal((5, 4)), R.standard_normal((5, 4)), R.standard_normal((5, 4))
@@ -458,7 +452,6 @@ def test_self_attention_shares_one_projection():
     np.testing.assert_allclose(out_o[0].detach().numpy(), out_t[0].detach().numpy(), atol=1e-12)
 
 
-@needs_norm_and_dropout
 @pytest.mark.parametrize("norm_first", [False, True])
 @pytest.mark.parametrize("activation", ["relu", "gelu"])
 @pytest.mark.parametrize("batch_first", [False, True])

@@ -62,15 +62,9 @@ def _check_tensor(name, **tensors):
             raise TypeError(f"{name}(): argument '{arg}' must be Tensor, not {type(t).__name__}")
 
 
-def _softplus_neg(x):
-    """log(1 + exp(-x)), stable, with the exact derivative -sigmoid(-x) everywhere (0 included):
-    the clamp's kink cancels between its two uses."""
-    m = core.clamp_min(-x, 0)
-    return m + core.log(core.exp(-m) + core.exp(-x - m))
-
-
 def _logsigmoid(x):
-    return -_softplus_neg(x)
+    from core.nn.functional import logsigmoid  # the activation family's fused, stable op
+    return logsigmoid(x)
 
 
 # ---------------------------------------------------------------- classification
@@ -157,7 +151,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
         raise ValueError(f"binary_cross_entropy_with_logits(): Target size ({target.shape}) must be the same as "
                          f"input size ({input.shape})")
     # (1 - t) x + lw * log(1 + exp(-x)), lw = 1 + (pos_weight - 1) t
-    softplus = _softplus_neg(input)
+    softplus = -_logsigmoid(input)
     if pos_weight is not None:
         softplus = softplus * ((pos_weight - 1) * target + 1)
     loss = (1 - target) * input + softplus
@@ -366,8 +360,7 @@ def cosine_embedding_loss(input1, input2, target, margin=0.0, size_average=None,
 
 
 def _pairwise_distance(x1, x2, p, eps):
-    from core.nn.functional import pairwise_distance
-    return pairwise_distance(x1, x2, p, eps)
+    return core.pairwise_distance(x1, x2, p, eps)
 
 
 def _check_triplet_dims(name, anchor, positive, negative):

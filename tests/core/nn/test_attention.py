@@ -8,8 +8,6 @@ import core.nn.functional as F
 from core.autograd import gradcheck
 
 R = np.random.default_rng(0)
-needs_norm_and_dropout = pytest.mark.skipif(not (hasattr(nn, "LayerNorm") and hasattr(nn, "Dropout")),
-                                            reason="nn.LayerNorm / nn.Dropout not merged yet")
 
 
 def _x(*shape):
@@ -69,7 +67,6 @@ def test_fully_masked_rows_give_nan_like_torch():
     assert bool(core.isnan(out).all())
 
 
-@needs_norm_and_dropout
 def test_transformer_encoder_structure():
     layer = nn.TransformerEncoderLayer(8, 2)
     enc = nn.TransformerEncoder(layer, 3, norm=nn.LayerNorm(8))
@@ -85,7 +82,6 @@ def test_transformer_encoder_structure():
         nn.TransformerEncoderLayer(8, 2, activation="tanh")
 
 
-@needs_norm_and_dropout
 def test_transformer_layer_gradcheck():
     layer = nn.TransformerEncoderLayer(4, 2, dim_feedforward=6, dropout=0.0, norm_first=True).double()
     assert gradcheck(lambda x: layer(x), (_x(3, 2, 4),))

@@ -11,6 +11,7 @@ from core._random import Generator, manual_seed, seed, initial_seed, default_gen
 from core._joining import meshgrid, cartesian_prod, broadcast_tensors, atleast_1d, atleast_2d, atleast_3d
 from core._linalg import einsum, tensordot
 from core._indexing import split
+from core.serialization import save, load
 from core import utils  # core.utils.data loads on first attribute access
 
 from core import autograd

@@ -189,7 +189,7 @@ def _read_tensor(source, data_start, entry):
     dtype, shape, begin, stop = entry
     numel = (stop - begin) // dtype.itemsize
     raw = allocate(dtype, numel)
-    source.read_into(data_start + begin, memoryview(raw).cast("B") if numel else memoryview(b""))
+    source.read_into(data_start + begin, memoryview(raw.view(np.uint8)))
     return finish(dtype, raw).tensor.reshape(shape)
 
 

@@ -28,6 +28,7 @@ from core.serialization._errors import refuse
 from core.serialization._rebuild import PARAMETER_CLASS, SAFE_BUILTINS, TORCH_GLOBALS, _parameter
 
 _MAX_PROTOCOL = 5
+_STRUCTS = {fmt: struct.Struct(fmt) for fmt in ("<i", "<H", "<I", "<Q", ">d")}
 
 
 def _new_parameter(data, requires_grad=True):
@@ -76,8 +77,20 @@ class SafeUnpickler:
         self.pos = pos + n
         return self.data[pos:pos + n]
 
+    def _byte(self):
+        pos = self.pos
+        if pos >= len(self.data):
+            raise refuse(f"pickle data truncated at offset {pos}")
+        self.pos = pos + 1
+        return self.data[pos]
+
     def _unpack(self, fmt):
-        return struct.unpack(fmt, self._take(struct.calcsize(fmt)))[0]
+        layout = _STRUCTS[fmt]
+        pos = self.pos
+        if pos + layout.size > len(self.data):
+            raise refuse(f"pickle data truncated: {layout.size} bytes needed at offset {pos}")
+        self.pos = pos + layout.size
+        return layout.unpack_from(self.data, pos)[0]
 
     def _line(self):
         at = self.data.find(b"\n", self.pos)
@@ -113,7 +126,7 @@ class SafeUnpickler:
         dispatch = _DISPATCH
         while True:
             start = self.pos
-            op = self._take(1)[0]
+            op = self._byte()
             handler = dispatch.get(op)
             if handler is None:
                 name = _OPCODE_NAMES.get(op, f"byte 0x{op:02x}")
@@ -133,7 +146,7 @@ class SafeUnpickler:
 
     # ---- opcodes (each returns True only for STOP)
     def op_proto(self):
-        proto = self._take(1)[0]
+        proto = self._byte()
         if proto > _MAX_PROTOCOL:
             raise refuse(f"unsupported pickle protocol {proto}")
 
@@ -175,7 +188,7 @@ class SafeUnpickler:
         self._push(self._unpack("<i"))
 
     def op_binint1(self):
-        self._push(self._take(1)[0])
+        self._push(self._byte())
 
     def op_binint2(self):
         self._push(self._unpack("<H"))
@@ -184,7 +197,7 @@ class SafeUnpickler:
         self._push(int(self._line().rstrip(b"L")))
 
     def op_long1(self):
-        self._push(int.from_bytes(self._take(self._take(1)[0]), "little", signed=True))
+        self._push(int.from_bytes(self._take(self._byte()), "little", signed=True))
 
     def op_long4(self):
         n = self._unpack("<i")
@@ -209,13 +222,13 @@ class SafeUnpickler:
         self._string(self._take(n))
 
     def op_short_binstring(self):
-        self._string(self._take(self._take(1)[0]))
+        self._string(self._take(self._byte()))
 
     def op_binbytes(self):
         self._push(self._take(self._unpack("<I")))
 
     def op_short_binbytes(self):
-        self._push(self._take(self._take(1)[0]))
+        self._push(self._take(self._byte()))
 
     def op_binbytes8(self):
         self._push(self._take(self._unpack("<Q")))
@@ -230,7 +243,7 @@ class SafeUnpickler:
         self._push(self._take(self._unpack("<I")).decode("utf-8", "surrogatepass"))
 
     def op_short_binunicode(self):
-        self._push(self._take(self._take(1)[0]).decode("utf-8", "surrogatepass"))
+        self._push(self._take(self._byte()).decode("utf-8", "surrogatepass"))
 
     def op_binunicode8(self):
         self._push(self._take(self._unpack("<Q")).decode("utf-8", "surrogatepass"))
@@ -316,7 +329,7 @@ class SafeUnpickler:
         self._get(int(self._line()))
 
     def op_binget(self):
-        self._get(self._take(1)[0])
+        self._get(self._byte())
 
     def op_long_binget(self):
         self._get(self._unpack("<I"))
@@ -330,7 +343,7 @@ class SafeUnpickler:
         self.memo[int(self._line())] = self._top()
 
     def op_binput(self):
-        self.memo[self._take(1)[0]] = self._top()
+        self.memo[self._byte()] = self._top()
 
     def op_long_binput(self):
         self.memo[self._unpack("<I")] = self._top()

@@ -53,7 +53,7 @@ def load_legacy(source, head, options):
     roots, views, budget = {}, {}, [len(data) - pos]
 
     def persistent_load(pid):
-        kind = pid[0] if type(pid) is tuple and pid else None
+        kind = pid[0] if type(pid) is tuple and pid and type(pid[0]) in (str, bytes) else None
         if kind in ("module", b"module") and not options.weights_only:
             return pid[1]  # a whole nn.Module saved by class: its class (unsafe mode only)
         dtype, key, location, numel = check_storage_pid(pid, 6)

@@ -156,8 +156,8 @@ def set_state(obj, state):
 
 
 def rebuild_from_type_v2(func, new_type, args, state):
-    if func not in (rebuild_tensor_v2, rebuild_tensor_v3, rebuild_tensor, rebuild_parameter,
-                    rebuild_qtensor):
+    if not any(func is f for f in (rebuild_tensor_v2, rebuild_tensor_v3, rebuild_tensor,
+                                   rebuild_parameter, rebuild_qtensor)):
         raise refuse(f"_rebuild_from_type_v2: unsupported rebuild function {func!r}")
     if type(args) is not tuple:
         raise refuse("_rebuild_from_type_v2: args must be a tuple")
@@ -179,7 +179,7 @@ def rebuild_qtensor(storage, storage_offset, size, stride, quantizer_params, req
     if type(quantizer_params) is not tuple or not quantizer_params:
         raise refuse(f"{fn}: malformed quantizer parameters")
     scheme = quantizer_params[0]
-    if scheme != "per_tensor_affine" or len(quantizer_params) != 3:
+    if type(scheme) is not str or scheme != "per_tensor_affine" or len(quantizer_params) != 3:
         raise corrupt(f"{fn}: quantization scheme {scheme!r} is not supported "
                       "(only per_tensor_affine)")
     scale, zero_point = quantizer_params[1], quantizer_params[2]
@@ -238,7 +238,7 @@ def _container(kind):
 
 
 def _bytearray(data=b"", encoding=None):
-    if type(data) is str and encoding in ("latin-1", "latin1"):
+    if type(data) is str and type(encoding) is str and encoding in ("latin-1", "latin1"):
         return bytearray(data, "latin-1")
     if type(data) is bytes and encoding is None:
         return bytearray(data)
@@ -253,7 +253,7 @@ def _complex(real=0.0, imag=0.0):
 
 def _codecs_encode(text, encoding="utf-8"):
     # Protocol 2 writes bytes as _codecs.encode(str, 'latin1').
-    if type(text) is not str or encoding not in ("latin1", "latin-1"):
+    if type(text) is not str or type(encoding) is not str or encoding not in ("latin1", "latin-1"):
         raise refuse("_codecs.encode is only allowed as (str, 'latin1')")
     return text.encode("latin-1")
 

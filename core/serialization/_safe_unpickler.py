@@ -383,7 +383,7 @@ class SafeUnpickler:
 
     def op_binpersid(self):
         pid = self._pop()
-        if type(pid) is not tuple or not pid or pid[0] not in ("storage", b"storage"):
+        if type(pid) is not tuple or not pid or type(pid[0]) not in (str, bytes) or pid[0] not in ("storage", b"storage"):
             raise refuse(f"only storage persistent ids are allowed, got {type(pid).__name__}")
         self._push(self.persistent_load(pid))
 

@@ -377,6 +377,10 @@ FOUR = {"0": np.arange(4, dtype=np.float32).tobytes()}
     (b"\x82\x01", "EXT1"),
     (b"Pfoo\n", "PERSID"),
     (tup(uni("module"), num(1)) + pickle.BINPERSID, "persistent id"),
+    (tup(TENSOR) + pickle.BINPERSID, "persistent id"),
+    (glob("_codecs", "encode") + tup(uni("a"), TENSOR) + pickle.REDUCE, "_codecs.encode"),
+    (glob("torch._tensor", "_rebuild_from_type_v2") + tup(TENSOR, glob("torch", "Tensor"), pickle.EMPTY_TUPLE,
+                                                          pickle.EMPTY_DICT) + pickle.REDUCE, "rebuild function"),
     # malformed streams
     (pickle.APPEND, "stack underflow"),
     (pickle.TUPLE, "no MARK"),

@@ -3,7 +3,7 @@
 #   TZ_JOBS=1 ./tools/asan_build.sh            # builds build/asan, assembles build/asan/pkg
 #   ./tools/asan_build.sh pytest -q tests/core/test_serialization.py -k hostile
 # With arguments, runs them under ASan: libasan preloaded (python itself is not
-# instrumented), PYTHONPATH pointing at a copy of the Python sources beside the ASan .so files.
+# instrumented), PYTHONSAFEPATH=1 (the source tree's core/ must not shadow it) and PYTHONPATH at a copy of the Python sources beside the ASan .so files.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build_dir=${TZ_ASAN_DIR:-build/asan}
@@ -17,10 +17,12 @@ fi
 cmake --build "$build_dir" --target core__C -- -j"${TZ_JOBS:-2}"
 pkg="$build_dir/pkg"
 rm -rf "$pkg" && mkdir -p "$pkg"
-rsync -a --exclude '*.so' --exclude 'csrc' --exclude 'bindings' --exclude '__pycache__' core "$pkg/"
+cp -r core "$pkg/"
+rm -rf "$pkg/core/csrc" "$pkg/core/bindings" "$pkg"/core/*.so
+find "$pkg" -name __pycache__ -prune -exec rm -rf {} +
 find "$build_dir" -path "$pkg" -prune -o \( -name '_C*.so' -o -name 'libtensorzoo.so' \) -print \
   | xargs -I{} cp {} "$pkg/core/"
 if [ $# -gt 0 ]; then
-  LD_PRELOAD="$(gcc -print-file-name=libasan.so)" ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
+  PYTHONSAFEPATH=1 LD_PRELOAD="$(gcc -print-file-name=libasan.so)" ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
     PYTHONPATH="$pkg:tests:tests/core" "$@"
 fi

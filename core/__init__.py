@@ -11,6 +11,7 @@ from core._random import Generator, manual_seed, seed, initial_seed, default_gen
 from core._joining import meshgrid, cartesian_prod, broadcast_tensors, atleast_1d, atleast_2d, atleast_3d
 from core._linalg import einsum, tensordot
 from core._indexing import split
+from core._actnorm import *  # noqa: F401,F403  (batch_norm, dropout, ... of the nn families)
 from core.serialization import save, load
 from core import utils  # core.utils.data loads on first attribute access
 
@@ -41,6 +42,11 @@ short = int16
 int = int32  # noqa: A001
 long = int64
 cfloat = complex64
+memory_format = _C.memory_format
+contiguous_format = _C.contiguous_format
+preserve_format = _C.preserve_format
+channels_last = _C.channels_last
+channels_last_3d = _C.channels_last_3d
 
 set_num_threads = _C.set_num_threads
 get_num_threads = _C.get_num_threads
@@ -62,3 +68,4 @@ del _export_ops
 __version__ = "0.1.0"
 
 from core import nn  # noqa: E402  (nn and optim build on the ops exported above)
+from core import optim  # noqa: E402

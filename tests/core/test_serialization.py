@@ -504,3 +504,15 @@ def test_weights_only_false_loads_arbitrary_objects():
     out = core.load(io.BytesIO(buffer.getvalue()), weights_only=False)
     assert out["args"] == obj["args"]
     _same(out["model"]["w"], core.ones(2))
+
+
+def test_parameters_round_trip():
+    from core.nn import Parameter
+
+    p = Parameter(core.arange(4.).reshape(2, 2))
+    frozen = Parameter(core.ones(2), requires_grad=False)
+    out = _round_trip({"p": p, "frozen": frozen, "view": p.detach()[1]})
+    assert type(out["p"]) is Parameter and out["p"].requires_grad and out["p"].is_leaf
+    assert type(out["frozen"]) is Parameter and not out["frozen"].requires_grad
+    np.testing.assert_array_equal(out["p"].detach().numpy(), p.detach().numpy())
+    assert out["view"]._storage_ptr() == out["p"]._storage_ptr()  # still one storage

@@ -130,7 +130,7 @@ def test_optimizer_state_both_ways():
 def test_parameters_and_requires_grad():
     theirs = {"p": torch.nn.Parameter(torch.ones(2, 2)), "g": torch.ones(3, requires_grad=True)}
     ours = _torch_to_core(theirs)
-    assert ours["p"].requires_grad and ours["g"].requires_grad
+    assert type(ours["p"]) is core.nn.Parameter and ours["p"].requires_grad and ours["g"].requires_grad
     np.testing.assert_array_equal(ours["p"].detach().numpy(), np.ones((2, 2)))
     back = _core_to_torch(ours)
     assert back["p"].requires_grad and back["g"].requires_grad

@@ -14,6 +14,7 @@ from core._indexing import split
 from core._loss import (ctc_loss, binary_cross_entropy_with_logits, kl_div, margin_ranking_loss,  # noqa: F401
                         cosine_embedding_loss, triplet_margin_loss, hinge_embedding_loss, poisson_nll_loss)
 from core._actnorm import *  # noqa: F401,F403  (batch_norm, dropout, ... of the nn families)
+from core.serialization import save, load
 from core import utils  # core.utils.data loads on first attribute access
 
 from core import autograd

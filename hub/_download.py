@@ -85,7 +85,7 @@ def _open_source(source):
     return _open_http(source)
 
 
-def _read_chunks(chunks, received):
+def _read_chunks(chunks, received, total):
     """Yields the chunks; a failure while reading means the connection dropped midway."""
     iterator = iter(chunks)
     while True:
@@ -94,7 +94,8 @@ def _read_chunks(chunks, received):
         except StopIteration:
             return
         except Exception as e:  # requests/urllib3/socket errors of a broken transfer
-            raise _Failure(f"the connection dropped after {received[0]} bytes ({_reason(e)})") from e
+            of_total = "" if total is None else f" of {total}"
+            raise _Failure(f"the connection dropped after {received[0]}{of_total} bytes ({_reason(e)})") from e
         received[0] += len(chunk)
         yield chunk
 
@@ -137,7 +138,7 @@ def download_url_to_file(url, dst, hash_prefix=None, progress=True):
         with handle, atomic_open(dst, "wb") as f:
             bar = progress_bar(total, os.path.basename(dst), progress)
             try:
-                for chunk in _read_chunks(chunks, received):
+                for chunk in _read_chunks(chunks, received, total):
                     f.write(chunk)
                     digest.update(chunk)
                     bar.update(len(chunk))

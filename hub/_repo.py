@@ -65,15 +65,19 @@ def _check_repo_is_trusted(hub_dir, owner, name, repo_dir, trust_repo):
             f.write(owner_name + "\n")
 
 
-def _extract_single_top_dir(zip_path, into):
+def _extract_single_top_dir(zip_path, url, into):
     """Unpacks a GitHub archive (one top-level folder) into `into`; returns that folder's path."""
-    from vision.datasets.utils import _extract_zip  # refuses members escaping the target
     import zipfile
 
-    with zipfile.ZipFile(zip_path) as z:
-        tops = {info.filename.replace("\\", "/").split("/")[0] for info in z.infolist()}
+    from vision.datasets.utils import _extract_zip  # refuses members escaping the target
+
+    try:
+        with zipfile.ZipFile(zip_path) as z:
+            tops = {info.filename.replace("\\", "/").split("/")[0] for info in z.infolist()}
+    except zipfile.BadZipFile as e:
+        raise RuntimeError(f"hub: what {url} sent is not a valid zip archive ({e})") from e
     if len(tops) != 1:
-        raise RuntimeError(f"hub: {zip_path} is not a GitHub archive (expected one top-level folder, "
+        raise RuntimeError(f"hub: {url} is not a GitHub archive (expected one top-level folder, "
                            f"got {sorted(tops)})")
     _extract_zip(zip_path, into)
     return os.path.join(into, tops.pop())
@@ -98,7 +102,7 @@ def get_cache_or_reload(github, force_reload=False, verbose=True, trust_repo=Non
         if verbose:
             sys.stderr.write(f'Downloading: "{url}" to {archive}\n')
         download_url_to_file(url, archive, progress=False)
-        extracted = _extract_single_top_dir(archive, os.path.join(work, "src"))
+        extracted = _extract_single_top_dir(archive, url, os.path.join(work, "src"))
         if os.path.isdir(repo_dir):
             shutil.rmtree(repo_dir)
         try:

@@ -14,7 +14,7 @@ import warnings
 
 from hub._checkpoints import HASH_REGEX, load_state_dict_from_url
 from hub._dirs import ENV_TENSORZOO_HOME, get_dir, set_dir
-from hub._download import ENV_MIRROR, OFFICIAL_BASE, download_url_to_file
+from hub._download import ENV_MIRROR, OFFICIAL_BASE, READ_DATA_CHUNK, download_url_to_file
 from hub._errors import CorruptCacheError, DownloadError, HashMismatchError, HubError
 from hub._registry import register
 from hub._repo import ENV_GITHUB, MASTER_BRANCH, MODULE_HUBCONF, VAR_DEPENDENCY
@@ -22,8 +22,6 @@ from hub._api import help, list, load  # noqa: A004 - torch.hub's names
 
 __all__ = ["load", "list", "help", "load_state_dict_from_url", "download_url_to_file", "get_dir", "set_dir",
            "register", "HASH_REGEX", "HubError", "DownloadError", "HashMismatchError", "CorruptCacheError"]
-
-READ_DATA_CHUNK = 8192
 
 
 def _download_url_to_file(url, dst, hash_prefix=None, progress=True):

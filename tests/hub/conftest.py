@@ -101,7 +101,7 @@ class LocalServer:
         self.httpd.hits = []
         self.httpd.barrier = threading.Barrier(2)
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
         self.thread.start()
 
     def add(self, path, data, mode="ok"):

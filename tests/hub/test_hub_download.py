@@ -179,3 +179,19 @@ def test_two_processes_download_the_same_file(server, tmp_path, helpers):
     assert dst.read_bytes() == data
     assert helpers.listdir(tmp_path) == ["cache/big.bin"]
     assert server.hits == ["/big.bin", "/big.bin"]
+
+
+# ---------------------------------------------------------------- progress bar
+
+def test_progress_bar_only_on_a_terminal(monkeypatch, capsys):
+    from hub import _progress
+
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: False, raising=False)
+    assert isinstance(_progress.progress_bar(100, "w", True), _progress._NoBar)
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
+    assert isinstance(_progress.progress_bar(100, "w", False), _progress._NoBar)
+    monkeypatch.setitem(sys.modules, "tqdm", None)  # tqdm missing: the plain counter
+    bar = _progress.progress_bar(3 * 2**20, "w.bin", True)
+    bar.update(2**20)
+    bar.close()
+    assert "w.bin: 1.0/3.0 MiB" in capsys.readouterr().err

@@ -8,6 +8,7 @@ import zipfile
 import pytest
 
 import hub
+from model_support import missing_nn_pieces
 
 EXPECTED = {"mobilenet_v3_large", "mobilenet_v3_small", "mobilenet_v2", "resnet18", "resnet50"}
 
@@ -45,16 +46,9 @@ def test_list_registry():
     assert EXPECTED <= set(names) and names == sorted(names)
 
 
-def _models_or_skip():
-    try:
-        import vision.models
-    except (ImportError, AttributeError) as e:  # core.nn layers still missing in this build
-        pytest.skip(f"vision.models cannot be imported yet: {e}")
-    return vision.models
-
-
 def test_help_registry():
-    _models_or_skip()
+    if missing_nn_pieces():
+        pytest.skip("vision.models waits for core.nn pieces: " + ", ".join(missing_nn_pieces()))
     assert "pre-trained on ImageNet" in hub.help("resnet18")
     assert "MobileNetV3" in hub.help("mobilenet_v3_large")
 

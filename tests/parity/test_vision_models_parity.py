@@ -12,12 +12,12 @@ torch = pytest.importorskip("torch")
 import core  # noqa: E402
 import hub  # noqa: E402
 import hub._dirs  # noqa: E402
+from model_support import skip_module_unless_models_run  # noqa: E402
 from parity._torchvision import import_torchvision  # noqa: E402
 
-try:
-    from vision.models import mobilenetv2, mobilenetv3, resnet
-except (ImportError, AttributeError) as e:  # core.nn layers still missing in this build
-    pytest.skip(f"vision.models needs core.nn pieces not available yet: {e}", allow_module_level=True)
+skip_module_unless_models_run()
+
+from vision.models import mobilenetv2, mobilenetv3, resnet  # noqa: E402
 
 MODULES = {"mobilenet_v3_large": mobilenetv3, "mobilenet_v3_small": mobilenetv3, "mobilenet_v2": mobilenetv2,
            "resnet18": resnet, "resnet50": resnet}

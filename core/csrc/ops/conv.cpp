@@ -225,12 +225,77 @@ void gemm_backward_weight(const T* x, const T* gy, T* gw, const ConvShape& s, bo
   });
 }
 
-// ---------------------------------------------------------------- 4-d drivers
+// ---------------------------------------------------------------- depthwise drivers
 
 template <typename F> void for_float(DType dt, const F& f) {
   if (dt == DType::Float64) f(double{});
   else f(float{});
 }
+
+
+// NCHW planes narrower than this go through the NHWC kernels (two transposes are cheaper
+// than the per-row overhead of the direct kernel on short rows).
+constexpr int64_t kDwDirectMinWidth = 16;
+bool dw_via_rows(const ConvShape& s, bool nhwc) { return !nhwc && s.OW < kDwDirectMinWidth; }
+
+// y (allocated, in the kernels' layout) = depthwise conv of x (same layout) + bias.
+void depthwise_forward(const Tensor& x, const Tensor& w_, const Tensor& bias, const Tensor& y, const ConvShape& s,
+                       bool nhwc) {
+  const DType dt = x.dtype();
+  DepthwiseArgs a{s, x.raw_data(), nullptr, nullptr, y.raw_data()};
+  Tensor w, b;
+  if (nhwc) {
+    w = dw_weight_nhwc(w_, s.C);
+    if (bias.defined()) b = contiguous(transpose(reshape(bias, {s.C, s.O / s.C}), 0, 1));
+    a.w = w.raw_data(), a.bias = b.defined() ? b.raw_data() : nullptr;
+    parallel_for(0, s.N * s.OH, grain_for(s.OW * s.O * s.KH * s.KW),
+                 [&](int64_t b0, int64_t e0) { dw_fwd_nhwc_stub(dt, a, b0, e0); });
+  } else {
+    w = contiguous(w_);
+    a.w = w.raw_data(), a.bias = bias.defined() ? bias.raw_data() : nullptr;
+    parallel_for(0, s.N * s.O, grain_for(s.OH * s.OW * s.KH * s.KW),
+                 [&](int64_t b0, int64_t e0) { dw_fwd_nchw_stub(dt, a, b0, e0); });
+  }
+}
+
+void depthwise_backward_data(const Tensor& gy, const Tensor& w_, const Tensor& gx, const ConvShape& s, bool nhwc) {
+  const DType dt = gy.dtype();
+  Tensor w = nhwc ? dw_weight_nhwc(w_, s.C) : contiguous(w_);
+  DepthwiseArgs a{s, gy.raw_data(), w.raw_data(), nullptr, gx.raw_data()};
+  if (nhwc)
+    parallel_for(0, s.N * s.H, grain_for(s.W * s.O * s.KH * s.KW / (s.sh * s.sw)),
+                 [&](int64_t b, int64_t e) { dw_bwd_input_nhwc_stub(dt, a, b, e); });
+  else
+    parallel_for(0, s.N * s.C, grain_for(s.OH * s.OW * s.O / s.C * s.KH * s.KW),
+                 [&](int64_t b, int64_t e) { dw_bwd_input_nchw_stub(dt, a, b, e); });
+}
+
+// The weight gradient (O, 1, KH, KW) from x and gy in the kernels' layout.
+Tensor depthwise_backward_weight(const Tensor& x, const Tensor& gy, const ConvShape& s, bool nhwc) {
+  const DType dt = x.dtype();
+  const int64_t mult = s.O / s.C;
+  if (nhwc) {
+    Tensor gwt = Tensor::empty({mult, s.KH, s.KW, s.C}, dt);
+    DepthwiseArgs a{s, x.raw_data(), gy.raw_data(), nullptr, nullptr};
+    for_float(dt, [&](auto tag) {
+      using T = decltype(tag);
+      reduce_chunks(s.N * s.OH, gwt.numel(), gwt.data<T>(), [&](int64_t b, int64_t e, T* acc) {
+        DepthwiseArgs part = a;
+        part.out = acc;
+        dw_bwd_weight_nhwc_stub(dt, part, b, e);
+      });
+    });
+    // (mult, KH, KW, C) -> (C, mult, KH, KW) -> (O, 1, KH, KW)
+    return reshape(permute(gwt, {3, 0, 1, 2}), {s.O, 1, s.KH, s.KW});
+  }
+  Tensor gw = Tensor::empty({s.O, 1, s.KH, s.KW}, dt);
+  DepthwiseArgs a{s, x.raw_data(), gy.raw_data(), nullptr, gw.raw_data()};
+  parallel_for(0, s.O, grain_for(s.N * s.OH * s.OW * s.KH * s.KW),
+               [&](int64_t b, int64_t e) { dw_bwd_weight_nchw_stub(dt, a, b, e); });
+  return gw;
+}
+
+// ---------------------------------------------------------------- 4-d drivers
 
 // y = conv(x, w) + bias on 4-d tensors of one float dtype.
 Tensor forward_4d(const Tensor& x_, const Tensor& w_, const Tensor& bias_, const ConvShape& s, bool nhwc_out) {
@@ -241,20 +306,12 @@ Tensor forward_4d(const Tensor& x_, const Tensor& w_, const Tensor& bias_, const
   Tensor bias = bias_.defined() ? contiguous(bias_) : Tensor();
   if (y.numel() == 0) return y;
   if (is_depthwise(s)) {
-    DepthwiseArgs a{s, x.raw_data(), nullptr, nullptr, y.raw_data()};
-    Tensor w, b;
-    if (nhwc) {
-      w = dw_weight_nhwc(w_, s.C);
-      if (bias.defined()) b = contiguous(transpose(reshape(bias, {s.C, s.O / s.C}), 0, 1));
-      a.w = w.raw_data(), a.bias = b.defined() ? b.raw_data() : nullptr;
-      parallel_for(0, s.N * s.OH, grain_for(s.OW * s.O * s.KH * s.KW),
-                   [&](int64_t b0, int64_t e0) { dw_fwd_nhwc_stub(dt, a, b0, e0); });
-    } else {
-      w = contiguous(w_);
-      a.w = w.raw_data(), a.bias = bias.defined() ? bias.raw_data() : nullptr;
-      parallel_for(0, s.N * s.O, grain_for(s.OH * s.OW * s.KH * s.KW),
-                   [&](int64_t b0, int64_t e0) { dw_fwd_nchw_stub(dt, a, b0, e0); });
+    if (dw_via_rows(s, nhwc)) {
+      Tensor yr = new_4d(s.N, s.O, s.OH, s.OW, dt, true);
+      depthwise_forward(in_layout(x_, true), w_, bias, yr, s, true);
+      return contiguous(yr);
     }
+    depthwise_forward(x, w_, bias, y, s, nhwc);
     return y;
   }
   Tensor w = gemm_weight(w_, nhwc);
@@ -274,14 +331,12 @@ Tensor backward_data_4d(const Tensor& gy_, const Tensor& w_, const ConvShape& s,
   if (gx.numel() == 0) return gx;
   if (gy.numel() == 0) return fill_(gx, Scalar(0.0));
   if (is_depthwise(s)) {
-    Tensor w = nhwc ? dw_weight_nhwc(w_, s.C) : contiguous(w_);
-    DepthwiseArgs a{s, gy.raw_data(), w.raw_data(), nullptr, gx.raw_data()};
-    if (nhwc)
-      parallel_for(0, s.N * s.H, grain_for(s.W * s.O * s.KH * s.KW / (s.sh * s.sw)),
-                   [&](int64_t b, int64_t e) { dw_bwd_input_nhwc_stub(dt, a, b, e); });
-    else
-      parallel_for(0, s.N * s.C, grain_for(s.OH * s.OW * s.O / s.C * s.KH * s.KW),
-                   [&](int64_t b, int64_t e) { dw_bwd_input_nchw_stub(dt, a, b, e); });
+    if (dw_via_rows(s, nhwc)) {
+      Tensor gxr = new_4d(s.N, s.C, s.H, s.W, dt, true);
+      depthwise_backward_data(in_layout(gy_, true), w_, gxr, s, true);
+      return contiguous(gxr);
+    }
+    depthwise_backward_data(gy, w_, gx, s, nhwc);
     return gx;
   }
   Tensor w = gemm_weight(w_, nhwc);
@@ -300,26 +355,9 @@ Tensor backward_weight_4d(const Tensor& x_, const Tensor& gy_, const ConvShape& 
   const bool nhwc = rows_layout(s, nhwc_in);
   Tensor x = in_layout(x_, nhwc_in), gy = in_layout(gy_, nhwc_in);
   if (is_depthwise(s)) {
-    const int64_t mult = s.O / s.C;
-    if (nhwc) {
-      Tensor gwt = Tensor::empty({mult, s.KH, s.KW, s.C}, dt);
-      DepthwiseArgs a{s, x.raw_data(), gy.raw_data(), nullptr, nullptr};
-      for_float(dt, [&](auto tag) {
-        using T = decltype(tag);
-        reduce_chunks(s.N * s.OH, gwt.numel(), gwt.data<T>(), [&](int64_t b, int64_t e, T* acc) {
-          DepthwiseArgs part = a;
-          part.out = acc;
-          dw_bwd_weight_nhwc_stub(dt, part, b, e);
-        });
-      });
-      // (mult, KH, KW, C) -> (C, mult, KH, KW) -> (O, 1, KH, KW)
-      return reshape(permute(gwt, {3, 0, 1, 2}), {s.O, 1, s.KH, s.KW});
-    }
-    Tensor gw = Tensor::empty({s.O, 1, s.KH, s.KW}, dt);
-    DepthwiseArgs a{s, x.raw_data(), gy.raw_data(), nullptr, gw.raw_data()};
-    parallel_for(0, s.O, grain_for(s.N * s.OH * s.OW * KK),
-                 [&](int64_t b, int64_t e) { dw_bwd_weight_nchw_stub(dt, a, b, e); });
-    return gw;
+    const bool rows = nhwc || dw_via_rows(s, nhwc);
+    return depthwise_backward_weight(rows && !nhwc ? in_layout(x_, true) : x, rows && !nhwc ? in_layout(gy_, true) : gy,
+                                     s, rows);
   }
   Tensor gw = nhwc ? Tensor::empty({s.O, s.KH, s.KW, Cg}, dt) : Tensor::empty({s.O, Cg, s.KH, s.KW}, dt);
   for_float(dt, [&](auto tag) {

@@ -45,6 +45,10 @@ PATHS = [
     ((2, 5, 9, 9), (10, 1, 3, 3), dict(padding=1, groups=5)),
     ((2, 17, 12, 11), (17, 1, 3, 3), dict(padding=2, dilation=2, groups=17)),
     ((1, 3, 4, 4), (3, 1, 5, 5), dict(padding=2, groups=3)),  # kernel wider than the image
+    # Rows of 16+ outputs: the direct NCHW depthwise kernels (narrower ones go through NHWC).
+    ((1, 6, 5, 40), (12, 1, 3, 3), dict(stride=2, padding=1, groups=6)),
+    ((2, 5, 6, 37), (5, 1, 5, 5), dict(padding=2, groups=5)),
+    ((1, 4, 6, 36), (4, 1, 3, 3), dict(padding=2, dilation=2, groups=4)),
 ]
 
 
@@ -191,6 +195,8 @@ def nhwc(a):
     return core.tensor(np.ascontiguousarray(a.transpose(0, 2, 3, 1))).permute(0, 3, 1, 2)
 out = {"cap": core._C._cpu_capability()}
 cases = [((2, 37, 13, 11), (37, 1, 3, 3), dict(padding=1, groups=37)),
+         ((1, 19, 5, 41), (19, 1, 3, 3), dict(padding=1, groups=19)),
+         ((2, 6, 7, 45), (12, 1, 5, 5), dict(stride=2, padding=2, groups=6)),
          ((2, 21, 14, 15), (21, 1, 5, 5), dict(stride=2, padding=2, groups=21)),
          ((1, 7, 9, 9), (14, 1, 3, 3), dict(padding=2, dilation=2, groups=7))]
 for i, (xs, ws, kw) in enumerate(cases):

@@ -39,47 +39,64 @@ template <typename T> TZ_VINLINE vec<T> ld_step(const T* p, int64_t n, int64_t s
 
 // ---------------------------------------------------------------- NHWC
 
+// Channel blocks of L lanes. The last block is moved back to end at C, overlapping its
+// predecessor, so every load is a full vector (C < L: one partial block). `skip`: lanes
+// of the block that the previous block already covered (accumulating kernels mask them).
+struct Blocks {
+  int64_t C, L, count;
+  Blocks(int64_t c, int64_t l) : C(c), L(l), count(c >= l ? (c + l - 1) / l : 1) {}
+  int64_t start(int64_t b) const { return C < L ? 0 : std::min(b * L, C - L); }
+  int64_t lanes() const { return C < L ? C : L; }
+  int64_t skip(int64_t b) const { return b * L - start(b); }
+};
+
 template <typename T>
 void fwd_nhwc(const DepthwiseArgs& a, int64_t begin, int64_t end) {
   using V = vec<T>;
-  constexpr int64_t L = kLanes<T>;
   const ConvShape& s = a.s;
   const int64_t C = s.C, O = s.O, mult = O / C, KK = s.KH * s.KW;
   const T* x = static_cast<const T*>(a.in);
   const T* w = static_cast<const T*>(a.w);
   const T* bias = static_cast<const T*>(a.bias);
   T* y = static_cast<T*>(a.out);
+  const Blocks blk(C, kLanes<T>);
+  const int64_t nl = blk.lanes();
   // Output columns whose taps are all inside the input.
   const ConvRange inner = conv_valid_range(s.OW, s.W - (s.KW - 1) * s.dw, s.sw, -s.pw);
-  const int64_t xstep = s.sw * C;
+  const int64_t xstep = s.sw * C, xrow = s.W * C;
   for (int64_t task = begin; task < end; ++task) {
     const int64_t n = task / s.OH, oh = task % s.OH;
-    const T* xn = x + n * s.H * s.W * C;
+    const T* xn = x + n * s.H * xrow;
     T* yrow = y + task * s.OW * O;
     const ConvRange kh_r = conv_valid_range(s.KH, s.H, s.dh, oh * s.sh - s.ph);
-    for (int64_t m = 0; m < mult; ++m) {
-      const T* wm = w + m * KK * C;
-      for (int64_t c0 = 0; c0 < C; c0 += L) {
-        const int64_t nl = std::min(L, C - c0);
-        const V b = bias ? ld(bias + m * C + c0, nl) : V{};
-        T* yc = yrow + c0 * mult + m;
-        auto one = [&](int64_t ow) {
-          V acc = b;
-          const ConvRange kw_r = conv_valid_range(s.KW, s.W, s.dw, ow * s.sw - s.pw);
+    const T* x0 = xn + (oh * s.sh - s.ph) * xrow;  // row of kh = 0 (may lie outside)
+    auto pixel = [&](int64_t ow) {
+      const ConvRange kw_r = conv_valid_range(s.KW, s.W, s.dw, ow * s.sw - s.pw);
+      for (int64_t m = 0; m < mult; ++m)
+        for (int64_t b = 0; b < blk.count; ++b) {
+          const int64_t c0 = blk.start(b);
+          const T* wm = w + m * KK * C + c0;
+          V acc = bias ? ld(bias + m * C + c0, nl) : V{};
           for (int64_t kh = kh_r.lo; kh < kh_r.hi; ++kh) {
-            const T* xr = xn + (oh * s.sh - s.ph + kh * s.dh) * s.W * C + c0;
+            const T* xr = x0 + kh * s.dh * xrow + c0;
             for (int64_t kw = kw_r.lo; kw < kw_r.hi; ++kw)
-              acc = acc + ld(xr + (ow * s.sw - s.pw + kw * s.dw) * C, nl) * ld(wm + (kh * s.KW + kw) * C + c0, nl);
+              acc = acc + ld(xr + (ow * s.sw - s.pw + kw * s.dw) * C, nl) * ld(wm + (kh * s.KW + kw) * C, nl);
           }
-          st(yc + ow * O, acc, nl, mult);
-        };
-        int64_t ow = 0;
-        for (; ow < inner.lo; ++ow) one(ow);
-        for (; ow + 4 <= inner.hi; ow += 4) {
-          V a0 = b, a1 = b, a2 = b, a3 = b;
+          st(yrow + ow * O + c0 * mult + m, acc, nl, mult);
+        }
+    };
+    int64_t ow = 0;
+    for (; ow < inner.lo; ++ow) pixel(ow);
+    for (; ow + 4 <= inner.hi; ow += 4)
+      for (int64_t m = 0; m < mult; ++m)
+        for (int64_t b = 0; b < blk.count; ++b) {
+          const int64_t c0 = blk.start(b);
+          const T* wm = w + m * KK * C + c0;
+          const V bv = bias ? ld(bias + m * C + c0, nl) : V{};
+          V a0 = bv, a1 = bv, a2 = bv, a3 = bv;
           for (int64_t kh = kh_r.lo; kh < kh_r.hi; ++kh) {
-            const T* xr = xn + (oh * s.sh - s.ph + kh * s.dh) * s.W * C + c0 + (ow * s.sw - s.pw) * C;
-            const T* wr = wm + kh * s.KW * C + c0;
+            const T* xr = x0 + kh * s.dh * xrow + c0 + (ow * s.sw - s.pw) * C;
+            const T* wr = wm + kh * s.KW * C;
             for (int64_t kw = 0; kw < s.KW; ++kw) {
               const V wv = ld(wr + kw * C, nl);
               const T* p = xr + kw * s.dw * C;
@@ -89,96 +106,104 @@ void fwd_nhwc(const DepthwiseArgs& a, int64_t begin, int64_t end) {
               a3 = a3 + ld(p + 3 * xstep, nl) * wv;
             }
           }
-          st(yc + ow * O, a0, nl, mult);
-          st(yc + (ow + 1) * O, a1, nl, mult);
-          st(yc + (ow + 2) * O, a2, nl, mult);
-          st(yc + (ow + 3) * O, a3, nl, mult);
+          T* yp = yrow + ow * O + c0 * mult + m;
+          st(yp, a0, nl, mult);
+          st(yp + O, a1, nl, mult);
+          st(yp + 2 * O, a2, nl, mult);
+          st(yp + 3 * O, a3, nl, mult);
         }
-        for (; ow < s.OW; ++ow) one(ow);
-      }
-    }
+    for (; ow < s.OW; ++ow) pixel(ow);
   }
+}
+
+// Taps (k, output index) reaching input index i along one dim; returns their count.
+int64_t taps_of(int64_t i, int64_t k_len, int64_t out_len, int64_t stride, int64_t pad, int64_t dil, int64_t* ks,
+                int64_t* os) {
+  int64_t cnt = 0;
+  for (int64_t k = 0; k < k_len; ++k) {
+    const int64_t num = i + pad - k * dil;
+    if (num < 0 || num % stride != 0 || num / stride >= out_len) continue;
+    ks[cnt] = k, os[cnt] = num / stride, ++cnt;
+  }
+  return cnt;
 }
 
 // Gathers, for each input pixel, the output pixels and taps that read it.
 template <typename T>
 void bwd_input_nhwc(const DepthwiseArgs& a, int64_t begin, int64_t end) {
   using V = vec<T>;
-  constexpr int64_t L = kLanes<T>;
   const ConvShape& s = a.s;
   const int64_t C = s.C, O = s.O, mult = O / C;
   const T* gy = static_cast<const T*>(a.in);
   const T* w = static_cast<const T*>(a.w);
   T* gx = static_cast<T*>(a.out);
-  // Taps (k, output index) reaching input index i along one dim.
-  auto taps = [](int64_t i, int64_t k_len, int64_t out_len, int64_t st_, int64_t pad, int64_t dil,
-                 int64_t* ks, int64_t* os) {
-    int64_t cnt = 0;
-    for (int64_t k = 0; k < k_len; ++k) {
-      const int64_t num = i + pad - k * dil;
-      if (num < 0 || num % st_ != 0 || num / st_ >= out_len) continue;
-      ks[cnt] = k, os[cnt] = num / st_, ++cnt;
-    }
-    return cnt;
-  };
+  const Blocks blk(C, kLanes<T>);
+  const int64_t nl = blk.lanes();
   std::vector<int64_t> khs(s.KH), ohs(s.KH), kws(s.KW), ows(s.KW);
   // Input columns all of whose taps reach an output (stride 1 only): blocks of four.
-  const bool unit = s.sw == 1;
+  const bool unit = s.sw == 1 && mult == 1;
   const int64_t in_lo = unit ? std::max<int64_t>(0, (s.KW - 1) * s.dw - s.pw) : 0;
   const int64_t in_hi = unit ? std::min<int64_t>(s.W, s.OW - s.pw) : 0;
   for (int64_t task = begin; task < end; ++task) {
     const int64_t n = task / s.H, ih = task % s.H;
-    const int64_t nkh = taps(ih, s.KH, s.OH, s.sh, s.ph, s.dh, khs.data(), ohs.data());
+    const int64_t nkh = taps_of(ih, s.KH, s.OH, s.sh, s.ph, s.dh, khs.data(), ohs.data());
     const T* gyn = gy + n * s.OH * s.OW * O;
     T* grow = gx + task * s.W * C;
-    for (int64_t c0 = 0; c0 < C; c0 += L) {
-      const int64_t nl = std::min(L, C - c0);
-      auto one = [&](int64_t iw) {
+    auto pixel = [&](int64_t iw) {
+      const int64_t nkw = taps_of(iw, s.KW, s.OW, s.sw, s.pw, s.dw, kws.data(), ows.data());
+      for (int64_t b = 0; b < blk.count; ++b) {
+        const int64_t c0 = blk.start(b);
         V acc = {};
-        const int64_t nkw = taps(iw, s.KW, s.OW, s.sw, s.pw, s.dw, kws.data(), ows.data());
         for (int64_t m = 0; m < mult; ++m)
           for (int64_t i = 0; i < nkh; ++i)
             for (int64_t j = 0; j < nkw; ++j)
               acc = acc + ld_step(gyn + (ohs[i] * s.OW + ows[j]) * O + c0 * mult + m, nl, mult) *
                               ld(w + ((m * s.KH + khs[i]) * s.KW + kws[j]) * C + c0, nl);
         st(grow + iw * C + c0, acc, nl, int64_t(1));
-      };
-      int64_t iw = 0;
-      if (unit && mult == 1 && in_hi > in_lo) {
-        for (; iw < in_lo; ++iw) one(iw);
-        for (; iw + 4 <= in_hi; iw += 4) {
+      }
+    };
+    int64_t iw = 0;
+    if (unit && in_hi > in_lo) {
+      for (; iw < in_lo; ++iw) pixel(iw);
+      for (; iw + 4 <= in_hi; iw += 4)
+        for (int64_t b = 0; b < blk.count; ++b) {
+          const int64_t c0 = blk.start(b);
           V a0 = {}, a1 = {}, a2 = {}, a3 = {};
           for (int64_t i = 0; i < nkh; ++i) {
-            const T* gr = gyn + ohs[i] * s.OW * O + c0;
+            const T* gr = gyn + ohs[i] * s.OW * O + c0 + (iw + s.pw) * O;
+            const T* wr = w + khs[i] * s.KW * C + c0;
             for (int64_t kw = 0; kw < s.KW; ++kw) {
-              const V wv = ld(w + (khs[i] * s.KW + kw) * C + c0, nl);
-              const T* p = gr + (iw + s.pw - kw * s.dw) * O;
+              const V wv = ld(wr + kw * C, nl);
+              const T* p = gr - kw * s.dw * O;
               a0 = a0 + ld(p, nl) * wv;
               a1 = a1 + ld(p + O, nl) * wv;
               a2 = a2 + ld(p + 2 * O, nl) * wv;
               a3 = a3 + ld(p + 3 * O, nl) * wv;
             }
           }
-          st(grow + iw * C + c0, a0, nl, int64_t(1));
-          st(grow + (iw + 1) * C + c0, a1, nl, int64_t(1));
-          st(grow + (iw + 2) * C + c0, a2, nl, int64_t(1));
-          st(grow + (iw + 3) * C + c0, a3, nl, int64_t(1));
+          T* gp = grow + iw * C + c0;
+          st(gp, a0, nl, int64_t(1));
+          st(gp + C, a1, nl, int64_t(1));
+          st(gp + 2 * C, a2, nl, int64_t(1));
+          st(gp + 3 * C, a3, nl, int64_t(1));
         }
-      }
-      for (; iw < s.W; ++iw) one(iw);
     }
+    for (; iw < s.W; ++iw) pixel(iw);
   }
 }
 
 template <typename T>
 void bwd_weight_nhwc(const DepthwiseArgs& a, int64_t begin, int64_t end) {
   using V = vec<T>;
-  constexpr int64_t L = kLanes<T>;
   const ConvShape& s = a.s;
   const int64_t C = s.C, O = s.O, mult = O / C;
   const T* x = static_cast<const T*>(a.in);
   const T* gy = static_cast<const T*>(a.w);
   T* gw = static_cast<T*>(a.out);
+  const Blocks blk(C, kLanes<T>);
+  const int64_t nl = blk.lanes();
+  V lane_index;
+  for (int l = 0; l < kLanes<T>; ++l) lane_index[l] = T(l);
   for (int64_t task = begin; task < end; ++task) {
     const int64_t n = task / s.OH, oh = task % s.OH;
     const T* xn = x + n * s.H * s.W * C;
@@ -191,15 +216,27 @@ void bwd_weight_nhwc(const DepthwiseArgs& a, int64_t begin, int64_t end) {
           const int64_t off = kw * s.dw - s.pw;
           const ConvRange r = conv_valid_range(s.OW, s.W, s.sw, off);
           T* gk = gw + ((m * s.KH + kh) * s.KW + kw) * C;
-          for (int64_t c0 = 0; c0 < C; c0 += L) {
-            const int64_t nl = std::min(L, C - c0);
+          for (int64_t b = 0; b < blk.count; ++b) {
+            const int64_t c0 = blk.start(b);
             // Four partial sums over ow (ow mod 4), combined in a fixed order.
-            V p[4] = {V{}, V{}, V{}, V{}};
-            for (int64_t ow = r.lo; ow < r.hi; ++ow)
-              p[(ow - r.lo) & 3] = p[(ow - r.lo) & 3] +
-                  ld_step(grow + ow * O + c0 * mult + m, nl, mult) * ld(xr + (ow * s.sw + off) * C + c0, nl);
-            const V sum = (p[0] + p[1]) + (p[2] + p[3]);
-            st(gk + c0, ld(gk + c0, nl) + sum, nl, int64_t(1));
+            V p0 = {}, p1 = {}, p2 = {}, p3 = {};
+            const T* gp = grow + c0 * mult + m;
+            const T* xp = xr + off * C + c0;
+            int64_t ow = r.lo;
+            for (; ow + 4 <= r.hi; ow += 4) {
+              p0 = p0 + ld_step(gp + ow * O, nl, mult) * ld(xp + ow * s.sw * C, nl);
+              p1 = p1 + ld_step(gp + (ow + 1) * O, nl, mult) * ld(xp + (ow + 1) * s.sw * C, nl);
+              p2 = p2 + ld_step(gp + (ow + 2) * O, nl, mult) * ld(xp + (ow + 2) * s.sw * C, nl);
+              p3 = p3 + ld_step(gp + (ow + 3) * O, nl, mult) * ld(xp + (ow + 3) * s.sw * C, nl);
+            }
+            if (ow < r.hi) p0 = p0 + ld_step(gp + ow * O, nl, mult) * ld(xp + ow * s.sw * C, nl);
+            if (ow + 1 < r.hi) p1 = p1 + ld_step(gp + (ow + 1) * O, nl, mult) * ld(xp + (ow + 1) * s.sw * C, nl);
+            if (ow + 2 < r.hi) p2 = p2 + ld_step(gp + (ow + 2) * O, nl, mult) * ld(xp + (ow + 2) * s.sw * C, nl);
+            const V sum = (p0 + p1) + (p2 + p3);
+            const V old = ld(gk + c0, nl);
+            // Lanes an overlapping last block shares with its predecessor keep their value.
+            const V upd = lane_index >= T(blk.skip(b)) ? old + sum : old;
+            st(gk + c0, upd, nl, int64_t(1));
           }
         }
       }
@@ -207,6 +244,13 @@ void bwd_weight_nhwc(const DepthwiseArgs& a, int64_t begin, int64_t end) {
 }
 
 // ---------------------------------------------------------------- NCHW
+
+// For each kw, the output columns whose input column ow * sw + kw * dw - pw exists.
+std::vector<ConvRange> kw_ranges(const ConvShape& s) {
+  std::vector<ConvRange> r(s.KW);
+  for (int64_t kw = 0; kw < s.KW; ++kw) r[kw] = conv_valid_range(s.OW, s.W, s.sw, kw * s.dw - s.pw);
+  return r;
+}
 
 template <typename T>
 void fwd_nchw(const DepthwiseArgs& a, int64_t begin, int64_t end) {
@@ -216,6 +260,7 @@ void fwd_nchw(const DepthwiseArgs& a, int64_t begin, int64_t end) {
   const T* w = static_cast<const T*>(a.w);
   const T* bias = static_cast<const T*>(a.bias);
   T* y = static_cast<T*>(a.out);
+  const std::vector<ConvRange> kw_r = kw_ranges(s);
   for (int64_t task = begin; task < end; ++task) {
     const int64_t n = task / s.O, o = task % s.O, c = o / mult;
     const T* xp = x + (n * s.C + c) * s.H * s.W;
@@ -231,7 +276,7 @@ void fwd_nchw(const DepthwiseArgs& a, int64_t begin, int64_t end) {
         for (int64_t kw = 0; kw < s.KW; ++kw) {
           const T wv = wk[kh * s.KW + kw];
           const int64_t off = kw * s.dw - s.pw;
-          const ConvRange r = conv_valid_range(s.OW, s.W, s.sw, off);
+          const ConvRange r = kw_r[kw];
           const T* __restrict__ src = xr + off;
           if (s.sw == 1) {
             for (int64_t ow = r.lo; ow < r.hi; ++ow) yr[ow] = yr[ow] + src[ow] * wv;
@@ -253,6 +298,7 @@ void bwd_input_nchw(const DepthwiseArgs& a, int64_t begin, int64_t end) {
   const T* gy = static_cast<const T*>(a.in);
   const T* w = static_cast<const T*>(a.w);
   T* gx = static_cast<T*>(a.out);
+  const std::vector<ConvRange> kw_r = kw_ranges(s);
   for (int64_t task = begin; task < end; ++task) {
     const int64_t n = task / s.C, c = task % s.C;
     T* gp = gx + task * s.H * s.W;
@@ -269,7 +315,7 @@ void bwd_input_nchw(const DepthwiseArgs& a, int64_t begin, int64_t end) {
           for (int64_t kw = 0; kw < s.KW; ++kw) {
             const T wv = wk[kh * s.KW + kw];
             const int64_t off = kw * s.dw - s.pw;
-            const ConvRange r = conv_valid_range(s.OW, s.W, s.sw, off);
+            const ConvRange r = kw_r[kw];
             T* __restrict__ dst = xr + off;
             if (s.sw == 1) {
               for (int64_t ow = r.lo; ow < r.hi; ++ow) dst[ow] = dst[ow] + gr[ow] * wv;
@@ -295,6 +341,7 @@ void bwd_weight_nchw(const DepthwiseArgs& a, int64_t begin, int64_t end) {
   const T* gy = static_cast<const T*>(a.w);
   T* gw = static_cast<T*>(a.out);
   std::vector<T> acc(KK * kAccLanes);
+  const std::vector<ConvRange> kw_r = kw_ranges(s);
   for (int64_t o = begin; o < end; ++o) {
     const int64_t c = o / mult;
     std::fill(acc.begin(), acc.end(), T(0));
@@ -308,7 +355,7 @@ void bwd_weight_nchw(const DepthwiseArgs& a, int64_t begin, int64_t end) {
           const T* xr = xp + (oh * s.sh - s.ph + kh * s.dh) * s.W;
           for (int64_t kw = 0; kw < s.KW; ++kw) {
             const int64_t off = kw * s.dw - s.pw;
-            const ConvRange r = conv_valid_range(s.OW, s.W, s.sw, off);
+            const ConvRange r = kw_r[kw];
             const T* __restrict__ src = xr + off;
             T* __restrict__ ak = acc.data() + (kh * s.KW + kw) * kAccLanes;
             int64_t ow = r.lo;

@@ -5,9 +5,10 @@
 //     matrix (C*KH*KW, OH*OW), NHWC images its transpose-like (OH*OW, KH*KW*C).
 //   - depthwise (groups == C, O = C * multiplier): hand-written direct kernels in
 //     kernels/isa/conv_kernels.cpp for NHWC (channels in vector lanes) and NCHW (rows in
-//     lanes). Every build accumulates each output's taps in the same order with separate
-//     multiplies and adds (no FMA: the project builds with -ffp-contract=off), so the
-//     baseline, AVX2 and AVX-512 builds give bit-identical results.
+//     lanes; the weight gradient always runs in NHWC). Every build accumulates each output's
+//     taps in the same order with fused multiply-adds (FMA instructions in the AVX2/AVX-512
+//     builds, std::fma in the baseline: one rounding each), so the baseline, AVX2 and
+//     AVX-512 builds give bit-identical results.
 #pragma once
 #include <cstdint>
 
@@ -58,14 +59,13 @@ struct DepthwiseArgs {
 // Runs tasks [begin, end):
 //   fwd:        NHWC: output rows (n, oh);  NCHW: output planes (n, o)
 //   bwd_input:  NHWC: input rows (n, h);    NCHW: input planes (n, c)
-//   bwd_weight: NHWC: output rows (n, oh), adding into out (mult, KH, KW, C);
-//               NCHW: output channels o, summing over the whole batch into out (O, KH, KW)
+//   bwd_weight: NHWC only (NCHW inputs are transposed first): output rows (n, oh), adding
+//               into out (mult, KH, KW, C)
 using DepthwiseFn = void (*)(DType dtype, const DepthwiseArgs& a, int64_t begin, int64_t end);
 extern DispatchStub<DepthwiseFn> dw_fwd_nhwc_stub;
 extern DispatchStub<DepthwiseFn> dw_bwd_input_nhwc_stub;
 extern DispatchStub<DepthwiseFn> dw_bwd_weight_nhwc_stub;
 extern DispatchStub<DepthwiseFn> dw_fwd_nchw_stub;
 extern DispatchStub<DepthwiseFn> dw_bwd_input_nchw_stub;
-extern DispatchStub<DepthwiseFn> dw_bwd_weight_nchw_stub;
 
 }  // namespace tz

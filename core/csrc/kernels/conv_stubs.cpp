@@ -7,5 +7,4 @@ DispatchStub<DepthwiseFn> dw_bwd_input_nhwc_stub("depthwise_conv_backward_input_
 DispatchStub<DepthwiseFn> dw_bwd_weight_nhwc_stub("depthwise_conv_backward_weight_nhwc");
 DispatchStub<DepthwiseFn> dw_fwd_nchw_stub("depthwise_conv_nchw");
 DispatchStub<DepthwiseFn> dw_bwd_input_nchw_stub("depthwise_conv_backward_input_nchw");
-DispatchStub<DepthwiseFn> dw_bwd_weight_nchw_stub("depthwise_conv_backward_weight_nchw");
 }  // namespace tz

@@ -113,14 +113,29 @@ Tensor new_4d(int64_t n, int64_t c, int64_t h, int64_t w, DType dt, bool nhwc) {
   return permute(Tensor::empty({n, h, w, c}, dt), {0, 3, 1, 2});
 }
 
+template <typename F> void for_float(DType dt, const F& f) {
+  if (dt == DType::Float64) f(double{});
+  else f(float{});
+}
+
 // Weight (O, Cg, KH, KW) as the GEMM wants it: NCHW (O, Cg*KH*KW), NHWC (O, KH*KW*Cg).
 Tensor gemm_weight(const Tensor& w, bool nhwc) {
   return nhwc ? contiguous(permute(w, {0, 2, 3, 1})) : contiguous(w);
 }
 // Depthwise NHWC weight (mult, KH, KW, C) from (C*mult, 1, KH, KW); bias (mult, C).
-Tensor dw_weight_nhwc(const Tensor& w, int64_t C) {
-  const int64_t mult = w.size(0) / C;
-  return contiguous(permute(reshape(w, {C, mult, w.size(2), w.size(3)}), {1, 2, 3, 0}));
+Tensor dw_weight_nhwc(const Tensor& w_, int64_t C) {
+  const int64_t mult = w_.size(0) / C, KK = w_.size(2) * w_.size(3);
+  Tensor w = contiguous(w_);
+  Tensor out = Tensor::empty({mult, w_.size(2), w_.size(3), C}, w.dtype());
+  for_float(w.dtype(), [&](auto tag) {  // a plain transpose loop: small, and hot for small images
+    using T = decltype(tag);
+    const T* src = w.data<T>();
+    T* dst = out.data<T>();
+    for (int64_t c = 0; c < C; ++c)
+      for (int64_t m = 0; m < mult; ++m)
+        for (int64_t k = 0; k < KK; ++k) dst[(m * KK + k) * C + c] = src[(c * mult + m) * KK + k];
+  });
+  return out;
 }
 
 // Fills each (n, pixel) with the bias: NCHW planes or NHWC rows.
@@ -227,11 +242,6 @@ void gemm_backward_weight(const T* x, const T* gy, T* gw, const ConvShape& s, bo
 
 // ---------------------------------------------------------------- depthwise drivers
 
-template <typename F> void for_float(DType dt, const F& f) {
-  if (dt == DType::Float64) f(double{});
-  else f(float{});
-}
-
 
 // NCHW planes narrower than this go through the NHWC kernels (two transposes are cheaper
 // than the per-row overhead of the direct kernel on short rows).
@@ -270,29 +280,21 @@ void depthwise_backward_data(const Tensor& gy, const Tensor& w_, const Tensor& g
                  [&](int64_t b, int64_t e) { dw_bwd_input_nchw_stub(dt, a, b, e); });
 }
 
-// The weight gradient (O, 1, KH, KW) from x and gy in the kernels' layout.
-Tensor depthwise_backward_weight(const Tensor& x, const Tensor& gy, const ConvShape& s, bool nhwc) {
+// The weight gradient (O, 1, KH, KW) from x and gy in NHWC memory.
+Tensor depthwise_backward_weight(const Tensor& x, const Tensor& gy, const ConvShape& s) {
   const DType dt = x.dtype();
-  const int64_t mult = s.O / s.C;
-  if (nhwc) {
-    Tensor gwt = Tensor::empty({mult, s.KH, s.KW, s.C}, dt);
-    DepthwiseArgs a{s, x.raw_data(), gy.raw_data(), nullptr, nullptr};
-    for_float(dt, [&](auto tag) {
-      using T = decltype(tag);
-      reduce_chunks(s.N * s.OH, gwt.numel(), gwt.data<T>(), [&](int64_t b, int64_t e, T* acc) {
-        DepthwiseArgs part = a;
-        part.out = acc;
-        dw_bwd_weight_nhwc_stub(dt, part, b, e);
-      });
+  Tensor gwt = Tensor::empty({s.O / s.C, s.KH, s.KW, s.C}, dt);
+  DepthwiseArgs a{s, x.raw_data(), gy.raw_data(), nullptr, nullptr};
+  for_float(dt, [&](auto tag) {
+    using T = decltype(tag);
+    reduce_chunks(s.N * s.OH, gwt.numel(), gwt.data<T>(), [&](int64_t b, int64_t e, T* acc) {
+      DepthwiseArgs part = a;
+      part.out = acc;
+      dw_bwd_weight_nhwc_stub(dt, part, b, e);
     });
-    // (mult, KH, KW, C) -> (C, mult, KH, KW) -> (O, 1, KH, KW)
-    return reshape(permute(gwt, {3, 0, 1, 2}), {s.O, 1, s.KH, s.KW});
-  }
-  Tensor gw = Tensor::empty({s.O, 1, s.KH, s.KW}, dt);
-  DepthwiseArgs a{s, x.raw_data(), gy.raw_data(), nullptr, gw.raw_data()};
-  parallel_for(0, s.O, grain_for(s.N * s.OH * s.OW * s.KH * s.KW),
-               [&](int64_t b, int64_t e) { dw_bwd_weight_nchw_stub(dt, a, b, e); });
-  return gw;
+  });
+  // (mult, KH, KW, C) -> (C, mult, KH, KW) -> (O, 1, KH, KW)
+  return reshape(permute(gwt, {3, 0, 1, 2}), {s.O, 1, s.KH, s.KW});
 }
 
 // ---------------------------------------------------------------- 4-d drivers
@@ -354,11 +356,8 @@ Tensor backward_weight_4d(const Tensor& x_, const Tensor& gy_, const ConvShape& 
   if (s.O * Cg * KK == 0) return Tensor::empty({s.O, Cg, s.KH, s.KW}, dt);
   const bool nhwc = rows_layout(s, nhwc_in);
   Tensor x = in_layout(x_, nhwc_in), gy = in_layout(gy_, nhwc_in);
-  if (is_depthwise(s)) {
-    const bool rows = nhwc || dw_via_rows(s, nhwc);
-    return depthwise_backward_weight(rows && !nhwc ? in_layout(x_, true) : x, rows && !nhwc ? in_layout(gy_, true) : gy,
-                                     s, rows);
-  }
+  if (is_depthwise(s))  // always through the NHWC kernel: channels in lanes beat per-plane dot products
+    return depthwise_backward_weight(nhwc ? x : in_layout(x_, true), nhwc ? gy : in_layout(gy_, true), s);
   Tensor gw = nhwc ? Tensor::empty({s.O, s.KH, s.KW, Cg}, dt) : Tensor::empty({s.O, Cg, s.KH, s.KW}, dt);
   for_float(dt, [&](auto tag) {
     using T = decltype(tag);

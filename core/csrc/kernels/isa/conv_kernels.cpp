@@ -1,9 +1,14 @@
 // Depthwise convolution kernels (see kernels/conv.h). NHWC: channels in vector lanes, four
 // output pixels per step in the interior so each weight load serves four outputs. NCHW:
 // one plane per task, output rows in lanes. Every output accumulates its taps in the order
-// (kh, kw) ascending, starting from the bias, with separate multiplies and adds, so every
-// build (and the NCHW and NHWC forward kernels) give the same bits.
+// (kh, kw) ascending, starting from the bias, by fused multiply-adds (one rounding each:
+// FMA instructions in the AVX2/AVX-512 builds, std::fma in the baseline), so every build
+// (and the NCHW and NHWC forward kernels) give the same bits.
+#include <immintrin.h>
+
 #include <algorithm>
+#include <cmath>
+#include <type_traits>
 #include <vector>
 
 #include "kernels/conv.h"
@@ -15,6 +20,23 @@ namespace {
 
 using vm::kLanes;
 using vm::vec;
+
+// a * b + c rounded once: the FMA instruction where the build has one, std::fma per lane
+// otherwise, so every build gives the same bits.
+template <typename V> TZ_VINLINE V vfma(const V& a, const V& b, const V& c) {
+  using T = std::remove_cv_t<std::remove_reference_t<decltype(a[0])>>;
+#if defined(__AVX512F__)
+  if constexpr (std::is_same_v<T, float>) return (V)_mm512_fmadd_ps((__m512)a, (__m512)b, (__m512)c);
+  else return (V)_mm512_fmadd_pd((__m512d)a, (__m512d)b, (__m512d)c);
+#elif defined(__FMA__)
+  if constexpr (std::is_same_v<T, float>) return (V)_mm256_fmadd_ps((__m256)a, (__m256)b, (__m256)c);
+  else return (V)_mm256_fmadd_pd((__m256d)a, (__m256d)b, (__m256d)c);
+#else
+  V r;
+  for (int l = 0; l < kLanes<T>; ++l) r[l] = std::fma(a[l], b[l], c[l]);
+  return r;
+#endif
+}
 
 // n (<= lanes) elements: a full vector load when n is the lane count.
 template <typename T> TZ_VINLINE vec<T> ld(const T* p, int64_t n) {
@@ -70,20 +92,44 @@ void fwd_nhwc(const DepthwiseArgs& a, int64_t begin, int64_t end) {
     T* yrow = y + task * s.OW * O;
     const ConvRange kh_r = conv_valid_range(s.KH, s.H, s.dh, oh * s.sh - s.ph);
     const T* x0 = xn + (oh * s.sh - s.ph) * xrow;  // row of kh = 0 (may lie outside)
+    // One output pixel, four channel blocks at a time (four independent FMA chains).
     auto pixel = [&](int64_t ow) {
       const ConvRange kw_r = conv_valid_range(s.KW, s.W, s.dw, ow * s.sw - s.pw);
-      for (int64_t m = 0; m < mult; ++m)
-        for (int64_t b = 0; b < blk.count; ++b) {
-          const int64_t c0 = blk.start(b);
-          const T* wm = w + m * KK * C + c0;
-          V acc = bias ? ld(bias + m * C + c0, nl) : V{};
-          for (int64_t kh = kh_r.lo; kh < kh_r.hi; ++kh) {
-            const T* xr = x0 + kh * s.dh * xrow + c0;
-            for (int64_t kw = kw_r.lo; kw < kw_r.hi; ++kw)
-              acc = acc + ld(xr + (ow * s.sw - s.pw + kw * s.dw) * C, nl) * ld(wm + (kh * s.KW + kw) * C, nl);
+      const T* xp = x0 + (ow * s.sw - s.pw) * C;
+      for (int64_t m = 0; m < mult; ++m) {
+        const T* wm = w + m * KK * C;
+        T* yp = yrow + ow * O + m;
+        int64_t b = 0;
+        for (; b + 4 <= blk.count; b += 4) {
+          const int64_t c0 = blk.start(b), c1 = blk.start(b + 1), c2 = blk.start(b + 2), c3 = blk.start(b + 3);
+          V a0 = {}, a1 = {}, a2 = {}, a3 = {};
+          if (bias) {
+            a0 = ld(bias + m * C + c0, nl), a1 = ld(bias + m * C + c1, nl);
+            a2 = ld(bias + m * C + c2, nl), a3 = ld(bias + m * C + c3, nl);
           }
-          st(yrow + ow * O + c0 * mult + m, acc, nl, mult);
+          for (int64_t kh = kh_r.lo; kh < kh_r.hi; ++kh)
+            for (int64_t kw = kw_r.lo; kw < kw_r.hi; ++kw) {
+              const T* xk = xp + kh * s.dh * xrow + kw * s.dw * C;
+              const T* wk = wm + (kh * s.KW + kw) * C;
+              a0 = vfma(ld(xk + c0, nl), ld(wk + c0, nl), a0);
+              a1 = vfma(ld(xk + c1, nl), ld(wk + c1, nl), a1);
+              a2 = vfma(ld(xk + c2, nl), ld(wk + c2, nl), a2);
+              a3 = vfma(ld(xk + c3, nl), ld(wk + c3, nl), a3);
+            }
+          st(yp + c0 * mult, a0, nl, mult);
+          st(yp + c1 * mult, a1, nl, mult);
+          st(yp + c2 * mult, a2, nl, mult);
+          st(yp + c3 * mult, a3, nl, mult);
         }
+        for (; b < blk.count; ++b) {
+          const int64_t c0 = blk.start(b);
+          V acc = bias ? ld(bias + m * C + c0, nl) : V{};
+          for (int64_t kh = kh_r.lo; kh < kh_r.hi; ++kh)
+            for (int64_t kw = kw_r.lo; kw < kw_r.hi; ++kw)
+              acc = vfma(ld(xp + kh * s.dh * xrow + kw * s.dw * C + c0, nl), ld(wm + (kh * s.KW + kw) * C + c0, nl), acc);
+          st(yp + c0 * mult, acc, nl, mult);
+        }
+      }
     };
     int64_t ow = 0;
     for (; ow < inner.lo; ++ow) pixel(ow);
@@ -100,10 +146,10 @@ void fwd_nhwc(const DepthwiseArgs& a, int64_t begin, int64_t end) {
             for (int64_t kw = 0; kw < s.KW; ++kw) {
               const V wv = ld(wr + kw * C, nl);
               const T* p = xr + kw * s.dw * C;
-              a0 = a0 + ld(p, nl) * wv;
-              a1 = a1 + ld(p + xstep, nl) * wv;
-              a2 = a2 + ld(p + 2 * xstep, nl) * wv;
-              a3 = a3 + ld(p + 3 * xstep, nl) * wv;
+              a0 = vfma(ld(p, nl), wv, a0);
+              a1 = vfma(ld(p + xstep, nl), wv, a1);
+              a2 = vfma(ld(p + 2 * xstep, nl), wv, a2);
+              a3 = vfma(ld(p + 3 * xstep, nl), wv, a3);
             }
           }
           T* yp = yrow + ow * O + c0 * mult + m;
@@ -149,16 +195,36 @@ void bwd_input_nhwc(const DepthwiseArgs& a, int64_t begin, int64_t end) {
     const int64_t nkh = taps_of(ih, s.KH, s.OH, s.sh, s.ph, s.dh, khs.data(), ohs.data());
     const T* gyn = gy + n * s.OH * s.OW * O;
     T* grow = gx + task * s.W * C;
+    // One input pixel, four channel blocks at a time (four independent FMA chains).
     auto pixel = [&](int64_t iw) {
       const int64_t nkw = taps_of(iw, s.KW, s.OW, s.sw, s.pw, s.dw, kws.data(), ows.data());
-      for (int64_t b = 0; b < blk.count; ++b) {
+      int64_t b = 0;
+      for (; b + 4 <= blk.count; b += 4) {
+        const int64_t c0 = blk.start(b), c1 = blk.start(b + 1), c2 = blk.start(b + 2), c3 = blk.start(b + 3);
+        V a0 = {}, a1 = {}, a2 = {}, a3 = {};
+        for (int64_t m = 0; m < mult; ++m)
+          for (int64_t i = 0; i < nkh; ++i)
+            for (int64_t j = 0; j < nkw; ++j) {
+              const T* g = gyn + (ohs[i] * s.OW + ows[j]) * O + m;
+              const T* wk = w + ((m * s.KH + khs[i]) * s.KW + kws[j]) * C;
+              a0 = vfma(ld_step(g + c0 * mult, nl, mult), ld(wk + c0, nl), a0);
+              a1 = vfma(ld_step(g + c1 * mult, nl, mult), ld(wk + c1, nl), a1);
+              a2 = vfma(ld_step(g + c2 * mult, nl, mult), ld(wk + c2, nl), a2);
+              a3 = vfma(ld_step(g + c3 * mult, nl, mult), ld(wk + c3, nl), a3);
+            }
+        st(grow + iw * C + c0, a0, nl, int64_t(1));
+        st(grow + iw * C + c1, a1, nl, int64_t(1));
+        st(grow + iw * C + c2, a2, nl, int64_t(1));
+        st(grow + iw * C + c3, a3, nl, int64_t(1));
+      }
+      for (; b < blk.count; ++b) {
         const int64_t c0 = blk.start(b);
         V acc = {};
         for (int64_t m = 0; m < mult; ++m)
           for (int64_t i = 0; i < nkh; ++i)
             for (int64_t j = 0; j < nkw; ++j)
-              acc = acc + ld_step(gyn + (ohs[i] * s.OW + ows[j]) * O + c0 * mult + m, nl, mult) *
-                              ld(w + ((m * s.KH + khs[i]) * s.KW + kws[j]) * C + c0, nl);
+              acc = vfma(ld_step(gyn + (ohs[i] * s.OW + ows[j]) * O + c0 * mult + m, nl, mult),
+                         ld(w + ((m * s.KH + khs[i]) * s.KW + kws[j]) * C + c0, nl), acc);
         st(grow + iw * C + c0, acc, nl, int64_t(1));
       }
     };
@@ -175,10 +241,10 @@ void bwd_input_nhwc(const DepthwiseArgs& a, int64_t begin, int64_t end) {
             for (int64_t kw = 0; kw < s.KW; ++kw) {
               const V wv = ld(wr + kw * C, nl);
               const T* p = gr - kw * s.dw * O;
-              a0 = a0 + ld(p, nl) * wv;
-              a1 = a1 + ld(p + O, nl) * wv;
-              a2 = a2 + ld(p + 2 * O, nl) * wv;
-              a3 = a3 + ld(p + 3 * O, nl) * wv;
+              a0 = vfma(ld(p, nl), wv, a0);
+              a1 = vfma(ld(p + O, nl), wv, a1);
+              a2 = vfma(ld(p + 2 * O, nl), wv, a2);
+              a3 = vfma(ld(p + 3 * O, nl), wv, a3);
             }
           }
           T* gp = grow + iw * C + c0;
@@ -224,14 +290,14 @@ void bwd_weight_nhwc(const DepthwiseArgs& a, int64_t begin, int64_t end) {
             const T* xp = xr + off * C + c0;
             int64_t ow = r.lo;
             for (; ow + 4 <= r.hi; ow += 4) {
-              p0 = p0 + ld_step(gp + ow * O, nl, mult) * ld(xp + ow * s.sw * C, nl);
-              p1 = p1 + ld_step(gp + (ow + 1) * O, nl, mult) * ld(xp + (ow + 1) * s.sw * C, nl);
-              p2 = p2 + ld_step(gp + (ow + 2) * O, nl, mult) * ld(xp + (ow + 2) * s.sw * C, nl);
-              p3 = p3 + ld_step(gp + (ow + 3) * O, nl, mult) * ld(xp + (ow + 3) * s.sw * C, nl);
+              p0 = vfma(ld_step(gp + ow * O, nl, mult), ld(xp + ow * s.sw * C, nl), p0);
+              p1 = vfma(ld_step(gp + (ow + 1) * O, nl, mult), ld(xp + (ow + 1) * s.sw * C, nl), p1);
+              p2 = vfma(ld_step(gp + (ow + 2) * O, nl, mult), ld(xp + (ow + 2) * s.sw * C, nl), p2);
+              p3 = vfma(ld_step(gp + (ow + 3) * O, nl, mult), ld(xp + (ow + 3) * s.sw * C, nl), p3);
             }
-            if (ow < r.hi) p0 = p0 + ld_step(gp + ow * O, nl, mult) * ld(xp + ow * s.sw * C, nl);
-            if (ow + 1 < r.hi) p1 = p1 + ld_step(gp + (ow + 1) * O, nl, mult) * ld(xp + (ow + 1) * s.sw * C, nl);
-            if (ow + 2 < r.hi) p2 = p2 + ld_step(gp + (ow + 2) * O, nl, mult) * ld(xp + (ow + 2) * s.sw * C, nl);
+            if (ow < r.hi) p0 = vfma(ld_step(gp + ow * O, nl, mult), ld(xp + ow * s.sw * C, nl), p0);
+            if (ow + 1 < r.hi) p1 = vfma(ld_step(gp + (ow + 1) * O, nl, mult), ld(xp + (ow + 1) * s.sw * C, nl), p1);
+            if (ow + 2 < r.hi) p2 = vfma(ld_step(gp + (ow + 2) * O, nl, mult), ld(xp + (ow + 2) * s.sw * C, nl), p2);
             const V sum = (p0 + p1) + (p2 + p3);
             const V old = ld(gk + c0, nl);
             // Lanes an overlapping last block shares with its predecessor keep their value.
@@ -279,11 +345,11 @@ void fwd_nchw(const DepthwiseArgs& a, int64_t begin, int64_t end) {
           const ConvRange r = kw_r[kw];
           const T* __restrict__ src = xr + off;
           if (s.sw == 1) {
-            for (int64_t ow = r.lo; ow < r.hi; ++ow) yr[ow] = yr[ow] + src[ow] * wv;
+            for (int64_t ow = r.lo; ow < r.hi; ++ow) yr[ow] = std::fma(src[ow], wv, yr[ow]);
           } else if (s.sw == 2) {
-            for (int64_t ow = r.lo; ow < r.hi; ++ow) yr[ow] = yr[ow] + src[2 * ow] * wv;
+            for (int64_t ow = r.lo; ow < r.hi; ++ow) yr[ow] = std::fma(src[2 * ow], wv, yr[ow]);
           } else {
-            for (int64_t ow = r.lo; ow < r.hi; ++ow) yr[ow] = yr[ow] + src[ow * s.sw] * wv;
+            for (int64_t ow = r.lo; ow < r.hi; ++ow) yr[ow] = std::fma(src[ow * s.sw], wv, yr[ow]);
           }
         }
       }
@@ -318,63 +384,13 @@ void bwd_input_nchw(const DepthwiseArgs& a, int64_t begin, int64_t end) {
             const ConvRange r = kw_r[kw];
             T* __restrict__ dst = xr + off;
             if (s.sw == 1) {
-              for (int64_t ow = r.lo; ow < r.hi; ++ow) dst[ow] = dst[ow] + gr[ow] * wv;
+              for (int64_t ow = r.lo; ow < r.hi; ++ow) dst[ow] = std::fma(gr[ow], wv, dst[ow]);
             } else {
-              for (int64_t ow = r.lo; ow < r.hi; ++ow) dst[ow * s.sw] = dst[ow * s.sw] + gr[ow] * wv;
+              for (int64_t ow = r.lo; ow < r.hi; ++ow) dst[ow * s.sw] = std::fma(gr[ow], wv, dst[ow * s.sw]);
             }
           }
         }
       }
-    }
-  }
-}
-
-// Sixteen partial sums (element i of a row goes to lane i mod 16), folded in a fixed order:
-// the same bits whatever the vector width.
-constexpr int64_t kAccLanes = 16;
-
-template <typename T>
-void bwd_weight_nchw(const DepthwiseArgs& a, int64_t begin, int64_t end) {
-  const ConvShape& s = a.s;
-  const int64_t mult = s.O / s.C, KK = s.KH * s.KW;
-  const T* x = static_cast<const T*>(a.in);
-  const T* gy = static_cast<const T*>(a.w);
-  T* gw = static_cast<T*>(a.out);
-  std::vector<T> acc(KK * kAccLanes);
-  const std::vector<ConvRange> kw_r = kw_ranges(s);
-  for (int64_t o = begin; o < end; ++o) {
-    const int64_t c = o / mult;
-    std::fill(acc.begin(), acc.end(), T(0));
-    for (int64_t n = 0; n < s.N; ++n) {
-      const T* xp = x + (n * s.C + c) * s.H * s.W;
-      const T* gyp = gy + (n * s.O + o) * s.OH * s.OW;
-      for (int64_t oh = 0; oh < s.OH; ++oh) {
-        const T* __restrict__ gr = gyp + oh * s.OW;
-        const ConvRange kh_r = conv_valid_range(s.KH, s.H, s.dh, oh * s.sh - s.ph);
-        for (int64_t kh = kh_r.lo; kh < kh_r.hi; ++kh) {
-          const T* xr = xp + (oh * s.sh - s.ph + kh * s.dh) * s.W;
-          for (int64_t kw = 0; kw < s.KW; ++kw) {
-            const int64_t off = kw * s.dw - s.pw;
-            const ConvRange r = kw_r[kw];
-            const T* __restrict__ src = xr + off;
-            T* __restrict__ ak = acc.data() + (kh * s.KW + kw) * kAccLanes;
-            int64_t ow = r.lo;
-            if (s.sw == 1) {
-              for (; ow + kAccLanes <= r.hi; ow += kAccLanes)
-                for (int64_t j = 0; j < kAccLanes; ++j) ak[j] = ak[j] + gr[ow + j] * src[ow + j];
-            } else {
-              for (; ow + kAccLanes <= r.hi; ow += kAccLanes)
-                for (int64_t j = 0; j < kAccLanes; ++j) ak[j] = ak[j] + gr[ow + j] * src[(ow + j) * s.sw];
-            }
-            for (int64_t j = 0; ow < r.hi; ++ow, ++j) ak[j] = ak[j] + gr[ow] * src[ow * s.sw];
-          }
-        }
-      }
-    }
-    for (int64_t k = 0; k < KK; ++k) {
-      T sum = T(0);
-      for (int64_t j = 0; j < kAccLanes; ++j) sum += acc[k * kAccLanes + j];
-      gw[o * KK + k] = sum;
     }
   }
 }
@@ -396,7 +412,6 @@ TZ_DW_KERNEL(bwd_input_nhwc)
 TZ_DW_KERNEL(bwd_weight_nhwc)
 TZ_DW_KERNEL(fwd_nchw)
 TZ_DW_KERNEL(bwd_input_nchw)
-TZ_DW_KERNEL(bwd_weight_nchw)
 #undef TZ_DW_KERNEL
 
 }  // namespace
@@ -405,6 +420,5 @@ TZ_REGISTER_KERNEL(dw_bwd_input_nhwc_stub, &ForDtype<bwd_input_nhwc_k>::run);
 TZ_REGISTER_KERNEL(dw_bwd_weight_nhwc_stub, &ForDtype<bwd_weight_nhwc_k>::run);
 TZ_REGISTER_KERNEL(dw_fwd_nchw_stub, &ForDtype<fwd_nchw_k>::run);
 TZ_REGISTER_KERNEL(dw_bwd_input_nchw_stub, &ForDtype<bwd_input_nchw_k>::run);
-TZ_REGISTER_KERNEL(dw_bwd_weight_nchw_stub, &ForDtype<bwd_weight_nchw_k>::run);
 }  // namespace TZ_CPU_CAPABILITY
 }  // namespace tz

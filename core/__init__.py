@@ -40,6 +40,11 @@ short = int16
 int = int32  # noqa: A001
 long = int64
 cfloat = complex64
+memory_format = _C.memory_format
+contiguous_format = _C.contiguous_format
+preserve_format = _C.preserve_format
+channels_last = _C.channels_last
+channels_last_3d = _C.channels_last_3d
 
 set_num_threads = _C.set_num_threads
 get_num_threads = _C.get_num_threads

@@ -84,7 +84,7 @@ class Tensor(_C._TensorBase):
     def to(self, *args, **kwargs):
         """to(dtype), to(device[, dtype]), to(other) with non_blocking=, copy=: self when
         nothing changes (unless copy=True), else a converted copy."""
-        kwargs.pop("memory_format", None)  # every tensor here is strided and dense
+        memory_format = kwargs.pop("memory_format", None)
         if args and isinstance(args[0], (builtins.bool, builtins.int, builtins.float, builtins.complex)):
             raise TypeError(f"to() received an invalid combination of arguments - got "
                             f"({type(args[0]).__name__}, ...), but expected one of: (dtype), "
@@ -92,7 +92,10 @@ class Tensor(_C._TensorBase):
         args = tuple(_device_arg(a) for a in args)
         if "device" in kwargs:
             kwargs["device"] = _device_arg(kwargs["device"])
-        return _C._methods["to"](self, *args, **kwargs)
+        result = _C._methods["to"](self, *args, **kwargs)
+        if memory_format is None or memory_format is _C.preserve_format:
+            return result
+        return result.contiguous(memory_format=memory_format)
 
     def __len__(self):
         if self.ndim == 0:
@@ -198,6 +201,18 @@ class Tensor(_C._TensorBase):
 
     def __dlpack_device__(self):
         return (_DL_CPU, 0)
+
+    # ---- .data (added with core.nn)
+    @property
+    def data(self):
+        """This tensor's values outside autograd (a detached alias sharing its memory)."""
+        return _C._detach(self)
+
+    @data.setter
+    def data(self, new):
+        if not isinstance(new, _C._TensorBase):
+            raise TypeError(f"Tensor.data must be a Tensor, not {type(new).__name__}")
+        _C._set_data(self, new)
 
     # ---- autograd
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):

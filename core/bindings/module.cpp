@@ -5,6 +5,7 @@
 #include "bindings/py_dtype.h"
 #include "bindings/py_errors.h"
 #include "bindings/py_generator.h"
+#include "bindings/py_memory_format.h"
 #include "bindings/py_ops.h"
 #include "bindings/py_tensor.h"
 #include "bindings/python_api.h"
@@ -32,6 +33,7 @@ PYBIND11_MODULE(_C, m) {
     }
   });
   tz::py::init_dtypes(m.ptr());
+  tz::py::init_memory_formats(m.ptr());
   tz::py::init_indexing(m);  // before init_tensor_type: it fills _TensorBase's mapping slots
   tz::py::init_tensor_type(m.ptr());
   tz::py::init_generator(m);

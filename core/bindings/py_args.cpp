@@ -5,6 +5,7 @@
 #include "bindings/py_dtype.h"
 #include "bindings/py_errors.h"
 #include "bindings/py_generator.h"
+#include "bindings/py_memory_format.h"
 #include "bindings/py_tensor.h"
 #include "ops/conversion.h"
 
@@ -118,6 +119,7 @@ const char* type_label(ArgType t) {
     case ArgType::Bool: return "bool";
     case ArgType::Str: return "str";
     case ArgType::DType: return "dtype";
+    case ArgType::MemoryFormat: return "memory_format";
     case ArgType::Generator: return "Generator";
     case ArgType::IntList: return "tuple of ints";
     case ArgType::TensorList: return "tuple of Tensors";
@@ -174,6 +176,11 @@ bool convert_arg(const ArgSpec& spec, PyObject* obj, Value& out) {
       auto d = dtype_from_object(obj);
       if (!d) return false;
       return out = Value(*d), true;
+    }
+    case ArgType::MemoryFormat: {
+      auto f = memory_format_from_object(obj);
+      if (!f) return false;
+      return out = Value(*f), true;
     }
     case ArgType::Generator: {
       GeneratorPtr g = generator_from_object(obj);

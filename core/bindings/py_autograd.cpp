@@ -247,6 +247,19 @@ void init_autograd(pyb::module_& m) {
 
   m.def("_requires_grad_", [](pyb::handle t, bool b) { set_requires_grad(to_tensor(t, "requires_grad_"), b); });
   m.def("_detach", [](pyb::handle t) { return to_py(detach(to_tensor(t, "detach"))); });
+  // Tensor.data = new: self takes new's storage and geometry, keeping its autograd identity.
+  m.def("_set_data", [](pyb::handle t, pyb::handle n) {
+    Tensor self = to_tensor(t, "set_data"), other = to_tensor(n, "set_data");
+    TensorImpl* dst = self.impl();
+    const TensorImpl* src = other.impl();
+    dst->storage = src->storage;
+    dst->sizes = src->sizes;
+    dst->strides = src->strides;
+    dst->offset = src->offset;
+    dst->dtype = src->dtype;
+    dst->quantizer = src->quantizer;
+    dst->refresh_contiguous();
+  });
   m.def("_detach_", [](pyb::handle t) {
     Tensor x = to_tensor(t, "detach_");
     if (AutogradMeta* meta = autograd::meta(x)) {

@@ -93,7 +93,6 @@ PyObject* m_numel(PyObject* self, PyObject*) { return PyLong_FromLongLong(unwrap
 PyObject* m_element_size(PyObject* self, PyObject*) { return PyLong_FromLongLong(unwrap(self).itemsize()); }
 PyObject* m_storage_offset(PyObject* self, PyObject*) { return PyLong_FromLongLong(unwrap(self).offset()); }
 PyObject* m_data_ptr(PyObject* self, PyObject*) { return PyLong_FromVoidPtr(unwrap(self).raw_data()); }
-PyObject* m_is_contiguous(PyObject* self, PyObject*) { return PyBool_FromLong(unwrap(self).is_contiguous()); }
 PyObject* m_storage_nbytes(PyObject* self, PyObject*) {
   return PyLong_FromSize_t(unwrap(self).storage()->nbytes());
 }
@@ -109,7 +108,6 @@ PyMethodDef tensor_methods[] = {
     {"element_size", m_element_size, METH_NOARGS, "bytes per element"},
     {"storage_offset", m_storage_offset, METH_NOARGS, "offset into the storage, in elements"},
     {"data_ptr", m_data_ptr, METH_NOARGS, "address of the first element"},
-    {"is_contiguous", m_is_contiguous, METH_NOARGS, "whether the tensor is C-contiguous"},
     {"_storage_nbytes", m_storage_nbytes, METH_NOARGS, nullptr},
     {"_storage_ptr", m_storage_ptr, METH_NOARGS, nullptr},
     {nullptr, nullptr, 0, nullptr},

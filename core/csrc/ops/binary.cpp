@@ -117,7 +117,8 @@ DType float_power_dtype(const Tensor& a, const Tensor& b) {
 Tensor binary_op(BinaryOp op, const Tensor& a, const Tensor& b, const char* name, Scalar alpha) {
   BinaryTypes ty = binary_types(op, a, b, name);
   check_alpha(op, ty.out, alpha, name);
-  Tensor out = Tensor::empty(broadcast_shapes(a.sizes(), b.sizes(), name), ty.out);
+  Shape shape = broadcast_shapes(a.sizes(), b.sizes(), name);
+  Tensor out = empty_in_layout_of(shape, ty.out, a.sizes() == shape ? a : b);
   run_binary(op, out, a, b, ty.compute, alpha);
   out.impl()->version->version = 0;  // a fresh result, even when it was filled by copy_
   return out;

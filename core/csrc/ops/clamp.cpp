@@ -45,7 +45,7 @@ Tensor clamp_tensor(const Tensor& t, const Tensor& min, const Tensor& max, DType
 Tensor clamp(const Tensor& t, const Tensor& min, const Tensor& max) {
   DType r = clamp_result_type(t, min, max, "clamp");
   if (!is_scalar_bound(min) || !is_scalar_bound(max)) return clamp_tensor(t, min, max, r);
-  Tensor out = Tensor::empty(t.sizes(), r);
+  Tensor out = empty_in_layout_of(t.sizes(), r, t);
   run_clamp_scalar(out, t, min, max);
   return out;
 }

@@ -84,18 +84,27 @@ const Tensor& copy_(const Tensor& dst, const Tensor& src) {
   return dst;
 }
 
-Tensor clone(const Tensor& t) {
-  Tensor out = Tensor::empty(t.sizes(), t.dtype());
+namespace {
+
+Tensor copy_in_format(const Tensor& t, MemoryFormat format, const char* op) {
+  Tensor out = format == MemoryFormat::Preserve ? empty_in_layout_of(t.sizes(), t.dtype(), t)
+                                                : empty_with_format(t.sizes(), t.dtype(), format, op);
   copy_(out, t);
   out.impl()->version->version = 0;
   return out;
 }
 
-Tensor contiguous(const Tensor& t) { return t.is_contiguous() ? t : clone(t); }
+}  // namespace
+
+Tensor clone(const Tensor& t, MemoryFormat format) { return copy_in_format(t, format, "clone"); }
+
+Tensor contiguous(const Tensor& t, MemoryFormat format) {
+  return is_contiguous_as(t, format) ? t : copy_in_format(t, format, "contiguous");
+}
 
 Tensor to_dtype(const Tensor& t, DType dtype, bool copy) {
   if (t.dtype() == dtype && !copy) return t;
-  Tensor out = Tensor::empty(t.sizes(), dtype);
+  Tensor out = empty_in_layout_of(t.sizes(), dtype, t);
   copy_(out, t);
   out.impl()->version->version = 0;
   return out;

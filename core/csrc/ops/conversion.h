@@ -4,6 +4,7 @@
 #include <string>
 
 #include "ops/promotion.h"  // the type helpers of the conversion section
+#include "tensor/memory_format.h"
 #include "tensor/tensor.h"
 
 namespace tz {
@@ -11,8 +12,10 @@ namespace tz {
 // dst <- src, broadcasting src to dst's shape and converting dtype. Bumps dst's version.
 // Rejects a dst whose elements alias each other and a src that partially overlaps dst.
 const Tensor& copy_(const Tensor& dst, const Tensor& src);
-Tensor clone(const Tensor& t);
-Tensor contiguous(const Tensor& t);
+// A copy; Preserve keeps a dense channels-last layout, other formats are applied.
+Tensor clone(const Tensor& t, MemoryFormat format = MemoryFormat::Preserve);
+// `t` itself when already dense in `format`, else a copy in it.
+Tensor contiguous(const Tensor& t, MemoryFormat format = MemoryFormat::Contiguous);
 // Same tensor when nothing changes (dtype equal and copy false), else a converted copy.
 Tensor to_dtype(const Tensor& t, DType dtype, bool copy = false);
 // Tensor.to(device, dtype): only the CPU exists; a device string is validated.

@@ -8,8 +8,8 @@
 
 namespace tz {
 
-Tensor empty(const Shape& size, std::optional<DType> dtype) {
-  return Tensor::empty(size, dtype.value_or(default_float_dtype()));
+Tensor empty(const Shape& size, std::optional<DType> dtype, MemoryFormat format) {
+  return empty_with_format(size, dtype.value_or(default_float_dtype()), format);
 }
 
 const Tensor& fill_(const Tensor& t, const Scalar& value) {
@@ -96,19 +96,24 @@ Tensor logspace(const Scalar& start, const Scalar& end, int64_t steps, double ba
   return t;
 }
 
-Tensor empty_like(const Tensor& t, std::optional<DType> dtype) {
+Tensor empty_like(const Tensor& t, std::optional<DType> dtype, MemoryFormat format) {
   const DType dt = dtype.value_or(t.dtype());
+  if (format != MemoryFormat::Preserve) return empty_with_format(t.sizes(), dt, format, "empty_like");
   if (t.is_contiguous() || !non_overlapping_and_dense(t)) return Tensor::empty(t.sizes(), dt);
   size_t nbytes = static_cast<size_t>(t.numel() * itemsize(dt));
   return Tensor(std::make_shared<TensorImpl>(Storage::allocate(nbytes), t.sizes(), t.strides(), 0, dt,
                                              std::make_shared<VersionCounter>()));
 }
 
-Tensor full_like(const Tensor& t, const Scalar& value, std::optional<DType> dtype) {
-  return filled(empty_like(t, dtype), value);
+Tensor full_like(const Tensor& t, const Scalar& value, std::optional<DType> dtype, MemoryFormat format) {
+  return filled(empty_like(t, dtype, format), value);
 }
-Tensor zeros_like(const Tensor& t, std::optional<DType> dtype) { return full_like(t, Scalar(int64_t(0)), dtype); }
-Tensor ones_like(const Tensor& t, std::optional<DType> dtype) { return full_like(t, Scalar(int64_t(1)), dtype); }
+Tensor zeros_like(const Tensor& t, std::optional<DType> dtype, MemoryFormat format) {
+  return full_like(t, Scalar(int64_t(0)), dtype, format);
+}
+Tensor ones_like(const Tensor& t, std::optional<DType> dtype, MemoryFormat format) {
+  return full_like(t, Scalar(int64_t(1)), dtype, format);
+}
 
 Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, std::optional<DType> dtype) {
   bool all_int = start.is_integral() && end.is_integral() && step.is_integral();

@@ -6,7 +6,8 @@
 
 namespace tz {
 
-Tensor empty(const Shape& size, std::optional<DType> dtype = std::nullopt);
+Tensor empty(const Shape& size, std::optional<DType> dtype = std::nullopt,
+             MemoryFormat format = MemoryFormat::Contiguous);
 Tensor full(const Shape& size, const Scalar& value, std::optional<DType> dtype = std::nullopt);
 Tensor zeros(const Shape& size, std::optional<DType> dtype = std::nullopt);
 Tensor ones(const Shape& size, std::optional<DType> dtype = std::nullopt);
@@ -26,9 +27,13 @@ Tensor logspace(const Scalar& start, const Scalar& end, int64_t steps, double ba
 
 // *_like factories: t's shape, t's dtype unless given, and t's strides when t is
 // non-overlapping and dense (PyTorch's preserve_format), contiguous otherwise.
-Tensor empty_like(const Tensor& t, std::optional<DType> dtype = std::nullopt);
-Tensor full_like(const Tensor& t, const Scalar& value, std::optional<DType> dtype = std::nullopt);
-Tensor zeros_like(const Tensor& t, std::optional<DType> dtype = std::nullopt);
-Tensor ones_like(const Tensor& t, std::optional<DType> dtype = std::nullopt);
+Tensor empty_like(const Tensor& t, std::optional<DType> dtype = std::nullopt,
+                  MemoryFormat format = MemoryFormat::Preserve);
+Tensor full_like(const Tensor& t, const Scalar& value, std::optional<DType> dtype = std::nullopt,
+                 MemoryFormat format = MemoryFormat::Preserve);
+Tensor zeros_like(const Tensor& t, std::optional<DType> dtype = std::nullopt,
+                  MemoryFormat format = MemoryFormat::Preserve);
+Tensor ones_like(const Tensor& t, std::optional<DType> dtype = std::nullopt,
+                 MemoryFormat format = MemoryFormat::Preserve);
 
 }  // namespace tz

@@ -35,7 +35,7 @@ void run_lerp(const Tensor& out, const Tensor& a, const Tensor& b, const Tensor&
 Tensor lerp(const Tensor& a, const Tensor& b, const Tensor& weight) {
   check_lerp(a, b, weight, "lerp");
   Shape shape = broadcast_shapes(broadcast_shapes(a.sizes(), b.sizes(), "lerp"), weight.sizes(), "lerp");
-  Tensor out = Tensor::empty(shape, a.dtype());
+  Tensor out = empty_in_layout_of(shape, a.dtype(), a);
   run_lerp(out, a, b, weight);
   out.impl()->version->version = 0;
   return out;

@@ -19,8 +19,8 @@ using namespace op_table;
 
 const OpDef kOpTable[] = {
     // ---------------------------------------------------------------- creation
-    {"empty(int[] size, *, ScalarType? dtype=None) -> Tensor", kFunction, N::Factory,
-     OP { return empty(a[0].int_list(), a[1].opt_dtype()); }, ""},
+    {"empty(int[] size, *, ScalarType? dtype=None, MemoryFormat? memory_format=None) -> Tensor", kFunction, N::Factory,
+     OP { return empty(a[0].int_list(), a[1].opt_dtype(), a[2].opt_memory_format().value_or(MemoryFormat::Contiguous)); }, ""},
     {"zeros(int[] size, *, ScalarType? dtype=None) -> Tensor", kFunction, N::Factory,
      OP { return zeros(a[0].int_list(), a[1].opt_dtype()); }, "factory"},
     {"ones(int[] size, *, ScalarType? dtype=None) -> Tensor", kFunction, N::Factory,
@@ -40,14 +40,14 @@ const OpDef kOpTable[] = {
      OP { return linspace(a[0].scalar(), a[1].scalar(), a[2].to_int(), a[3].opt_dtype()); }, "linspace"},
     {"logspace(Scalar start, Scalar end, int steps, float base=10.0, *, ScalarType? dtype=None) -> Tensor", kFunction, N::Factory,
      OP { return logspace(a[0].scalar(), a[1].scalar(), a[2].to_int(), a[3].to_double(), a[4].opt_dtype()); }, "logspace"},
-    {"empty_like(Tensor self, *, ScalarType? dtype=None) -> Tensor", kFunction, N::Keep,
-     OP { return empty_like(a[0].tensor(), a[1].opt_dtype()); }, "like", "", not_differentiable},
-    {"zeros_like(Tensor self, *, ScalarType? dtype=None) -> Tensor", kFunction, N::Keep,
-     OP { return zeros_like(a[0].tensor(), a[1].opt_dtype()); }, "like", "", not_differentiable},
-    {"ones_like(Tensor self, *, ScalarType? dtype=None) -> Tensor", kFunction, N::Keep,
-     OP { return ones_like(a[0].tensor(), a[1].opt_dtype()); }, "like", "", not_differentiable},
-    {"full_like(Tensor self, Scalar fill_value, *, ScalarType? dtype=None) -> Tensor", kFunction, N::Keep,
-     OP { return full_like(a[0].tensor(), a[1].scalar(), a[2].opt_dtype()); }, "full_like", "", not_differentiable},
+    {"empty_like(Tensor self, *, ScalarType? dtype=None, MemoryFormat? memory_format=None) -> Tensor", kFunction, N::Keep,
+     OP { return empty_like(a[0].tensor(), a[1].opt_dtype(), a[2].opt_memory_format().value_or(MemoryFormat::Preserve)); }, "like", "", not_differentiable},
+    {"zeros_like(Tensor self, *, ScalarType? dtype=None, MemoryFormat? memory_format=None) -> Tensor", kFunction, N::Keep,
+     OP { return zeros_like(a[0].tensor(), a[1].opt_dtype(), a[2].opt_memory_format().value_or(MemoryFormat::Preserve)); }, "like", "", not_differentiable},
+    {"ones_like(Tensor self, *, ScalarType? dtype=None, MemoryFormat? memory_format=None) -> Tensor", kFunction, N::Keep,
+     OP { return ones_like(a[0].tensor(), a[1].opt_dtype(), a[2].opt_memory_format().value_or(MemoryFormat::Preserve)); }, "like", "", not_differentiable},
+    {"full_like(Tensor self, Scalar fill_value, *, ScalarType? dtype=None, MemoryFormat? memory_format=None) -> Tensor", kFunction, N::Keep,
+     OP { return full_like(a[0].tensor(), a[1].scalar(), a[2].opt_dtype(), a[3].opt_memory_format().value_or(MemoryFormat::Preserve)); }, "full_like", "", not_differentiable},
 
     // ---------------------------------------------------------------- views
     {"view(Tensor self, int[] size) -> Tensor", kMethod, N::Custom,
@@ -74,9 +74,11 @@ const OpDef kOpTable[] = {
     {"as_strided(Tensor self, int[] size, int[] stride, int? storage_offset=None) -> Tensor", kBoth, N::Unsupported,
      OP { return as_strided(a[0].tensor(), a[1].int_list(), a[2].int_list(), a[3].opt_int()); }, "",
      "geometry", &grad::as_strided},
-    {"contiguous(Tensor self) -> Tensor", kMethod, N::Keep,
-     OP { return contiguous(a[0].tensor()); }, "unary_any",
+    {"contiguous(Tensor self, *, MemoryFormat memory_format=contiguous_format) -> Tensor", kMethod, N::Keep,
+     OP { return contiguous(a[0].tensor(), a[1].memory_format()); }, "unary_any",
      "", GRAD { return {c.grad()}; }},
+    {"is_contiguous(Tensor self, *, MemoryFormat memory_format=contiguous_format) -> bool", kMethod, N::None,
+     OP { return is_contiguous_as(a[0].tensor(), a[1].memory_format()); }, ""},  // tests/core/test_memory_format.py
     {"view_as(Tensor self, Tensor other) -> Tensor", kMethod, N::Custom,
      OP { return view_as(a[0].tensor(), a[1].tensor()); }, "view_as",
      "", GRAD { return {F::reshape(c.grad(), c.input_sizes(0))}; }},
@@ -1002,8 +1004,8 @@ const OpDef kOpTable[] = {
      "tensors", GRAD { return grad::einsum_backward(c); }},
 
     // ---------------------------------------------------------------- conversion
-    {"clone(Tensor self) -> Tensor", kBoth, N::Keep,
-     OP { return clone(a[0].tensor()); }, "unary_any",
+    {"clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor", kBoth, N::Keep,
+     OP { return clone(a[0].tensor(), a[1].opt_memory_format().value_or(MemoryFormat::Preserve)); }, "unary_any",
      "", GRAD { return {c.grad()}; }},
     {"copy_(Tensor self, Tensor src, bool non_blocking=False) -> Tensor", kMethod, N::Keep,
      OP { return copy_(a[0].tensor(), a[1].tensor()); }, "copy",

@@ -57,6 +57,11 @@ Value parse_default(const std::string& text, const ArgSpec& a, const std::string
       if (a.list_size > 1 && l.size() == 1) l.assign(a.list_size, l[0]);
       return Value(l);
     }
+    case ArgType::MemoryFormat:
+      for (auto f : {MemoryFormat::Contiguous, MemoryFormat::Preserve, MemoryFormat::ChannelsLast,
+                     MemoryFormat::ChannelsLast3d})
+        if (text == memory_format_name(f)) return Value(f);
+      bad(sig, "bad memory format default " + text);
     default: bad(sig, "unsupported default for " + a.name);
   }
 }
@@ -80,6 +85,7 @@ ArgType parse_type(std::string t, ArgSpec& a, const std::string& sig) {
   if (t == "bool") return ArgType::Bool;
   if (t == "str") return ArgType::Str;
   if (t == "ScalarType") return ArgType::DType;
+  if (t == "MemoryFormat") return ArgType::MemoryFormat;
   if (t == "Generator") return ArgType::Generator;
   bad(sig, "unknown type " + t);
 }

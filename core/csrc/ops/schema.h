@@ -10,7 +10,7 @@
 namespace tz {
 
 enum class ArgType {
-  Tensor, Scalar, Int, Float, Bool, Str, DType, Generator, IntList, TensorList, OptTensorList,
+  Tensor, Scalar, Int, Float, Bool, Str, DType, MemoryFormat, Generator, IntList, TensorList, OptTensorList,
 };
 
 struct ArgSpec {

@@ -87,7 +87,7 @@ void run_unary(UnaryOp op, const Tensor& out, const Tensor& t, const UnaryArgs& 
 Tensor unary_op(UnaryOp op, const Tensor& t, const char* name, const UnaryArgs& args) {
   DType r = unary_result_type(op, t.dtype(), name);
   if (is_identity_on(op, t.dtype())) return clone(t);
-  Tensor out = Tensor::empty(t.sizes(), r);
+  Tensor out = empty_in_layout_of(t.sizes(), r, t);
   run_unary(op, out, t, args);
   out.impl()->version->version = 0;
   return out;

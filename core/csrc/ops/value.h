@@ -6,6 +6,7 @@
 #include <variant>
 #include <vector>
 
+#include "tensor/memory_format.h"
 #include "tensor/tensor.h"
 
 namespace tz {
@@ -29,6 +30,7 @@ class Value {
   Value(IntList l) : v_(std::move(l)) {}
   Value(TensorList l) : v_(std::move(l)) {}
   Value(DType d) : v_(d) {}
+  Value(MemoryFormat f) : v_(f) {}
   Value(GeneratorPtr g) : v_(std::move(g)) {}
   Value(Tuple t) : v_(std::move(t)) {}
 
@@ -62,6 +64,10 @@ class Value {
   std::optional<DType> opt_dtype() const {
     return is_none() ? std::nullopt : std::optional<DType>(dtype());
   }
+  MemoryFormat memory_format() const { return std::get<MemoryFormat>(v_); }
+  std::optional<MemoryFormat> opt_memory_format() const {
+    return is_none() ? std::nullopt : std::optional<MemoryFormat>(memory_format());
+  }
   const GeneratorPtr& generator() const { return std::get<GeneratorPtr>(v_); }
   GeneratorPtr opt_generator() const { return is_none() ? nullptr : generator(); }
   const Tuple& tuple() const { return std::get<Tuple>(v_); }
@@ -70,7 +76,7 @@ class Value {
 
  private:
   std::variant<std::monostate, Tensor, Scalar, int64_t, double, bool, std::string, IntList,
-               TensorList, DType, GeneratorPtr, Tuple>
+               TensorList, DType, MemoryFormat, GeneratorPtr, Tuple>
       v_;
 };
 

@@ -43,16 +43,9 @@ def make_case(lib, layer, batch, channels_last, backward):
     b = rng.standard_normal(cout).astype(np.float32) if has_bias else None
     out_size = (size + 2 * (k // 2) - k) // stride + 1
     gy = rng.standard_normal((batch, cout, out_size, out_size)).astype(np.float32)
-    import core
-    if lib is core:
-        def to(a):
-            if channels_last and a.ndim == 4:
-                return core.tensor(np.ascontiguousarray(a.transpose(0, 2, 3, 1))).permute(0, 3, 1, 2)
-            return core.tensor(a)
-    else:
-        def to(a):
-            t = lib.tensor(a)
-            return t.contiguous(memory_format=lib.channels_last) if channels_last and a.ndim == 4 else t
+    def to(a):
+        t = lib.tensor(a)
+        return t.contiguous(memory_format=lib.channels_last) if channels_last and a.ndim == 4 else t
     xt, wt, gyt = to(x), to(w), to(gy)
     bt = to(b) if b is not None else None
     conv = lib.nn.functional.conv2d

@@ -18,23 +18,9 @@
 #include "ops/conversion.h"
 #include "ops/creation.h"
 #include "ops/views.h"
+#include "tensor/memory_format.h"
 
 namespace tz {
-
-bool is_channels_last_strides(const Tensor& t) {
-  if (t.dim() != 4) return false;
-  const Shape& sz = t.sizes();
-  const Shape& st = t.strides();
-  if (st[1] == 0) return false;
-  int64_t min = 0;
-  for (int d : {1, 3, 2, 0}) {
-    if (sz[d] == 0 || st[d] < min) return false;
-    // An N111 tensor (all strides equal) is taken as contiguous, like PyTorch.
-    if (d == 0 && min == st[1]) return false;
-    min = st[d] * (sz[d] > 1 ? sz[d] : 1);
-  }
-  return true;
-}
 
 namespace {
 
@@ -102,15 +88,16 @@ bool is_depthwise(const ConvShape& s) { return s.groups > 1 && s.groups == s.C; 
 // NHWC memory are the same and the NHWC kernels make one GEMM of the whole batch.
 bool rows_layout(const ConvShape& s, bool nhwc) { return nhwc || (s.H * s.W == 1 && s.OH * s.OW == 1); }
 
-// A contiguous tensor in NCHW or NHWC memory (as an NCHW-shaped tensor).
-Tensor in_layout(const Tensor& t, bool nhwc) {
-  if (!nhwc) return contiguous(t);
-  return permute(contiguous(permute(t, {0, 2, 3, 1})), {0, 3, 1, 2});
-}
+MemoryFormat format_of(bool nhwc) { return nhwc ? MemoryFormat::ChannelsLast : MemoryFormat::Contiguous; }
+// A dense tensor in NCHW or NHWC memory (as an NCHW-shaped tensor).
+Tensor in_layout(const Tensor& t, bool nhwc) { return contiguous(t, format_of(nhwc)); }
 // A new (N, C, H, W) tensor with NCHW or NHWC memory.
 Tensor new_4d(int64_t n, int64_t c, int64_t h, int64_t w, DType dt, bool nhwc) {
-  if (!nhwc) return Tensor::empty({n, c, h, w}, dt);
-  return permute(Tensor::empty({n, h, w, c}, dt), {0, 3, 1, 2});
+  return empty_with_format({n, c, h, w}, dt, format_of(nhwc), "conv");
+}
+// Like PyTorch: a channels-last input or weight gives a channels-last convolution.
+bool channels_last(const Tensor& a, const Tensor& b) {
+  return suggest_memory_format(a) == MemoryFormat::ChannelsLast || suggest_memory_format(b) == MemoryFormat::ChannelsLast;
 }
 
 template <typename F> void for_float(DType dt, const F& f) {
@@ -496,7 +483,7 @@ Tensor convolution(const Tensor& input, const Tensor& weight, const Tensor& bias
   Tensor b = bias.defined() ? to_dtype(bias, ct) : Tensor();
   const IntList st = as_2d(stride, k, 1), pad = as_2d(padding, k, 0), dil = as_2d(dilation, k, 1);
   const IntList out2 = as_2d(out_sz, k, 1);
-  const bool nhwc = k == 2 && (is_channels_last_strides(x4) || is_channels_last_strides(w4));
+  const bool nhwc = k == 2 && channels_last(x4, w4);
   Tensor y;
   if (!transposed) {
     y = forward_4d(x4, w4, b, regular_shape(x4.sizes(), w4.sizes(), out2, st, pad, dil, groups), nhwc);
@@ -530,7 +517,7 @@ Tensor conv_backward_weight(const Tensor& input, const Tensor& grad_output, cons
   TZ_CHECK(s.N == gy.size(0) && s.O == gy.size(1) && s.C == s.groups * w4[1], Runtime,
            "_conv_backward_weight(): input ", shape_str(input.sizes()), " and grad_output ",
            shape_str(grad_output.sizes()), " do not match weight_size ", shape_str(weight_size));
-  const bool nhwc = k == 2 && (is_channels_last_strides(x) || is_channels_last_strides(gy));
+  const bool nhwc = k == 2 && channels_last(x, gy);
   Tensor gw = backward_weight_4d(x, gy, s, nhwc);
   if (k == 1) gw = squeeze(gw, 2);
   return to_dtype(gw, input.dtype());

@@ -27,7 +27,4 @@ Tensor im2col(const Tensor& input, const IntList& kernel_size, const IntList& di
 Tensor col2im(const Tensor& input, const IntList& output_size, const IntList& kernel_size,
               const IntList& dilation, const IntList& padding, const IntList& stride);
 
-// PyTorch's guess of a 4-d tensor's memory format from its strides (suggest_memory_format).
-bool is_channels_last_strides(const Tensor& t);
-
 }  // namespace tz

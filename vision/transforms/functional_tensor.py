@@ -416,9 +416,8 @@ def gaussian_blur(img, kernel_size, sigma):
     a = to_numpy(img)
     padded = to_numpy(pad(from_numpy(a.astype(dt, copy=False)),
                           [kernel_size[0] // 2, kernel_size[1] // 2], padding_mode="reflect"))
-    # the 2-D kernel is the outer product ky x kx: filter rows, then columns
-    out = K.depthwise_conv2d(padded, ky[:, None])
-    out = K.depthwise_conv2d(out, kx[None, :])
+    # one 2-D kernel, the outer product ky x kx, in one depthwise convolution (like torchvision)
+    out = K.depthwise_conv2d(padded, np.outer(ky, kx))
     if not img.dtype.is_floating_point:
         out = _to_dtype_like(out, img.dtype, rounding=True)
     return from_numpy(out)

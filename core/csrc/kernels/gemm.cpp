@@ -121,6 +121,35 @@ void gemm_loop(const Block& blk, const Scalar& alpha_s, const Scalar& beta_s) {
   }
 }
 
+// A product with one row or one column as a matrix-vector product (GEMM would pack the whole
+// matrix for a single row: several times slower). False when the vector's stride doesn't fit.
+bool run_gemv(DType dtype, const Block& blk, const BlasLayout& la, const BlasLayout& lb, const Scalar& alpha,
+              const Scalar& beta) {
+  // m == 1: c[0, :] = B^T a[0, :]; n == 1: c[:, 0] = A b[:, 0].
+  const bool row = blk.m == 1;
+  const BlasLayout& lm = row ? lb : la;  // the matrix operand
+  const int64_t rows = row ? blk.k : blk.m, cols = row ? blk.n : blk.k;
+  const void* mat = row ? blk.b : blk.a;
+  const void* vec = row ? blk.a : blk.b;
+  const int64_t incx = row ? blk.acs : blk.brs, incy = row ? blk.ccs : blk.crs;
+  if (!fits_blasint(incx) || !fits_blasint(incy) || incx < 1 || incy < 1) return false;
+  // y = op(M) x with M (rows x cols): row-major M for !lm.trans, else its transpose is.
+  const bool want_transpose = row;  // m == 1 multiplies by B^T
+  const bool trans = want_transpose != lm.trans;
+  const int M = int(lm.trans ? cols : rows), N = int(lm.trans ? rows : cols), ld = int(lm.ld);
+  const auto t = trans ? CblasTrans : CblasNoTrans;
+  if (dtype == DType::Float32) {
+    scipy_cblas_sgemv(CblasRowMajor, t, M, N, float(alpha.to_double()), static_cast<const float*>(mat), ld,
+                      static_cast<const float*>(vec), int(incx), float(beta.to_double()), reinterpret_cast<float*>(blk.c),
+                      int(incy));
+  } else {
+    scipy_cblas_dgemv(CblasRowMajor, t, M, N, alpha.to_double(), static_cast<const double*>(mat), ld,
+                      static_cast<const double*>(vec), int(incx), beta.to_double(), reinterpret_cast<double*>(blk.c),
+                      int(incy));
+  }
+  return true;
+}
+
 // Tries BLAS on one block; false when the layout or sizes do not fit it.
 bool run_blas(DType dtype, Block blk, const Scalar& alpha, const Scalar& beta) {
   if (!is_blas_dtype(dtype)) return false;
@@ -141,6 +170,7 @@ bool run_blas(DType dtype, Block blk, const Scalar& alpha, const Scalar& beta) {
       !fits_blasint(blk.k))
     return false;
   init_blas_once();
+  if ((blk.m == 1 || blk.n == 1) && dtype != DType::Complex64 && run_gemv(dtype, blk, la, lb, alpha, beta)) return true;
   const auto ta = la.trans ? CblasTrans : CblasNoTrans;
   const auto tb = lb.trans ? CblasTrans : CblasNoTrans;
   const int m = int(blk.m), n = int(blk.n), k = int(blk.k);

@@ -1,0 +1,71 @@
+// Convolution kernels. Every convolution is described by the geometry of a regular
+// (non-transposed) 2-d convolution, input (N, C, H, W), weight (O, C/groups, KH, KW),
+// output (N, O, OH, OW); transposed convolutions run its data-gradient kernel.
+//   - im2col / col2im (kernels/conv_im2col.cpp, plain C++): NCHW images give a column
+//     matrix (C*KH*KW, OH*OW), NHWC images its transpose-like (OH*OW, KH*KW*C).
+//   - depthwise (groups == C, O = C * multiplier): hand-written direct kernels in
+//     kernels/isa/conv_kernels.cpp for NHWC (channels in vector lanes) and NCHW (rows in
+//     lanes; the weight gradient always runs in NHWC). Every build accumulates each output's
+//     taps in the same order with fused multiply-adds (FMA instructions in the AVX2/AVX-512
+//     builds, std::fma in the baseline: one rounding each), so the baseline, AVX2 and
+//     AVX-512 builds give bit-identical results.
+#pragma once
+#include <cstdint>
+
+#include "kernels/dispatch.h"
+#include "tensor/dtype.h"
+
+namespace tz {
+
+struct ConvShape {
+  int64_t N, C, H, W;   // input of the regular convolution
+  int64_t O, KH, KW;    // weight (O, C / groups, KH, KW)
+  int64_t OH, OW;       // output
+  int64_t sh, sw, ph, pw, dh, dw;
+  int64_t groups;
+  int64_t cg() const { return C / groups; }
+  int64_t og() const { return O / groups; }
+};
+
+// Output positions o in [0, out_len) whose input index o * stride + offset lies in [0, in_len).
+struct ConvRange { int64_t lo, hi; };
+inline ConvRange conv_valid_range(int64_t out_len, int64_t in_len, int64_t stride, int64_t offset) {
+  int64_t lo = offset >= 0 ? 0 : (-offset + stride - 1) / stride;
+  int64_t hi = in_len - offset <= 0 ? 0 : (in_len - offset - 1) / stride + 1;
+  lo = lo < out_len ? lo : out_len;
+  hi = hi < out_len ? hi : out_len;
+  return {lo, hi > lo ? hi : lo};
+}
+
+// NCHW image: `nc` channels H*W apart starting at x; col is (nc*KH*KW) x (OH*OW).
+template <typename T> void im2col_nchw(const T* x, int64_t nc, const ConvShape& s, T* col);
+// Adds col back into the zero-initialised image x (the adjoint of im2col_nchw).
+template <typename T> void col2im_nchw(const T* col, int64_t nc, const ConvShape& s, T* x);
+// NHWC image (pixels s.C apart, rows s.W*s.C apart): channels [0, nc) from x; col is
+// (OH*OW) x (KH*KW*nc), columns ordered (kh, kw, c).
+template <typename T> void im2col_nhwc(const T* x, int64_t nc, const ConvShape& s, T* col);
+template <typename T> void col2im_nhwc(const T* col, int64_t nc, const ConvShape& s, T* x);
+
+// Arguments of the depthwise kernels (groups == C, O == C * mult). Float32 or Float64.
+// Weight layouts: NCHW kernels take (O, KH, KW) as stored; NHWC kernels take
+// (mult, KH, KW, C), i.e. w[m, kh, kw, c] = weight[c * mult + m, 0, kh, kw].
+struct DepthwiseArgs {
+  ConvShape s;
+  const void* in;    // fwd: input; bwd_input: grad_output; bwd_weight: input
+  const void* w;     // fwd / bwd_input: weight; bwd_weight: grad_output
+  const void* bias;  // fwd only, may be null; NHWC: (mult, C) like the weight
+  void* out;         // fwd: output; bwd_input: grad_input; bwd_weight: weight grad (accumulated)
+};
+// Runs tasks [begin, end):
+//   fwd:        NHWC: output rows (n, oh);  NCHW: output planes (n, o)
+//   bwd_input:  NHWC: input rows (n, h);    NCHW: input planes (n, c)
+//   bwd_weight: NHWC only (NCHW inputs are transposed first): output rows (n, oh), adding
+//               into out (mult, KH, KW, C)
+using DepthwiseFn = void (*)(DType dtype, const DepthwiseArgs& a, int64_t begin, int64_t end);
+extern DispatchStub<DepthwiseFn> dw_fwd_nhwc_stub;
+extern DispatchStub<DepthwiseFn> dw_bwd_input_nhwc_stub;
+extern DispatchStub<DepthwiseFn> dw_bwd_weight_nhwc_stub;
+extern DispatchStub<DepthwiseFn> dw_fwd_nchw_stub;
+extern DispatchStub<DepthwiseFn> dw_bwd_input_nchw_stub;
+
+}  // namespace tz

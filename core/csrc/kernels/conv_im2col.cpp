@@ -1,0 +1,94 @@
+// im2col / col2im for the GEMM-based convolutions and F.unfold / F.fold (see kernels/conv.h).
+#include <algorithm>
+#include <cstring>
+
+#include "kernels/conv.h"
+
+namespace tz {
+template <typename T>
+void im2col_nchw(const T* x, int64_t nc, const ConvShape& s, T* col) {
+  const int64_t plane = s.H * s.W, L = s.OH * s.OW;
+  for (int64_t c = 0; c < nc; ++c)
+    for (int64_t kh = 0; kh < s.KH; ++kh)
+      for (int64_t kw = 0; kw < s.KW; ++kw) {
+        T* dst = col + ((c * s.KH + kh) * s.KW + kw) * L;
+        const int64_t woff = kw * s.dw - s.pw;
+        const ConvRange r = conv_valid_range(s.OW, s.W, s.sw, woff);
+        for (int64_t oh = 0; oh < s.OH; ++oh, dst += s.OW) {
+          const int64_t ih = oh * s.sh - s.ph + kh * s.dh;
+          if (ih < 0 || ih >= s.H) {
+            std::fill(dst, dst + s.OW, T(0));
+            continue;
+          }
+          const T* src = x + c * plane + ih * s.W + woff;
+          std::fill(dst, dst + r.lo, T(0));
+          if (s.sw == 1) std::memcpy(dst + r.lo, src + r.lo, (r.hi - r.lo) * sizeof(T));
+          else for (int64_t ow = r.lo; ow < r.hi; ++ow) dst[ow] = src[ow * s.sw];
+          std::fill(dst + r.hi, dst + s.OW, T(0));
+        }
+      }
+}
+
+template <typename T>
+void col2im_nchw(const T* col, int64_t nc, const ConvShape& s, T* x) {
+  const int64_t plane = s.H * s.W, L = s.OH * s.OW;
+  for (int64_t c = 0; c < nc; ++c)
+    for (int64_t kh = 0; kh < s.KH; ++kh)
+      for (int64_t kw = 0; kw < s.KW; ++kw) {
+        const T* src = col + ((c * s.KH + kh) * s.KW + kw) * L;
+        const int64_t woff = kw * s.dw - s.pw;
+        const ConvRange r = conv_valid_range(s.OW, s.W, s.sw, woff);
+        for (int64_t oh = 0; oh < s.OH; ++oh, src += s.OW) {
+          const int64_t ih = oh * s.sh - s.ph + kh * s.dh;
+          if (ih < 0 || ih >= s.H) continue;
+          T* dst = x + c * plane + ih * s.W + woff;
+          for (int64_t ow = r.lo; ow < r.hi; ++ow) dst[ow * s.sw] += src[ow];
+        }
+      }
+}
+
+template <typename T>
+void im2col_nhwc(const T* x, int64_t nc, const ConvShape& s, T* col) {
+  const int64_t row_len = s.KH * s.KW * nc;
+  for (int64_t oh = 0; oh < s.OH; ++oh)
+    for (int64_t ow = 0; ow < s.OW; ++ow) {
+      T* dst = col + (oh * s.OW + ow) * row_len;
+      for (int64_t kh = 0; kh < s.KH; ++kh) {
+        const int64_t ih = oh * s.sh - s.ph + kh * s.dh;
+        for (int64_t kw = 0; kw < s.KW; ++kw, dst += nc) {
+          const int64_t iw = ow * s.sw - s.pw + kw * s.dw;
+          if (ih < 0 || ih >= s.H || iw < 0 || iw >= s.W) std::fill(dst, dst + nc, T(0));
+          else std::memcpy(dst, x + (ih * s.W + iw) * s.C, nc * sizeof(T));
+        }
+      }
+    }
+}
+
+template <typename T>
+void col2im_nhwc(const T* col, int64_t nc, const ConvShape& s, T* x) {
+  const int64_t row_len = s.KH * s.KW * nc;
+  for (int64_t oh = 0; oh < s.OH; ++oh)
+    for (int64_t ow = 0; ow < s.OW; ++ow) {
+      const T* src = col + (oh * s.OW + ow) * row_len;
+      for (int64_t kh = 0; kh < s.KH; ++kh) {
+        const int64_t ih = oh * s.sh - s.ph + kh * s.dh;
+        for (int64_t kw = 0; kw < s.KW; ++kw, src += nc) {
+          const int64_t iw = ow * s.sw - s.pw + kw * s.dw;
+          if (ih < 0 || ih >= s.H || iw < 0 || iw >= s.W) continue;
+          T* dst = x + (ih * s.W + iw) * s.C;
+          for (int64_t c = 0; c < nc; ++c) dst[c] += src[c];
+        }
+      }
+    }
+}
+
+#define TZ_INSTANTIATE_IM2COL(T)                                              \
+  template void im2col_nchw<T>(const T*, int64_t, const ConvShape&, T*);     \
+  template void col2im_nchw<T>(const T*, int64_t, const ConvShape&, T*);     \
+  template void im2col_nhwc<T>(const T*, int64_t, const ConvShape&, T*);     \
+  template void col2im_nhwc<T>(const T*, int64_t, const ConvShape&, T*);
+TZ_INSTANTIATE_IM2COL(float)
+TZ_INSTANTIATE_IM2COL(double)
+#undef TZ_INSTANTIATE_IM2COL
+
+}  // namespace tz

@@ -1,0 +1,10 @@
+// The depthwise convolution dispatch stubs; kernels/isa/conv_kernels.cpp fills them in.
+#include "kernels/conv.h"
+
+namespace tz {
+DispatchStub<DepthwiseFn> dw_fwd_nhwc_stub("depthwise_conv_nhwc");
+DispatchStub<DepthwiseFn> dw_bwd_input_nhwc_stub("depthwise_conv_backward_input_nhwc");
+DispatchStub<DepthwiseFn> dw_bwd_weight_nhwc_stub("depthwise_conv_backward_weight_nhwc");
+DispatchStub<DepthwiseFn> dw_fwd_nchw_stub("depthwise_conv_nchw");
+DispatchStub<DepthwiseFn> dw_bwd_input_nchw_stub("depthwise_conv_backward_input_nchw");
+}  // namespace tz

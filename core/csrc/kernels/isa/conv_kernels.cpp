@@ -1,0 +1,424 @@
+// Depthwise convolution kernels (see kernels/conv.h). NHWC: channels in vector lanes, four
+// output pixels per step in the interior so each weight load serves four outputs. NCHW:
+// one plane per task, output rows in lanes. Every output accumulates its taps in the order
+// (kh, kw) ascending, starting from the bias, by fused multiply-adds (one rounding each:
+// FMA instructions in the AVX2/AVX-512 builds, std::fma in the baseline), so every build
+// (and the NCHW and NHWC forward kernels) give the same bits.
+#include <immintrin.h>
+
+#include <algorithm>
+#include <cmath>
+#include <type_traits>
+#include <vector>
+
+#include "kernels/conv.h"
+#include "kernels/simd_vec.h"
+
+namespace tz {
+namespace TZ_CPU_CAPABILITY {
+namespace {
+
+using vm::kLanes;
+using vm::vec;
+
+// a * b + c rounded once: the FMA instruction where the build has one, std::fma per lane
+// otherwise, so every build gives the same bits.
+template <typename V> TZ_VINLINE V vfma(const V& a, const V& b, const V& c) {
+  using T = std::remove_cv_t<std::remove_reference_t<decltype(a[0])>>;
+#if defined(__AVX512F__)
+  if constexpr (std::is_same_v<T, float>) return (V)_mm512_fmadd_ps((__m512)a, (__m512)b, (__m512)c);
+  else return (V)_mm512_fmadd_pd((__m512d)a, (__m512d)b, (__m512d)c);
+#elif defined(__FMA__)
+  if constexpr (std::is_same_v<T, float>) return (V)_mm256_fmadd_ps((__m256)a, (__m256)b, (__m256)c);
+  else return (V)_mm256_fmadd_pd((__m256d)a, (__m256d)b, (__m256d)c);
+#else
+  V r;
+  for (int l = 0; l < kLanes<T>; ++l) r[l] = std::fma(a[l], b[l], c[l]);
+  return r;
+#endif
+}
+
+// n (<= lanes) elements: a full vector load when n is the lane count.
+template <typename T> TZ_VINLINE vec<T> ld(const T* p, int64_t n) {
+  return n == kLanes<T> ? vm::load(p) : vm::load_partial(p, n);
+}
+// Stores n lanes `step` elements apart (step > 1: a multiplier's interleaved channels).
+template <typename T> TZ_VINLINE void st(T* p, const vec<T>& v, int64_t n, int64_t step) {
+  if (step == 1) {
+    if (n == kLanes<T>) vm::store(p, v);
+    else vm::store_partial(p, v, n);
+  } else {
+    for (int64_t l = 0; l < n; ++l) p[l * step] = v[l];
+  }
+}
+// Loads n lanes `step` elements apart.
+template <typename T> TZ_VINLINE vec<T> ld_step(const T* p, int64_t n, int64_t step) {
+  if (step == 1) return ld(p, n);
+  vec<T> v = {};
+  for (int64_t l = 0; l < n; ++l) v[l] = p[l * step];
+  return v;
+}
+
+// ---------------------------------------------------------------- NHWC
+
+// Channel blocks of L lanes. The last block is moved back to end at C, overlapping its
+// predecessor, so every load is a full vector (C < L: one partial block). `skip`: lanes
+// of the block that the previous block already covered (accumulating kernels mask them).
+struct Blocks {
+  int64_t C, L, count;
+  Blocks(int64_t c, int64_t l) : C(c), L(l), count(c >= l ? (c + l - 1) / l : 1) {}
+  int64_t start(int64_t b) const { return C < L ? 0 : std::min(b * L, C - L); }
+  int64_t lanes() const { return C < L ? C : L; }
+  int64_t skip(int64_t b) const { return b * L - start(b); }
+};
+
+template <typename T>
+void fwd_nhwc(const DepthwiseArgs& a, int64_t begin, int64_t end) {
+  using V = vec<T>;
+  const ConvShape& s = a.s;
+  const int64_t C = s.C, O = s.O, mult = O / C, KK = s.KH * s.KW;
+  const T* x = static_cast<const T*>(a.in);
+  const T* w = static_cast<const T*>(a.w);
+  const T* bias = static_cast<const T*>(a.bias);
+  T* y = static_cast<T*>(a.out);
+  const Blocks blk(C, kLanes<T>);
+  const int64_t nl = blk.lanes();
+  // Output columns whose taps are all inside the input.
+  const ConvRange inner = conv_valid_range(s.OW, s.W - (s.KW - 1) * s.dw, s.sw, -s.pw);
+  const int64_t xstep = s.sw * C, xrow = s.W * C;
+  for (int64_t task = begin; task < end; ++task) {
+    const int64_t n = task / s.OH, oh = task % s.OH;
+    const T* xn = x + n * s.H * xrow;
+    T* yrow = y + task * s.OW * O;
+    const ConvRange kh_r = conv_valid_range(s.KH, s.H, s.dh, oh * s.sh - s.ph);
+    const T* x0 = xn + (oh * s.sh - s.ph) * xrow;  // row of kh = 0 (may lie outside)
+    // One output pixel, four channel blocks at a time (four independent FMA chains).
+    auto pixel = [&](int64_t ow) {
+      const ConvRange kw_r = conv_valid_range(s.KW, s.W, s.dw, ow * s.sw - s.pw);
+      const T* xp = x0 + (ow * s.sw - s.pw) * C;
+      for (int64_t m = 0; m < mult; ++m) {
+        const T* wm = w + m * KK * C;
+        T* yp = yrow + ow * O + m;
+        int64_t b = 0;
+        for (; b + 4 <= blk.count; b += 4) {
+          const int64_t c0 = blk.start(b), c1 = blk.start(b + 1), c2 = blk.start(b + 2), c3 = blk.start(b + 3);
+          V a0 = {}, a1 = {}, a2 = {}, a3 = {};
+          if (bias) {
+            a0 = ld(bias + m * C + c0, nl), a1 = ld(bias + m * C + c1, nl);
+            a2 = ld(bias + m * C + c2, nl), a3 = ld(bias + m * C + c3, nl);
+          }
+          for (int64_t kh = kh_r.lo; kh < kh_r.hi; ++kh)
+            for (int64_t kw = kw_r.lo; kw < kw_r.hi; ++kw) {
+              const T* xk = xp + kh * s.dh * xrow + kw * s.dw * C;
+              const T* wk = wm + (kh * s.KW + kw) * C;
+              a0 = vfma(ld(xk + c0, nl), ld(wk + c0, nl), a0);
+              a1 = vfma(ld(xk + c1, nl), ld(wk + c1, nl), a1);
+              a2 = vfma(ld(xk + c2, nl), ld(wk + c2, nl), a2);
+              a3 = vfma(ld(xk + c3, nl), ld(wk + c3, nl), a3);
+            }
+          st(yp + c0 * mult, a0, nl, mult);
+          st(yp + c1 * mult, a1, nl, mult);
+          st(yp + c2 * mult, a2, nl, mult);
+          st(yp + c3 * mult, a3, nl, mult);
+        }
+        for (; b < blk.count; ++b) {
+          const int64_t c0 = blk.start(b);
+          V acc = bias ? ld(bias + m * C + c0, nl) : V{};
+          for (int64_t kh = kh_r.lo; kh < kh_r.hi; ++kh)
+            for (int64_t kw = kw_r.lo; kw < kw_r.hi; ++kw)
+              acc = vfma(ld(xp + kh * s.dh * xrow + kw * s.dw * C + c0, nl), ld(wm + (kh * s.KW + kw) * C + c0, nl), acc);
+          st(yp + c0 * mult, acc, nl, mult);
+        }
+      }
+    };
+    int64_t ow = 0;
+    for (; ow < inner.lo; ++ow) pixel(ow);
+    for (; ow + 4 <= inner.hi; ow += 4)
+      for (int64_t m = 0; m < mult; ++m)
+        for (int64_t b = 0; b < blk.count; ++b) {
+          const int64_t c0 = blk.start(b);
+          const T* wm = w + m * KK * C + c0;
+          const V bv = bias ? ld(bias + m * C + c0, nl) : V{};
+          V a0 = bv, a1 = bv, a2 = bv, a3 = bv;
+          for (int64_t kh = kh_r.lo; kh < kh_r.hi; ++kh) {
+            const T* xr = x0 + kh * s.dh * xrow + c0 + (ow * s.sw - s.pw) * C;
+            const T* wr = wm + kh * s.KW * C;
+            for (int64_t kw = 0; kw < s.KW; ++kw) {
+              const V wv = ld(wr + kw * C, nl);
+              const T* p = xr + kw * s.dw * C;
+              a0 = vfma(ld(p, nl), wv, a0);
+              a1 = vfma(ld(p + xstep, nl), wv, a1);
+              a2 = vfma(ld(p + 2 * xstep, nl), wv, a2);
+              a3 = vfma(ld(p + 3 * xstep, nl), wv, a3);
+            }
+          }
+          T* yp = yrow + ow * O + c0 * mult + m;
+          st(yp, a0, nl, mult);
+          st(yp + O, a1, nl, mult);
+          st(yp + 2 * O, a2, nl, mult);
+          st(yp + 3 * O, a3, nl, mult);
+        }
+    for (; ow < s.OW; ++ow) pixel(ow);
+  }
+}
+
+// Taps (k, output index) reaching input index i along one dim; returns their count.
+int64_t taps_of(int64_t i, int64_t k_len, int64_t out_len, int64_t stride, int64_t pad, int64_t dil, int64_t* ks,
+                int64_t* os) {
+  int64_t cnt = 0;
+  for (int64_t k = 0; k < k_len; ++k) {
+    const int64_t num = i + pad - k * dil;
+    if (num < 0 || num % stride != 0 || num / stride >= out_len) continue;
+    ks[cnt] = k, os[cnt] = num / stride, ++cnt;
+  }
+  return cnt;
+}
+
+// Gathers, for each input pixel, the output pixels and taps that read it.
+template <typename T>
+void bwd_input_nhwc(const DepthwiseArgs& a, int64_t begin, int64_t end) {
+  using V = vec<T>;
+  const ConvShape& s = a.s;
+  const int64_t C = s.C, O = s.O, mult = O / C;
+  const T* gy = static_cast<const T*>(a.in);
+  const T* w = static_cast<const T*>(a.w);
+  T* gx = static_cast<T*>(a.out);
+  const Blocks blk(C, kLanes<T>);
+  const int64_t nl = blk.lanes();
+  std::vector<int64_t> khs(s.KH), ohs(s.KH), kws(s.KW), ows(s.KW);
+  // Input columns all of whose taps reach an output (stride 1 only): blocks of four.
+  const bool unit = s.sw == 1 && mult == 1;
+  const int64_t in_lo = unit ? std::max<int64_t>(0, (s.KW - 1) * s.dw - s.pw) : 0;
+  const int64_t in_hi = unit ? std::min<int64_t>(s.W, s.OW - s.pw) : 0;
+  for (int64_t task = begin; task < end; ++task) {
+    const int64_t n = task / s.H, ih = task % s.H;
+    const int64_t nkh = taps_of(ih, s.KH, s.OH, s.sh, s.ph, s.dh, khs.data(), ohs.data());
+    const T* gyn = gy + n * s.OH * s.OW * O;
+    T* grow = gx + task * s.W * C;
+    // One input pixel, four channel blocks at a time (four independent FMA chains).
+    auto pixel = [&](int64_t iw) {
+      const int64_t nkw = taps_of(iw, s.KW, s.OW, s.sw, s.pw, s.dw, kws.data(), ows.data());
+      int64_t b = 0;
+      for (; b + 4 <= blk.count; b += 4) {
+        const int64_t c0 = blk.start(b), c1 = blk.start(b + 1), c2 = blk.start(b + 2), c3 = blk.start(b + 3);
+        V a0 = {}, a1 = {}, a2 = {}, a3 = {};
+        for (int64_t m = 0; m < mult; ++m)
+          for (int64_t i = 0; i < nkh; ++i)
+            for (int64_t j = 0; j < nkw; ++j) {
+              const T* g = gyn + (ohs[i] * s.OW + ows[j]) * O + m;
+              const T* wk = w + ((m * s.KH + khs[i]) * s.KW + kws[j]) * C;
+              a0 = vfma(ld_step(g + c0 * mult, nl, mult), ld(wk + c0, nl), a0);
+              a1 = vfma(ld_step(g + c1 * mult, nl, mult), ld(wk + c1, nl), a1);
+              a2 = vfma(ld_step(g + c2 * mult, nl, mult), ld(wk + c2, nl), a2);
+              a3 = vfma(ld_step(g + c3 * mult, nl, mult), ld(wk + c3, nl), a3);
+            }
+        st(grow + iw * C + c0, a0, nl, int64_t(1));
+        st(grow + iw * C + c1, a1, nl, int64_t(1));
+        st(grow + iw * C + c2, a2, nl, int64_t(1));
+        st(grow + iw * C + c3, a3, nl, int64_t(1));
+      }
+      for (; b < blk.count; ++b) {
+        const int64_t c0 = blk.start(b);
+        V acc = {};
+        for (int64_t m = 0; m < mult; ++m)
+          for (int64_t i = 0; i < nkh; ++i)
+            for (int64_t j = 0; j < nkw; ++j)
+              acc = vfma(ld_step(gyn + (ohs[i] * s.OW + ows[j]) * O + c0 * mult + m, nl, mult),
+                         ld(w + ((m * s.KH + khs[i]) * s.KW + kws[j]) * C + c0, nl), acc);
+        st(grow + iw * C + c0, acc, nl, int64_t(1));
+      }
+    };
+    int64_t iw = 0;
+    if (unit && in_hi > in_lo) {
+      for (; iw < in_lo; ++iw) pixel(iw);
+      for (; iw + 4 <= in_hi; iw += 4)
+        for (int64_t b = 0; b < blk.count; ++b) {
+          const int64_t c0 = blk.start(b);
+          V a0 = {}, a1 = {}, a2 = {}, a3 = {};
+          for (int64_t i = 0; i < nkh; ++i) {
+            const T* gr = gyn + ohs[i] * s.OW * O + c0 + (iw + s.pw) * O;
+            const T* wr = w + khs[i] * s.KW * C + c0;
+            for (int64_t kw = 0; kw < s.KW; ++kw) {
+              const V wv = ld(wr + kw * C, nl);
+              const T* p = gr - kw * s.dw * O;
+              a0 = vfma(ld(p, nl), wv, a0);
+              a1 = vfma(ld(p + O, nl), wv, a1);
+              a2 = vfma(ld(p + 2 * O, nl), wv, a2);
+              a3 = vfma(ld(p + 3 * O, nl), wv, a3);
+            }
+          }
+          T* gp = grow + iw * C + c0;
+          st(gp, a0, nl, int64_t(1));
+          st(gp + C, a1, nl, int64_t(1));
+          st(gp + 2 * C, a2, nl, int64_t(1));
+          st(gp + 3 * C, a3, nl, int64_t(1));
+        }
+    }
+    for (; iw < s.W; ++iw) pixel(iw);
+  }
+}
+
+template <typename T>
+void bwd_weight_nhwc(const DepthwiseArgs& a, int64_t begin, int64_t end) {
+  using V = vec<T>;
+  const ConvShape& s = a.s;
+  const int64_t C = s.C, O = s.O, mult = O / C;
+  const T* x = static_cast<const T*>(a.in);
+  const T* gy = static_cast<const T*>(a.w);
+  T* gw = static_cast<T*>(a.out);
+  const Blocks blk(C, kLanes<T>);
+  const int64_t nl = blk.lanes();
+  V lane_index;
+  for (int l = 0; l < kLanes<T>; ++l) lane_index[l] = T(l);
+  for (int64_t task = begin; task < end; ++task) {
+    const int64_t n = task / s.OH, oh = task % s.OH;
+    const T* xn = x + n * s.H * s.W * C;
+    const T* grow = gy + task * s.OW * O;
+    const ConvRange kh_r = conv_valid_range(s.KH, s.H, s.dh, oh * s.sh - s.ph);
+    for (int64_t m = 0; m < mult; ++m)
+      for (int64_t kh = kh_r.lo; kh < kh_r.hi; ++kh) {
+        const T* xr = xn + (oh * s.sh - s.ph + kh * s.dh) * s.W * C;
+        for (int64_t kw = 0; kw < s.KW; ++kw) {
+          const int64_t off = kw * s.dw - s.pw;
+          const ConvRange r = conv_valid_range(s.OW, s.W, s.sw, off);
+          T* gk = gw + ((m * s.KH + kh) * s.KW + kw) * C;
+          for (int64_t b = 0; b < blk.count; ++b) {
+            const int64_t c0 = blk.start(b);
+            // Four partial sums over ow (ow mod 4), combined in a fixed order.
+            V p0 = {}, p1 = {}, p2 = {}, p3 = {};
+            const T* gp = grow + c0 * mult + m;
+            const T* xp = xr + off * C + c0;
+            int64_t ow = r.lo;
+            for (; ow + 4 <= r.hi; ow += 4) {
+              p0 = vfma(ld_step(gp + ow * O, nl, mult), ld(xp + ow * s.sw * C, nl), p0);
+              p1 = vfma(ld_step(gp + (ow + 1) * O, nl, mult), ld(xp + (ow + 1) * s.sw * C, nl), p1);
+              p2 = vfma(ld_step(gp + (ow + 2) * O, nl, mult), ld(xp + (ow + 2) * s.sw * C, nl), p2);
+              p3 = vfma(ld_step(gp + (ow + 3) * O, nl, mult), ld(xp + (ow + 3) * s.sw * C, nl), p3);
+            }
+            if (ow < r.hi) p0 = vfma(ld_step(gp + ow * O, nl, mult), ld(xp + ow * s.sw * C, nl), p0);
+            if (ow + 1 < r.hi) p1 = vfma(ld_step(gp + (ow + 1) * O, nl, mult), ld(xp + (ow + 1) * s.sw * C, nl), p1);
+            if (ow + 2 < r.hi) p2 = vfma(ld_step(gp + (ow + 2) * O, nl, mult), ld(xp + (ow + 2) * s.sw * C, nl), p2);
+            const V sum = (p0 + p1) + (p2 + p3);
+            const V old = ld(gk + c0, nl);
+            // Lanes an overlapping last block shares with its predecessor keep their value.
+            const V upd = lane_index >= T(blk.skip(b)) ? old + sum : old;
+            st(gk + c0, upd, nl, int64_t(1));
+          }
+        }
+      }
+  }
+}
+
+// ---------------------------------------------------------------- NCHW
+
+// For each kw, the output columns whose input column ow * sw + kw * dw - pw exists.
+std::vector<ConvRange> kw_ranges(const ConvShape& s) {
+  std::vector<ConvRange> r(s.KW);
+  for (int64_t kw = 0; kw < s.KW; ++kw) r[kw] = conv_valid_range(s.OW, s.W, s.sw, kw * s.dw - s.pw);
+  return r;
+}
+
+template <typename T>
+void fwd_nchw(const DepthwiseArgs& a, int64_t begin, int64_t end) {
+  const ConvShape& s = a.s;
+  const int64_t mult = s.O / s.C, KK = s.KH * s.KW;
+  const T* x = static_cast<const T*>(a.in);
+  const T* w = static_cast<const T*>(a.w);
+  const T* bias = static_cast<const T*>(a.bias);
+  T* y = static_cast<T*>(a.out);
+  const std::vector<ConvRange> kw_r = kw_ranges(s);
+  for (int64_t task = begin; task < end; ++task) {
+    const int64_t n = task / s.O, o = task % s.O, c = o / mult;
+    const T* xp = x + (n * s.C + c) * s.H * s.W;
+    const T* wk = w + o * KK;
+    const T b = bias ? bias[o] : T(0);
+    T* yp = y + task * s.OH * s.OW;
+    for (int64_t oh = 0; oh < s.OH; ++oh) {
+      T* __restrict__ yr = yp + oh * s.OW;
+      std::fill(yr, yr + s.OW, b);
+      const ConvRange kh_r = conv_valid_range(s.KH, s.H, s.dh, oh * s.sh - s.ph);
+      for (int64_t kh = kh_r.lo; kh < kh_r.hi; ++kh) {
+        const T* xr = xp + (oh * s.sh - s.ph + kh * s.dh) * s.W;
+        for (int64_t kw = 0; kw < s.KW; ++kw) {
+          const T wv = wk[kh * s.KW + kw];
+          const int64_t off = kw * s.dw - s.pw;
+          const ConvRange r = kw_r[kw];
+          const T* __restrict__ src = xr + off;
+          if (s.sw == 1) {
+            for (int64_t ow = r.lo; ow < r.hi; ++ow) yr[ow] = std::fma(src[ow], wv, yr[ow]);
+          } else if (s.sw == 2) {
+            for (int64_t ow = r.lo; ow < r.hi; ++ow) yr[ow] = std::fma(src[2 * ow], wv, yr[ow]);
+          } else {
+            for (int64_t ow = r.lo; ow < r.hi; ++ow) yr[ow] = std::fma(src[ow * s.sw], wv, yr[ow]);
+          }
+        }
+      }
+    }
+  }
+}
+
+template <typename T>
+void bwd_input_nchw(const DepthwiseArgs& a, int64_t begin, int64_t end) {
+  const ConvShape& s = a.s;
+  const int64_t mult = s.O / s.C, KK = s.KH * s.KW;
+  const T* gy = static_cast<const T*>(a.in);
+  const T* w = static_cast<const T*>(a.w);
+  T* gx = static_cast<T*>(a.out);
+  const std::vector<ConvRange> kw_r = kw_ranges(s);
+  for (int64_t task = begin; task < end; ++task) {
+    const int64_t n = task / s.C, c = task % s.C;
+    T* gp = gx + task * s.H * s.W;
+    std::fill(gp, gp + s.H * s.W, T(0));
+    for (int64_t m = 0; m < mult; ++m) {
+      const int64_t o = c * mult + m;
+      const T* gyp = gy + (n * s.O + o) * s.OH * s.OW;
+      const T* wk = w + o * KK;
+      for (int64_t oh = 0; oh < s.OH; ++oh) {
+        const T* __restrict__ gr = gyp + oh * s.OW;
+        const ConvRange kh_r = conv_valid_range(s.KH, s.H, s.dh, oh * s.sh - s.ph);
+        for (int64_t kh = kh_r.lo; kh < kh_r.hi; ++kh) {
+          T* xr = gp + (oh * s.sh - s.ph + kh * s.dh) * s.W;
+          for (int64_t kw = 0; kw < s.KW; ++kw) {
+            const T wv = wk[kh * s.KW + kw];
+            const int64_t off = kw * s.dw - s.pw;
+            const ConvRange r = kw_r[kw];
+            T* __restrict__ dst = xr + off;
+            if (s.sw == 1) {
+              for (int64_t ow = r.lo; ow < r.hi; ++ow) dst[ow] = std::fma(gr[ow], wv, dst[ow]);
+            } else {
+              for (int64_t ow = r.lo; ow < r.hi; ++ow) dst[ow * s.sw] = std::fma(gr[ow], wv, dst[ow * s.sw]);
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+template <template <typename> class K>
+struct ForDtype {
+  static void run(DType dtype, const DepthwiseArgs& a, int64_t begin, int64_t end) {
+    if (dtype == DType::Float64) K<double>::run(a, begin, end);
+    else K<float>::run(a, begin, end);
+  }
+};
+
+#define TZ_DW_KERNEL(name)                                                              \
+  template <typename T> struct name##_k {                                               \
+    static void run(const DepthwiseArgs& a, int64_t b, int64_t e) { name<T>(a, b, e); } \
+  };
+TZ_DW_KERNEL(fwd_nhwc)
+TZ_DW_KERNEL(bwd_input_nhwc)
+TZ_DW_KERNEL(bwd_weight_nhwc)
+TZ_DW_KERNEL(fwd_nchw)
+TZ_DW_KERNEL(bwd_input_nchw)
+#undef TZ_DW_KERNEL
+
+}  // namespace
+TZ_REGISTER_KERNEL(dw_fwd_nhwc_stub, &ForDtype<fwd_nhwc_k>::run);
+TZ_REGISTER_KERNEL(dw_bwd_input_nhwc_stub, &ForDtype<bwd_input_nhwc_k>::run);
+TZ_REGISTER_KERNEL(dw_bwd_weight_nhwc_stub, &ForDtype<bwd_weight_nhwc_k>::run);
+TZ_REGISTER_KERNEL(dw_fwd_nchw_stub, &ForDtype<fwd_nchw_k>::run);
+TZ_REGISTER_KERNEL(dw_bwd_input_nchw_stub, &ForDtype<bwd_input_nchw_k>::run);
+}  // namespace TZ_CPU_CAPABILITY
+}  // namespace tz

@@ -1,0 +1,30 @@
+// Convolutions (1-d and 2-d, regular and transposed), their weight gradient, and
+// im2col / col2im (F.unfold / F.fold). 1-d runs as 2-d with H = 1. Channels-last inputs
+// (or weights) take the NHWC kernels and give a channels-last result, like PyTorch.
+#pragma once
+#include "ops/value.h"
+#include "tensor/tensor.h"
+
+namespace tz {
+
+// input (N, C, *spatial) or unbatched (C, *spatial); weight (O, C / groups, *kernel), or
+// (C, O / groups, *kernel) when transposed; bias (O) or undefined. The number of spatial
+// dims comes from the weight. `op` names the caller in messages and shape checks
+// ("conv2d" expects 2 spatial dims; "_convolution" takes 1 or 2).
+Tensor convolution(const Tensor& input, const Tensor& weight, const Tensor& bias, const IntList& stride,
+                   const IntList& padding, const IntList& dilation, bool transposed,
+                   const IntList& output_padding, int64_t groups, const char* op);
+
+// Gradient of the weight of the regular convolution of `input` giving `grad_output`
+// (a transposed convolution's weight gradient is this with the roles swapped).
+Tensor conv_backward_weight(const Tensor& input, const Tensor& grad_output, const IntList& weight_size,
+                            const IntList& stride, const IntList& padding, const IntList& dilation,
+                            int64_t groups);
+
+// F.unfold: (N, C, H, W) or (C, H, W) -> (N, C*KH*KW, L); F.fold: the adjoint.
+Tensor im2col(const Tensor& input, const IntList& kernel_size, const IntList& dilation,
+              const IntList& padding, const IntList& stride);
+Tensor col2im(const Tensor& input, const IntList& output_size, const IntList& kernel_size,
+              const IntList& dilation, const IntList& padding, const IntList& stride);
+
+}  // namespace tz

@@ -1,0 +1,75 @@
+// The convolution family's op-table entries: conv1d/conv2d/conv_transpose1d/conv_transpose2d
+// (exported at top level like torch's), _convolution and _conv_backward_weight (the ops
+// their derivatives are made of, so double backward works), and F.unfold / F.fold's
+// _im2col / _col2im.
+#include "ops/conv.h"
+#include "ops/conv_grad.h"
+#include "ops/op_table_util.h"
+
+namespace tz {
+namespace {
+
+using namespace op_table;
+
+Value conv_op(Stack& a, const char* name) {
+  return convolution(a[0].tensor(), a[1].tensor(), a[2].opt_tensor(), a[3].int_list(), a[4].int_list(),
+                     a[5].int_list(), false, {}, a[6].to_int(), name);
+}
+Value conv_transpose_op(Stack& a, const char* name) {
+  return convolution(a[0].tensor(), a[1].tensor(), a[2].opt_tensor(), a[3].int_list(), a[4].int_list(),
+                     a[7].int_list(), true, a[5].int_list(), a[6].to_int(), name);
+}
+TensorList conv_grad(BackwardContext& c) { return grad::convolution(c, false, 3, 4, 5, -1, 6); }
+TensorList conv_transpose_grad(BackwardContext& c) { return grad::convolution(c, true, 3, 4, 7, 5, 6); }
+TensorList convolution_grad(BackwardContext& c) {
+  return grad::convolution(c, c.args[6].to_bool(), 3, 4, 5, 7, 8);
+}
+
+const OpDef kConvOps[] = {
+    {"conv1d(Tensor input, Tensor weight, Tensor? bias=None, int[1] stride=1, int[1] padding=0, int[1] dilation=1, int groups=1) -> Tensor",
+     kFunction, N::Unsupported, OP { return conv_op(a, "conv1d"); }, "conv1d", "input weight", &conv_grad},
+    {"conv2d(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, int[2] padding=0, int[2] dilation=1, int groups=1) -> Tensor",
+     kFunction, N::Unsupported, OP { return conv_op(a, "conv2d"); }, "conv2d", "input weight", &conv_grad},
+    {"conv_transpose1d(Tensor input, Tensor weight, Tensor? bias=None, int[1] stride=1, int[1] padding=0, int[1] output_padding=0, int groups=1, int[1] dilation=1) -> Tensor",
+     kFunction, N::Unsupported, OP { return conv_transpose_op(a, "conv_transpose1d"); }, "conv_transpose1d",
+     "input weight", &conv_transpose_grad},
+    {"conv_transpose2d(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, int[2] padding=0, int[2] output_padding=0, int groups=1, int[2] dilation=1) -> Tensor",
+     kFunction, N::Unsupported, OP { return conv_transpose_op(a, "conv_transpose2d"); }, "conv_transpose2d",
+     "input weight", &conv_transpose_grad},
+    // The derivatives' building blocks: a convolution or its transpose, and the weight gradient.
+    {"_convolution(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, int[] dilation, bool transposed, int[] output_padding, int groups) -> Tensor",
+     kInternal, N::Unsupported,
+     OP {
+       return convolution(a[0].tensor(), a[1].tensor(), a[2].opt_tensor(), a[3].int_list(), a[4].int_list(),
+                          a[5].int_list(), a[6].to_bool(), a[7].int_list(), a[8].to_int(), "_convolution");
+     }, "", "input weight", &convolution_grad},
+    {"_conv_backward_weight(Tensor input, Tensor grad_output, int[] weight_size, int[] stride, int[] padding, int[] dilation, int groups) -> Tensor",
+     kInternal, N::Unsupported,
+     OP {
+       return conv_backward_weight(a[0].tensor(), a[1].tensor(), a[2].int_list(), a[3].int_list(), a[4].int_list(),
+                                   a[5].int_list(), a[6].to_int());
+     }, "", "input grad_output", &grad::conv_backward_weight},
+    // F.unfold / F.fold: adjoint linear maps, each the other's derivative.
+    {"_im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor",
+     kFunction, N::Unsupported,
+     OP { return im2col(a[0].tensor(), a[1].int_list(), a[2].int_list(), a[3].int_list(), a[4].int_list()); },
+     "im2col", "", GRAD {
+       const Shape& in = c.input_sizes(0);
+       return {F::tensor_call(TZ_OP("_col2im"), {c.grad(), IntList{in[in.size() - 2], in[in.size() - 1]},
+                                                 c.args[1], c.args[2], c.args[3], c.args[4]})};
+     }},
+    {"_col2im(Tensor self, int[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor",
+     kFunction, N::Unsupported,
+     OP {
+       return col2im(a[0].tensor(), a[1].int_list(), a[2].int_list(), a[3].int_list(), a[4].int_list(),
+                     a[5].int_list());
+     },
+     "col2im", "", GRAD {
+       return {F::tensor_call(TZ_OP("_im2col"), {c.grad(), c.args[2], c.args[3], c.args[4], c.args[5]})};
+     }},
+};
+
+const OpTableRegistrar registrar(kConvOps);
+
+}  // namespace
+}  // namespace tz

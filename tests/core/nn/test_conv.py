@@ -1,0 +1,376 @@
+"""Convolutions by hand: every algorithm path (im2col + GEMM, 1x1 GEMM, depthwise; NCHW and
+NHWC) against the numpy reference, gradients (gradcheck / gradgradcheck per path), each ISA
+build of the depthwise kernels bit for bit, F-level padding strings, unfold/fold, errors."""
+import json
+import os
+import sys
+
+import numpy as np
+import pytest
+
+import core
+import core.nn.functional as F
+from core import autograd
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from op_matrix.refs_conv import col2im_ref, conv_ref, conv_transpose_ref, im2col_ref  # noqa: E402
+from support import run_python  # noqa: E402
+
+
+def _rand(rng, *shape, dtype=np.float32):
+    return rng.uniform(-1, 1, shape).astype(dtype)
+
+
+def _nhwc(a):
+    """The same values as a channels-last tensor (NCHW shape, C stride 1)."""
+    return core.tensor(np.ascontiguousarray(a.transpose(0, 2, 3, 1))).permute(0, 3, 1, 2)
+
+
+def _is_channels_last(t):
+    n, c, h, w = t.shape
+    return t.stride() == (h * w * c, 1, w * c, c)
+
+
+# (x shape, w shape, kwargs): general, strided/dilated, grouped, 1x1, strided 1x1, depthwise
+# (3x3 s1, 3x3 s2, 5x5 s2, multiplier 2, dilation), channel counts that leave vector tails.
+PATHS = [
+    ((2, 3, 9, 8), (5, 3, 3, 3), dict(stride=1, padding=1)),
+    ((2, 4, 11, 9), (6, 4, 3, 2), dict(stride=(2, 1), padding=(1, 2), dilation=(2, 1))),
+    ((2, 6, 7, 7), (4, 3, 3, 3), dict(padding=1, groups=2)),
+    ((3, 19, 6, 5), (7, 19, 1, 1), {}),
+    ((2, 8, 7, 7), (5, 8, 1, 1), dict(stride=2)),
+    ((2, 19, 13, 17), (19, 1, 3, 3), dict(padding=1, groups=19)),
+    ((2, 35, 14, 14), (35, 1, 3, 3), dict(stride=2, padding=1, groups=35)),
+    ((1, 21, 15, 16), (21, 1, 5, 5), dict(stride=2, padding=2, groups=21)),
+    ((2, 5, 9, 9), (10, 1, 3, 3), dict(padding=1, groups=5)),
+    ((2, 17, 12, 11), (17, 1, 3, 3), dict(padding=2, dilation=2, groups=17)),
+    ((1, 3, 4, 4), (3, 1, 5, 5), dict(padding=2, groups=3)),  # kernel wider than the image
+    # Rows of 16+ outputs: the direct NCHW depthwise kernels (narrower ones go through NHWC).
+    ((1, 6, 5, 40), (12, 1, 3, 3), dict(stride=2, padding=1, groups=6)),
+    ((2, 5, 6, 37), (5, 1, 5, 5), dict(padding=2, groups=5)),
+    ((1, 4, 6, 36), (4, 1, 3, 3), dict(padding=2, dilation=2, groups=4)),
+]
+
+
+@pytest.mark.parametrize("xs,ws,kw", PATHS, ids=[str(i) for i in range(len(PATHS))])
+@pytest.mark.parametrize("layout", ["nchw", "nhwc"])
+def test_conv2d_paths_against_numpy(xs, ws, kw, layout):
+    rng = np.random.default_rng(1)
+    x, w, b = _rand(rng, *xs), _rand(rng, *ws), _rand(rng, ws[0])
+    xt = _nhwc(x) if layout == "nhwc" else core.tensor(x)
+    out = core.conv2d(xt, core.tensor(w), core.tensor(b), **kw)
+    np.testing.assert_allclose(out.numpy(), conv_ref(x, w, b, **kw), rtol=1e-4, atol=1e-5)
+    assert _is_channels_last(out) == (layout == "nhwc") or out.shape[2] * out.shape[3] == 1
+
+
+@pytest.mark.parametrize("xs,ws,kw", PATHS, ids=[str(i) for i in range(len(PATHS))])
+@pytest.mark.parametrize("layout", ["nchw", "nhwc"])
+def test_conv_transpose2d_paths_against_numpy(xs, ws, kw, layout):
+    # The same geometries transposed: weight (Cin, Cout/g, kh, kw) with Cin = the old O.
+    rng = np.random.default_rng(2)
+    groups = kw.get("groups", 1)
+    n, _, h, wd = xs
+    cin = ws[0]
+    w = _rand(rng, cin, xs[1] // groups, *ws[2:])
+    x = _rand(rng, n, cin, max(h // 2, 1), max(wd // 2, 1))
+    b = _rand(rng, xs[1])
+    stride = kw.get("stride", 1)
+    s = stride if isinstance(stride, tuple) else (stride, stride)
+    opts = dict(kw, output_padding=(s[0] - 1, s[1] - 1))
+    xt = _nhwc(x) if layout == "nhwc" else core.tensor(x)
+    out = core.conv_transpose2d(xt, core.tensor(w), core.tensor(b), **opts)
+    np.testing.assert_allclose(out.numpy(), conv_transpose_ref(x, w, b, **opts), rtol=1e-4, atol=1e-5)
+
+
+def _gradcheck_inputs(xs, ws, layout, rng):
+    x = rng.uniform(-1, 1, xs)
+    xt = _nhwc(x) if layout == "nhwc" else core.tensor(x)
+    return (xt.requires_grad_(), core.tensor(rng.uniform(-1, 1, ws)).requires_grad_(),
+            core.tensor(rng.uniform(-1, 1, ws[0])).requires_grad_())
+
+
+# Small float64 problems, one per path, for finite differences.
+GRAD_PATHS = [
+    ((1, 2, 4, 4), (3, 2, 2, 2), dict(stride=2, padding=1)),
+    ((2, 4, 3, 3), (2, 2, 1, 1), dict(groups=2)),
+    ((1, 3, 5, 4), (3, 1, 3, 3), dict(padding=1, groups=3)),
+    ((1, 3, 5, 5), (3, 1, 3, 3), dict(stride=2, padding=1, dilation=1, groups=3)),
+    ((1, 2, 4, 4), (4, 1, 3, 3), dict(padding=2, dilation=2, groups=2)),
+]
+
+
+@pytest.mark.parametrize("xs,ws,kw", GRAD_PATHS, ids=[str(i) for i in range(len(GRAD_PATHS))])
+@pytest.mark.parametrize("layout", ["nchw", "nhwc"])
+def test_conv2d_gradcheck_every_path(xs, ws, kw, layout):
+    inputs = _gradcheck_inputs(xs, ws, layout, np.random.default_rng(3))
+    fn = lambda x, w, b: core.conv2d(x, w, b, **kw)  # noqa: E731
+    assert autograd.gradcheck(fn, inputs, atol=1e-6, rtol=1e-4)
+    assert autograd.gradgradcheck(fn, inputs, atol=1e-5, rtol=1e-3)
+
+
+@pytest.mark.parametrize("layout", ["nchw", "nhwc"])
+def test_conv_transpose2d_gradgradcheck(layout):
+    rng = np.random.default_rng(4)
+    x = rng.uniform(-1, 1, (1, 2, 3, 3))
+    xt = (_nhwc(x) if layout == "nhwc" else core.tensor(x)).requires_grad_()
+    w = core.tensor(rng.uniform(-1, 1, (2, 2, 3, 3))).requires_grad_()
+    b = core.tensor(rng.uniform(-1, 1, 4)).requires_grad_()
+    fn = lambda x, w, b: core.conv_transpose2d(x, w, b, stride=2, padding=1, output_padding=1, groups=2)  # noqa: E731
+    assert autograd.gradcheck(fn, (xt, w, b), atol=1e-6, rtol=1e-4)
+    assert autograd.gradgradcheck(fn, (xt, w, b), atol=1e-5, rtol=1e-3)
+
+
+def test_conv1d_and_unbatched_gradients():
+    rng = np.random.default_rng(5)
+    x = core.tensor(rng.uniform(-1, 1, (2, 7))).requires_grad_()
+    w = core.tensor(rng.uniform(-1, 1, (4, 1, 3))).requires_grad_()
+    fn = lambda x, w: core.conv1d(x, w, None, 2, 1, 1, 2)  # noqa: E731
+    assert autograd.gradcheck(fn, (x, w))
+    assert autograd.gradgradcheck(fn, (x, w))
+    fn_t = lambda x, w: core.conv_transpose1d(x, w, None, 2, 1, 1, 2)  # noqa: E731
+    assert autograd.gradcheck(fn_t, (x[:, :3].detach().requires_grad_(), core.tensor(rng.uniform(-1, 1, (2, 2, 3))).requires_grad_()))
+
+
+def test_nhwc_and_nchw_agree_on_gradients():
+    rng = np.random.default_rng(6)
+    for xs, ws, kw in PATHS[:9]:
+        x, w = _rand(rng, *xs), _rand(rng, *ws)
+        grads = []
+        for xt in (core.tensor(x), _nhwc(x)):
+            xt.requires_grad_()
+            wt = core.tensor(w).requires_grad_()
+            out = core.conv2d(xt, wt, None, **kw)
+            gx, gw = autograd.grad((out * out).sum(), (xt, wt))
+            grads.append((gx.numpy(), gw.numpy()))
+        for a, b in zip(*grads):
+            np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-4)
+
+
+def test_bias_gradient_and_no_bias():
+    x = core.ones(2, 3, 4, 4, requires_grad=True)
+    w = core.ones(5, 3, 3, 3, requires_grad=True)
+    b = core.zeros(5, requires_grad=True)
+    core.conv2d(x, w, b, padding=1).sum().backward()
+    np.testing.assert_array_equal(b.grad.numpy(), np.full(5, 32.0, np.float32))
+    out = core.conv2d(x, w)
+    assert out.shape == (2, 5, 2, 2) and out.grad_fn is not None
+
+
+def test_half_inputs_compute_in_float32():
+    rng = np.random.default_rng(7)
+    x, w = _rand(rng, 1, 3, 5, 5), _rand(rng, 4, 3, 3, 3)
+    out = core.conv2d(core.tensor(x).half(), core.tensor(w).half())
+    assert out.dtype == core.float16
+    np.testing.assert_allclose(out.float().numpy(), conv_ref(x.astype(np.float16), w.astype(np.float16)), atol=2e-2)
+    assert core.conv2d(core.tensor(x).bfloat16(), core.tensor(w).bfloat16()).dtype == core.bfloat16
+
+
+def test_empty_and_batch_one_shapes():
+    assert core.conv2d(core.zeros(0, 3, 5, 5), core.zeros(4, 3, 3, 3)).shape == (0, 4, 3, 3)
+    assert core.conv_transpose2d(core.zeros(0, 3, 5, 5), core.zeros(3, 4, 3, 3)).shape == (0, 4, 7, 7)
+    assert core.conv2d(core.zeros(3, 5, 5), core.zeros(4, 3, 3, 3)).shape == (4, 3, 3)
+
+
+def test_thread_counts_agree():
+    rng = np.random.default_rng(8)
+    x, w = core.tensor(_rand(rng, 4, 16, 10, 10)), core.tensor(_rand(rng, 16, 1, 3, 3))
+    before = core.get_num_threads()
+    try:
+        core.set_num_threads(1)
+        one = [core.conv2d(x, w, padding=1, groups=16), core.conv2d(x, w.reshape(1, 16, 3, 3).expand(8, 16, 3, 3).contiguous())]
+        core.set_num_threads(2)
+        two = [core.conv2d(x, w, padding=1, groups=16), core.conv2d(x, w.reshape(1, 16, 3, 3).expand(8, 16, 3, 3).contiguous())]
+    finally:
+        core.set_num_threads(before)
+    for a, b in zip(one, two):
+        np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-6, atol=1e-6)
+
+
+# ---------------------------------------------------------------- ISA builds
+
+_ISA_SCRIPT = r"""
+import json, numpy as np, core
+rng = np.random.default_rng(11)
+def nhwc(a):
+    return core.tensor(np.ascontiguousarray(a.transpose(0, 2, 3, 1))).permute(0, 3, 1, 2)
+out = {"cap": core._C._cpu_capability()}
+cases = [((2, 37, 13, 11), (37, 1, 3, 3), dict(padding=1, groups=37)),
+         ((1, 19, 5, 41), (19, 1, 3, 3), dict(padding=1, groups=19)),
+         ((2, 6, 7, 45), (12, 1, 5, 5), dict(stride=2, padding=2, groups=6)),
+         ((2, 21, 14, 15), (21, 1, 5, 5), dict(stride=2, padding=2, groups=21)),
+         ((1, 7, 9, 9), (14, 1, 3, 3), dict(padding=2, dilation=2, groups=7))]
+for i, (xs, ws, kw) in enumerate(cases):
+    for dt in (np.float32, np.float64):
+        x = rng.uniform(-1, 1, xs).astype(dt); w = rng.uniform(-1, 1, ws).astype(dt)
+        b = rng.uniform(-1, 1, ws[0]).astype(dt)
+        for name, xt in (("nchw", core.tensor(x)), ("nhwc", nhwc(x))):
+            xt.requires_grad_()
+            wt = core.tensor(w).requires_grad_()
+            y = core.conv2d(xt, wt, core.tensor(b), **kw)
+            gx, gw = core.autograd.grad((y * y).sum(), (xt, wt))
+            key = f"{i}-{dt.__name__}-{name}"
+            out[key + "-y"] = y.contiguous().detach().numpy().tobytes().hex()
+            out[key + "-gx"] = gx.contiguous().numpy().tobytes().hex()
+            out[key + "-gw"] = gw.contiguous().numpy().tobytes().hex()
+print(json.dumps(out))
+"""
+
+
+def _run_with_capability(cap):
+    res = run_python(_ISA_SCRIPT, env=dict(os.environ, TENSORZOO_CPU_CAPABILITY=cap))
+    assert res.returncode == 0, res.stderr
+    return json.loads(res.stdout)
+
+
+def test_depthwise_isa_builds_are_bit_identical():
+    results = {cap: _run_with_capability(cap) for cap in ("baseline", "avx2", "avx512")}
+    ref = results["baseline"]
+    assert ref["cap"] == "baseline"
+    for cap, r in results.items():
+        for key in ref:
+            if key != "cap":
+                assert r[key] == ref[key], f"{key} differs between baseline and {r['cap']} (asked {cap})"
+    # The NCHW and NHWC forward kernels accumulate in the same order: same bits too.
+    for key in ref:
+        if key.endswith("-nchw-y"):
+            assert ref[key] == ref[key.replace("nchw", "nhwc")], key
+
+
+# ---------------------------------------------------------------- F-level
+
+@pytest.mark.parametrize("ks,dil", [((3, 3), 1), ((4, 2), 1), ((2, 5), (2, 1)), ((1, 3), 3)])
+def test_padding_same_and_valid(ks, dil):
+    rng = np.random.default_rng(9)
+    x, w = _rand(rng, 2, 3, 7, 8), _rand(rng, 4, 3, *ks)
+    out = F.conv2d(core.tensor(x), core.tensor(w), padding="same", dilation=dil)
+    assert out.shape == (2, 4, 7, 8)
+    d = dil if isinstance(dil, tuple) else (dil, dil)
+    total = [d[i] * (ks[i] - 1) for i in range(2)]
+    padded = np.pad(x, ((0, 0), (0, 0), (total[0] // 2, total[0] - total[0] // 2), (total[1] // 2, total[1] - total[1] // 2)))
+    np.testing.assert_allclose(out.numpy(), conv_ref(padded, w, dilation=dil), rtol=1e-4, atol=1e-5)
+    valid = F.conv2d(core.tensor(x), core.tensor(w), padding="valid", dilation=dil)
+    np.testing.assert_allclose(valid.numpy(), conv_ref(x, w, dilation=dil), rtol=1e-4, atol=1e-5)
+    out1 = F.conv1d(core.tensor(x[:, :, 0]), core.tensor(w[:, :, 0]), padding="same")
+    assert out1.shape == (2, 4, 8)
+
+
+def test_padding_string_errors():
+    x, w = core.zeros(1, 3, 5, 5), core.zeros(2, 3, 3, 3)
+    with pytest.raises(RuntimeError, match="not supported for strided convolutions"):
+        F.conv2d(x, w, stride=2, padding="same")
+    with pytest.raises(RuntimeError, match="Invalid padding string: 'full'"):
+        F.conv2d(x, w, padding="full")
+
+
+def test_unfold_fold_against_numpy_and_gradients():
+    rng = np.random.default_rng(10)
+    x = _rand(rng, 2, 3, 7, 6, dtype=np.float64)
+    cols = F.unfold(core.tensor(x), (3, 2), dilation=(1, 2), padding=1, stride=(2, 1))
+    np.testing.assert_allclose(cols.numpy(), im2col_ref(x, (3, 2), (1, 2), (1, 1), (2, 1)), atol=1e-12)
+    back = F.fold(cols, (7, 6), (3, 2), dilation=(1, 2), padding=1, stride=(2, 1))
+    np.testing.assert_allclose(back.numpy(), col2im_ref(cols.numpy(), (7, 6), (3, 2), (1, 2), (1, 1), (2, 1)), atol=1e-12)
+    t = core.tensor(rng.uniform(-1, 1, (1, 2, 4, 3))).requires_grad_()
+    assert autograd.gradgradcheck(lambda t: F.unfold(t, 2, padding=1), (t,))
+    c = core.tensor(rng.uniform(-1, 1, (1, 8, 6))).requires_grad_()
+    assert autograd.gradgradcheck(lambda c: F.fold(c, (3, 4), 2), (c,))
+
+
+def test_unfold_fold_errors():
+    with pytest.raises(NotImplementedError, match="Only 3D or 4D"):
+        F.unfold(core.zeros(2, 3), 2)
+    with pytest.raises(NotImplementedError, match="Only 2D or 3D"):
+        F.fold(core.zeros(1, 2, 3, 4), (4, 4), 2)
+    with pytest.raises(RuntimeError, match="im2col.*components must be at least one"):
+        F.unfold(core.zeros(1, 2, 3, 3), 4)
+    with pytest.raises(RuntimeError, match="divisible by the product of kernel_size"):
+        F.fold(core.zeros(1, 5, 9), (4, 4), 2)
+    with pytest.raises(RuntimeError, match="calculated number of sliding blocks 3 \\* 3 = 9"):
+        F.fold(core.zeros(1, 8, 8), (4, 4), 2)
+
+
+# ---------------------------------------------------------------- errors
+
+def _err(fn, exc, fragment):
+    with pytest.raises(exc) as info:
+        fn()
+    assert fragment in str(info.value), str(info.value)
+    return str(info.value)
+
+
+def test_errors_name_the_op_and_the_problem():
+    x, w = core.zeros(2, 4, 5, 5), core.zeros(6, 4, 3, 3)
+    msg = _err(lambda: core.conv2d(x, core.zeros(6, 3, 3, 3)), RuntimeError,
+               "expected input[2, 4, 5, 5] to have 3 channels, but got 4 channels instead")
+    assert msg.startswith("conv2d(): ")
+    _err(lambda: core.conv2d(x, core.zeros(5, 2, 3, 3), groups=2), RuntimeError,
+         "expected weight to be divisible by 2 at dimension 0")
+    _err(lambda: core.conv2d(core.zeros(2, 5, 5, 5), core.zeros(6, 2, 3, 3), groups=2), RuntimeError,
+         "to have 4 channels, but got 5 channels")
+    _err(lambda: core.conv2d(x, w, groups=0), RuntimeError, "non-positive groups is not supported")
+    _err(lambda: core.conv2d(x, core.zeros(6, 4, 7, 7)), RuntimeError,
+         "Calculated padded input size per channel: (5 x 5). Kernel size: (7 x 7). Kernel size can't be greater")
+    _err(lambda: core.conv2d(x, core.zeros(6, 4, 3, 3), dilation=3), RuntimeError, "Kernel size: (7 x 7)")
+    _err(lambda: core.conv2d(core.zeros(4, 5), w), RuntimeError,
+         "conv2d(): Expected 3D (unbatched) or 4D (batched) input to conv2d, but got input of size: [4, 5]")
+    _err(lambda: core.conv1d(x, core.zeros(6, 4, 3)), RuntimeError, "Expected 2D (unbatched) or 3D (batched) input to conv1d")
+    _err(lambda: core.conv2d(x, core.zeros(6, 4, 3)), RuntimeError, "conv2d(): expected weight to be 4-dimensional")
+    _err(lambda: core.conv2d(x, w, core.zeros(5)), RuntimeError, "expected bias to be 1-dimensional with 6 elements")
+    _err(lambda: core.conv2d(x, w, stride=0), RuntimeError, "non-positive stride is not supported")
+    _err(lambda: core.conv2d(x, w, stride=(1, 1, 1)), RuntimeError, "expected stride to be a single integer value or a list of 2 values")
+    _err(lambda: core.conv2d(x, w, padding=-1), RuntimeError, "negative padding is not supported")
+    _err(lambda: core.conv2d(x, w, dilation=0), RuntimeError, "non-positive dilation is not supported")
+    _err(lambda: core.conv2d(x, w.double()), RuntimeError, "should be the same")
+    _err(lambda: core.conv2d(x, w, core.zeros(6, dtype=core.float64)), RuntimeError, "bias type")
+    _err(lambda: core.conv2d(x.long(), w.long()), NotImplementedError, "conv2d(): not implemented for 'Long'")
+    _err(lambda: core.conv_transpose2d(x, core.zeros(4, 3, 3, 3), stride=2, output_padding=2), RuntimeError,
+         "output padding must be smaller than either stride or dilation")
+    _err(lambda: core.conv_transpose2d(x, core.zeros(3, 3, 3, 3)), RuntimeError, "Given transposed=1, weight of size [3, 3, 3, 3]")
+    _err(lambda: core.conv_transpose2d(core.zeros(1, 4, 1, 1), core.zeros(4, 3, 3, 3), padding=2), RuntimeError,
+         "Calculated output size per channel: (-1 x -1). Output size is too small")
+
+
+def test_top_level_exports():
+    for name in ("conv1d", "conv2d", "conv_transpose1d", "conv_transpose2d"):
+        assert callable(getattr(core, name))
+        assert getattr(F, name) is not None
+
+
+# ---------------------------------------------------------------- modules
+
+def test_module_shapes_repr_and_state_dict():
+    import core.nn as nn
+
+    m = nn.Conv2d(4, 8, 3, stride=2, padding=1, groups=2, bias=False, padding_mode="reflect")
+    assert tuple(m.weight.shape) == (8, 2, 3, 3) and m.bias is None
+    assert repr(m) == ("Conv2d(4, 8, kernel_size=(3, 3), stride=(2, 2), padding=(1, 1), groups=2, bias=False, "
+                       "padding_mode=reflect)")
+    assert list(m.state_dict()) == ["weight"]
+    t = nn.ConvTranspose2d(4, 6, 3, stride=2, output_padding=1, groups=2)
+    assert tuple(t.weight.shape) == (4, 3, 3, 3) and tuple(t.bias.shape) == (6,)
+    assert repr(t) == "ConvTranspose2d(4, 6, kernel_size=(3, 3), stride=(2, 2), output_padding=(1, 1), groups=2)"
+    assert list(t.state_dict()) == ["weight", "bias"]
+    assert repr(nn.Conv1d(2, 3, 5, padding="same")) == "Conv1d(2, 3, kernel_size=(5,), stride=(1,), padding=same)"
+    assert repr(nn.Unfold(2)) == "Unfold(kernel_size=2, dilation=1, padding=0, stride=1)"
+
+
+@pytest.mark.parametrize("mode", ["reflect", "replicate", "circular"])
+def test_module_padding_modes_pad_explicitly(mode):
+    import core.nn as nn
+
+    m = nn.Conv2d(2, 3, 3, padding=(1, 2), padding_mode=mode)
+    x = core.tensor(np.random.default_rng(12).uniform(-1, 1, (1, 2, 5, 6)).astype(np.float32))
+    expected = core.conv2d(core.pad(x, [2, 2, 1, 1], mode=mode), m.weight, m.bias)
+    np.testing.assert_allclose(m(x).detach().numpy(), expected.detach().numpy(), rtol=1e-6)
+
+
+def test_module_argument_errors():
+    import core.nn as nn
+
+    with pytest.raises(ValueError, match="in_channels must be divisible by groups"):
+        nn.Conv2d(3, 4, 3, groups=2)
+    with pytest.raises(ValueError, match="out_channels must be divisible by groups"):
+        nn.Conv2d(4, 3, 3, groups=2)
+    with pytest.raises(ValueError, match="padding_mode must be one of"):
+        nn.Conv1d(3, 4, 3, padding_mode="mirror")
+    with pytest.raises(ValueError, match='Only "zeros" padding mode is supported for ConvTranspose1d'):
+        nn.ConvTranspose1d(3, 4, 3, padding_mode="circular")

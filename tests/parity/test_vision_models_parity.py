@@ -96,7 +96,12 @@ def test_logits_and_training_step(tv, mirror, monkeypatch, name):
         got = ours(core.tensor(x)).numpy()
     assert np.abs(got - expected).max() <= 1e-4
 
-    # one training step: batch statistics, a cross-entropy loss, gradients of every parameter
+    # one training step: batch statistics, a cross-entropy loss, gradients of every parameter;
+    # in float64, since float32 rounding through ~50 training-mode BatchNorms moves the first
+    # layers' gradients by a few percent in either library
+    theirs.double()
+    ours.double()
+    x = x.astype(np.float64)
     target = np.array([3, 997])
     _eval_dropout(theirs, torch.nn.Dropout)
     _eval_dropout(ours, core.nn.Dropout)
@@ -109,8 +114,9 @@ def test_logits_and_training_step(tv, mirror, monkeypatch, name):
     grads_o = {k: p.grad.numpy() for k, p in ours.named_parameters()}
     assert list(grads_o) == list(grads_t)
     for key, g in grads_t.items():
-        scale = max(float(np.abs(g).max()), 1e-8)
-        np.testing.assert_allclose(grads_o[key], g, rtol=1e-3, atol=2e-3 * scale, err_msg=key)
+        # a floor for gradients that are zero up to rounding (a bias right before a BatchNorm)
+        atol = max(1e-6 * float(np.abs(g).max()), 1e-9)
+        np.testing.assert_allclose(grads_o[key], g, rtol=1e-5, atol=atol, err_msg=key)
     buffers_t = {k: b.numpy() for k, b in theirs.named_buffers()}
     for key, b in ours.named_buffers():
         np.testing.assert_allclose(b.numpy(), buffers_t[key], rtol=1e-4, atol=1e-5, err_msg=key)

@@ -6,6 +6,7 @@ import warnings
 import numpy as np
 
 from core._native import _C
+from core.autograd.grad_mode import no_grad
 
 __all__ = ["calculate_gain", "uniform_", "normal_", "trunc_normal_", "constant_", "ones_", "zeros_",
            "eye_", "dirac_", "xavier_uniform_", "xavier_normal_", "kaiming_uniform_", "kaiming_normal_",
@@ -13,15 +14,6 @@ __all__ = ["calculate_gain", "uniform_", "normal_", "trunc_normal_", "constant_"
            "uniform", "normal", "constant", "eye", "dirac", "xavier_uniform", "xavier_normal",
            "kaiming_uniform", "kaiming_normal", "orthogonal", "sparse"]
 
-
-class _no_grad:
-    def __enter__(self):
-        self._prev = _C.is_grad_enabled()
-        _C._set_grad_enabled(False)
-
-    def __exit__(self, *exc):
-        _C._set_grad_enabled(self._prev)
-        return False
 
 
 _LINEAR_FNS = ("linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
@@ -51,13 +43,13 @@ def calculate_gain(nonlinearity, param=None):
 
 def uniform_(tensor, a=0.0, b=1.0):
     """Fills with U(a, b)."""
-    with _no_grad():
+    with no_grad():
         return tensor.uniform_(a, b)
 
 
 def normal_(tensor, mean=0.0, std=1.0):
     """Fills with N(mean, std^2)."""
-    with _no_grad():
+    with no_grad():
         return tensor.normal_(mean, std)
 
 
@@ -69,7 +61,7 @@ def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0):
     if mean < a - 2 * std or mean > b + 2 * std:
         warnings.warn("mean is more than 2 std from [a, b] in nn.init.trunc_normal_. "
                       "The distribution of values may be incorrect.", stacklevel=2)
-    with _no_grad():
+    with no_grad():
         low, high = norm_cdf((a - mean) / std), norm_cdf((b - mean) / std)
         tensor.uniform_(2 * low - 1, 2 * high - 1)
         tensor.erfinv_()
@@ -80,7 +72,7 @@ def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0):
 
 
 def constant_(tensor, val):
-    with _no_grad():
+    with no_grad():
         return tensor.fill_(val)
 
 
@@ -96,7 +88,7 @@ def eye_(tensor):
     """Fills a 2-d tensor with the identity matrix."""
     if tensor.ndim != 2:
         raise ValueError("Only tensors with 2 dimensions are supported")
-    with _no_grad():
+    with no_grad():
         return tensor.copy_(_C._functions["eye"](*tensor.shape, dtype=tensor.dtype))
 
 
@@ -110,7 +102,7 @@ def dirac_(tensor, groups=1):
         raise ValueError("dim 0 must be divisible by groups")
     out_per_group = sizes[0] // groups
     centre = tuple(s // 2 for s in sizes[2:])
-    with _no_grad():
+    with no_grad():
         tensor.fill_(0)
         for g in range(groups):
             for d in range(min(out_per_group, sizes[1])):
@@ -177,7 +169,7 @@ def orthogonal_(tensor, gain=1):
         raise ValueError("Only tensors with 2 or more dimensions are supported")
     rows = tensor.shape[0]
     cols = tensor.numel() // rows
-    with _no_grad():
+    with no_grad():
         flattened = _C._functions["empty"](rows, cols, dtype=tensor.dtype).normal_(0, 1)
         matrix = flattened.to(_C.float64).numpy()
         if rows < cols:
@@ -199,7 +191,7 @@ def sparse_(tensor, sparsity, std=0.01):
     rows, cols = tensor.shape
     num_zeros = int(math.ceil(sparsity * rows))
     randperm = _C._functions["randperm"]
-    with _no_grad():
+    with no_grad():
         tensor.normal_(0, std)
         for col_idx in range(cols):
             tensor[randperm(rows)[:num_zeros], col_idx] = 0

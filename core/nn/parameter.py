@@ -1,7 +1,9 @@
 """nn.Parameter: a Tensor subclass that Modules register as a learnable parameter."""
+import copy
 from collections import OrderedDict
 
 from core._native import _C
+from core.autograd.grad_mode import no_grad
 from core._tensor import Tensor
 
 
@@ -26,12 +28,10 @@ class Parameter(Tensor):
     def __deepcopy__(self, memo):
         if id(self) in memo:
             return memo[id(self)]
-        with _no_grad():
+        with no_grad():
             result = type(self)(self.clone(), self.requires_grad)
         memo[id(self)] = result
         if self.__dict__:
-            import copy
-
             result.__dict__.update(copy.deepcopy(self.__dict__, memo))
         return result
 
@@ -39,9 +39,7 @@ class Parameter(Tensor):
         return "Parameter containing:\n" + super().__repr__()
 
     def __reduce_ex__(self, protocol):
-        with _no_grad():
-            plain = _C._detach(self)
-        return (_rebuild_parameter, (plain, self.requires_grad, OrderedDict(self.__dict__)))
+        return (_rebuild_parameter, (_C._detach(self), self.requires_grad, OrderedDict(self.__dict__)))
 
 
 def _rebuild_parameter(data, requires_grad, state):
@@ -49,13 +47,3 @@ def _rebuild_parameter(data, requires_grad, state):
     param.__dict__.update(state)
     return param
 
-
-class _no_grad:
-    # Local and cheap: core.autograd imports core, so import its no_grad lazily.
-    def __enter__(self):
-        self._prev = _C.is_grad_enabled()
-        _C._set_grad_enabled(False)
-
-    def __exit__(self, *exc):
-        _C._set_grad_enabled(self._prev)
-        return False

@@ -3,6 +3,7 @@ import itertools
 from collections import OrderedDict, namedtuple
 
 from core._native import _C
+from core.autograd.grad_mode import no_grad
 from core.nn.parameter import Parameter
 from core.utils.hooks import RemovableHandle
 
@@ -53,15 +54,6 @@ def _addindent(s, num_spaces):
     first = lines.pop(0)
     return first + "\n" + "\n".join(num_spaces * " " + line for line in lines)
 
-
-class _no_grad:
-    def __enter__(self):
-        self._prev = _C.is_grad_enabled()
-        _C._set_grad_enabled(False)
-
-    def __exit__(self, *exc):
-        _C._set_grad_enabled(self._prev)
-        return False
 
 
 class Module:
@@ -371,7 +363,7 @@ class Module:
                                       f"model is {param.shape}.")
                     continue
                 try:
-                    with _no_grad():
+                    with no_grad():
                         param.copy_(input_param)
                 except Exception as ex:
                     error_msgs.append(f'While copying the parameter named "{key}", whose dimensions in '
@@ -516,13 +508,13 @@ class Module:
         for key, param in self._parameters.items():
             if param is None:
                 continue
-            with _no_grad():
+            with no_grad():
                 param_applied = fn(param)
             if param_applied is not param:
                 param.data = param_applied
             grad = param.grad
             if grad is not None:
-                with _no_grad():
+                with no_grad():
                     grad_applied = fn(grad)
                 if grad_applied is not grad:
                     grad.data = grad_applied

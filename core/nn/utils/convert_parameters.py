@@ -1,6 +1,7 @@
 """parameters_to_vector and vector_to_parameters."""
 from core._native import _C
-from core.nn.modules.module import _typename, _no_grad
+from core.autograd.grad_mode import no_grad
+from core.nn.modules.module import _typename
 
 __all__ = ["parameters_to_vector", "vector_to_parameters"]
 
@@ -16,7 +17,7 @@ def vector_to_parameters(vec, parameters):
     if not isinstance(vec, _C._TensorBase):
         raise TypeError(f"expected torch.Tensor, but got: {_typename(vec)}")
     pointer = 0
-    with _no_grad():
+    with no_grad():
         for param in parameters:
             num_param = param.numel()
             param.copy_(vec[pointer:pointer + num_param].view_as(param))

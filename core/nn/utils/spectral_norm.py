@@ -3,7 +3,7 @@ iteration (buffers weight_u, weight_v; one step per training forward), as in PyT
 import numpy as np
 
 from core._native import _C
-from core.nn.modules.module import _no_grad
+from core.autograd.grad_mode import no_grad
 from core.nn.parameter import Parameter
 
 __all__ = ["SpectralNorm", "spectral_norm", "remove_spectral_norm"]
@@ -43,7 +43,7 @@ class SpectralNorm:
         v = getattr(module, self.name + "_v")
         weight_mat = self.reshape_weight_to_matrix(weight)
         if do_power_iteration:
-            with _no_grad():
+            with no_grad():
                 for _ in range(self.n_power_iterations):
                     _normalize_into(_f["mv"](weight_mat.t(), u), v, self.eps)
                     _normalize_into(_f["mv"](weight_mat, v), u, self.eps)
@@ -54,7 +54,7 @@ class SpectralNorm:
         return weight / sigma
 
     def remove(self, module):
-        with _no_grad():
+        with no_grad():
             weight = self.compute_weight(module, do_power_iteration=False)
         delattr(module, self.name)
         delattr(module, self.name + "_u")
@@ -80,7 +80,7 @@ class SpectralNorm:
                 raise RuntimeError(f"Cannot register two spectral_norm hooks on the same parameter {name}")
         fn = SpectralNorm(name, n_power_iterations, dim, eps)
         weight = module._parameters[name]
-        with _no_grad():
+        with no_grad():
             h, w = fn.reshape_weight_to_matrix(weight).shape
             # The same draws as PyTorch: u then v, each N(0, 1), normalised.
             u = _f["empty"](h, dtype=weight.dtype).normal_(0, 1)
@@ -123,7 +123,7 @@ class SpectralNormLoadStateDictPreHook:
                     missing_keys.append(key)
         if has_missing_keys:
             return
-        with _no_grad():
+        with no_grad():
             weight_orig = state_dict[weight_key + "_orig"]
             weight = state_dict.pop(weight_key)
             sigma = (weight_orig / weight).mean()

@@ -16,13 +16,13 @@ import io
 import itertools
 import os
 import sys
-import warnings
 
 import numpy as np
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _ROOT = os.path.dirname(_HERE)
 sys.path.insert(0, _HERE)  # harness
+sys.path.insert(1, os.path.join(_ROOT, "tests"))  # parity._torchvision: the shared import workaround
 if glob.glob(os.path.join(_ROOT, "core", "_C*.so")):
     sys.path.insert(1, _ROOT)  # an in-place build (tools/dev_build.sh) wins over an installed one
 
@@ -66,26 +66,14 @@ def _runner(pipeline, seed_fn, source, decode):
     return run
 
 
-def _import_torchvision(torch):
-    """torchvision's transforms; the PyPI wheel's C++ ops may not load beside a CPU torch,
-    in which case their fake-kernel registration is skipped (transforms are pure Python)."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        try:
-            import torchvision  # noqa: F401
-        except ImportError:
-            return None
-        except RuntimeError:
-            for name in [m for m in sys.modules if m.startswith("torchvision")]:
-                del sys.modules[name]
-            original = torch.library.register_fake
-            torch.library.register_fake = lambda *a, **k: (lambda f: f)
-            try:
-                import torchvision  # noqa: F401
-            finally:
-                torch.library.register_fake = original
-        import torchvision.transforms as TT
-        import torchvision.transforms.autoaugment as TA
+def _import_torchvision():
+    """torchvision's transforms (through the shared import workaround of tests/parity), or None."""
+    from parity._torchvision import import_torchvision
+
+    if import_torchvision() is None:
+        return None
+    import torchvision.transforms as TT
+    import torchvision.transforms.autoaugment as TA
     return TT, TA
 
 
@@ -110,7 +98,7 @@ def main(argv=None):
     print(f"input: {pil.size[0]}x{pil.size[1]} JPEG ({len(jpeg)} bytes); preset: RandomResizedCrop(224), "
           "RandomHorizontalFlip, AutoAugment(imagenet), ToTensor, Normalize, RandomErasing(0.2)\n")
     ours_pipeline = preset(T, A)
-    theirs = _import_torchvision(torch) if torch is not None else None
+    theirs = _import_torchvision() if torch is not None else None
     if theirs is None:
         print("torchvision not importable: ours only\n")
     rows = [("case", "ours", "torchvision", "ours/torchvision", "ours img/s", "torchvision img/s")]

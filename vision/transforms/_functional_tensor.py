@@ -1,16 +1,13 @@
-"""numpy kernels standing in for core ops that do not exist yet.
+"""numpy-in/numpy-out helpers of the tensor transforms.
 
 Each function mirrors one PyTorch op that torchvision's tensor transforms call, with the
 same arithmetic in float32 where that decides the result (so pixel outputs agree with
 torchvision's up to rounding of the last bit):
 
-- ``grid_sample`` / ``interpolate``: thin numpy-in/numpy-out wrappers of core.nn.functional's
+- ``grid_sample`` / ``interpolate`` = core.nn.functional's, on numpy arrays
 - ``depthwise_conv2d`` = core.nn.functional.conv2d(groups=C) with one 2-D kernel for all channels
-- ``linspace`` ~ torch.linspace (bit-exact; core.linspace differs by an ulp at times)
+- ``linspace``: core.linspace (bit-exact with torch.linspace) as a numpy array
 - ``rgb_to_hsv`` / ``hsv_to_rgb``, ``equalize_channels``, ``round_half_even``
-
-When core gains conv2d / reductions, functional_tensor.py can
-call those instead and this file goes away.
 """
 import numpy as np
 

@@ -103,7 +103,7 @@ def dirac_(tensor, groups=1):
     out_per_group = sizes[0] // groups
     centre = tuple(s // 2 for s in sizes[2:])
     with no_grad():
-        tensor.fill_(0)
+        tensor.zero_()
         for g in range(groups):
             for d in range(min(out_per_group, sizes[1])):
                 tensor[(g * out_per_group + d, d) + centre] = 1

@@ -179,7 +179,7 @@ class Optimizer:
                             p.grad.detach_()
                         else:
                             p.grad.requires_grad_(False)
-                        p.grad.fill_(0)
+                        p.grad.zero_()
 
     def step(self, closure):
         r"""Performs a single optimization step (parameter update)."""

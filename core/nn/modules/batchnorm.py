@@ -38,9 +38,9 @@ class _NormBase(Module):
 
     def reset_running_stats(self):
         if self.track_running_stats:
-            self.running_mean.fill_(0)
+            self.running_mean.zero_()
             self.running_var.fill_(1)
-            self.num_batches_tracked.fill_(0)
+            self.num_batches_tracked.zero_()
 
     def reset_parameters(self):
         self.reset_running_stats()

@@ -492,7 +492,7 @@ class Module:
                         grad.detach_()
                     else:
                         grad.requires_grad_(False)
-                    grad.fill_(0)
+                    grad.zero_()
 
     def share_memory(self):
         # Tensors here are not moved into shared memory; worker processes get copies.

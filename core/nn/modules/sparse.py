@@ -38,7 +38,7 @@ class Embedding(Module):
     def _fill_padding_idx_with_zero(self):
         if self.padding_idx is not None:
             with core.no_grad():
-                self.weight[self.padding_idx].fill_(0)
+                self.weight[self.padding_idx].zero_()
 
     def forward(self, input):
         return F.embedding(input, self.weight, self.padding_idx, self.max_norm, self.norm_type,

@@ -50,6 +50,11 @@ def fill_(a, value):
     return np.full_like(a, value)
 
 
+@reference("zero_", method=True)
+def zero_(a):
+    return np.zeros_like(a)
+
+
 @reference("view", method=True, contiguous_only=True)
 def view(a, shape):
     return a.reshape(shape)

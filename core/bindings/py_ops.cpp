@@ -268,27 +268,28 @@ void init_ops(PyObject* module) {
   Py_DECREF(collections);
 
   // Overload lists per variant, kept for the life of the process.
-  static std::map<std::string, std::vector<const Op*>> functions, methods;
+  // kInternal entries go to _C._internal: Python layers (core.nn.functional) call the ops
+  // PyTorch keeps out of the torch namespace (torch._C._nn.gelu...) from there.
+  static std::map<std::string, std::vector<const Op*>> functions, methods, internal;
   for (const Op& op : OpRegistry::get().ops()) {
     if (op.def.variants & kFunction) functions[op.schema.name].push_back(&op);
     if (op.def.variants & kMethod) methods[op.schema.name].push_back(&op);
+    if (op.def.variants == kInternal) internal[op.schema.name].push_back(&op);
     make_return_type(op, namedtuple);
   }
   Py_DECREF(namedtuple);
-  PyObject* fdict = PyDict_New();
-  PyObject* mdict = PyDict_New();
-  for (auto& [name, overloads] : functions) {
-    PyObject* f = make_op(name, &overloads);
-    PyDict_SetItemString(fdict, name.c_str(), f);
-    Py_DECREF(f);
-  }
-  for (auto& [name, overloads] : methods) {
-    PyObject* f = make_op(name, &overloads);
-    PyDict_SetItemString(mdict, name.c_str(), f);
-    Py_DECREF(f);
-  }
-  PyModule_AddObject(module, "_functions", fdict);
-  PyModule_AddObject(module, "_methods", mdict);
+  auto make_dict = [](std::map<std::string, std::vector<const Op*>>& ops) {
+    PyObject* dict = PyDict_New();
+    for (auto& [name, overloads] : ops) {
+      PyObject* f = make_op(name, &overloads);
+      PyDict_SetItemString(dict, name.c_str(), f);
+      Py_DECREF(f);
+    }
+    return dict;
+  };
+  PyModule_AddObject(module, "_functions", make_dict(functions));
+  PyModule_AddObject(module, "_methods", make_dict(methods));
+  PyModule_AddObject(module, "_internal", make_dict(internal));
 }
 
 }  // namespace tz::py

@@ -5,6 +5,7 @@
 #include "bindings/py_dtype.h"
 #include "iter/thread_pool.h"
 #include "kernels/dispatch.h"
+#include "tensor/allocator.h"
 #include "tensor/storage.h"
 
 namespace tz::py {
@@ -16,6 +17,8 @@ void init_runtime(pyb::module_& m) {
   m.def("get_num_threads", [] { return get_num_threads(); });
   m.def("_cpu_capability", [] { return std::string(cpu_capability_name(cpu_capability())); });
   m.def("_bytes_in_use", [] { return Storage::bytes_in_use(); });
+  m.def("_allocator_cached_bytes", [] { return allocator::cached_bytes(); });
+  m.def("_allocator_empty_cache", [] { allocator::empty_cache(); });
   m.def("get_default_dtype", [] {
     return pyb::reinterpret_borrow<pyb::object>(dtype_object(default_float_dtype()));
   });

@@ -1,7 +1,7 @@
 """core.utils: helpers beside the tensor library (data loading), as torch.utils."""
 import importlib
 
-__all__ = ["data", "hooks"]
+__all__ = ["data", "hooks", "safetensors"]
 
 
 def __getattr__(name):

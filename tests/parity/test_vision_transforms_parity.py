@@ -21,7 +21,6 @@ center_crop rounds half up, RandomErasing draws its ratio uniformly, ColorJitter
 factor right before using it, AutoAugment uses the 0.9 shear / solarize / translate rules.
 """
 import math
-import warnings
 
 import numpy as np
 import pytest
@@ -33,36 +32,15 @@ import core  # noqa: E402
 import vision.transforms as T  # noqa: E402
 import vision.transforms.functional as F  # noqa: E402
 from vision.transforms.autoaugment import _get_magnitudes, _get_transforms  # noqa: E402
+from parity._torchvision import import_torchvision  # noqa: E402
 
 RNG = np.random.default_rng(1)
 ARR = RNG.integers(0, 256, (37, 45, 3), dtype=np.uint8)  # odd sizes on purpose
 
 
-def _import_torchvision():
-    try:
-        import torchvision  # noqa: F401
-        return torchvision
-    except RuntimeError:  # the CUDA wheel's C++ ops are missing: register no fake kernels
-        import sys
-
-        for name in [m for m in sys.modules if m.startswith("torchvision")]:
-            del sys.modules[name]
-        original = torch.library.register_fake
-        torch.library.register_fake = lambda *a, **k: (lambda f: f)
-        try:
-            import torchvision
-        finally:
-            torch.library.register_fake = original
-        return torchvision
-    except ImportError:
-        return None
-
-
 @pytest.fixture(scope="module")
 def tv():
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        module = _import_torchvision()
+    module = import_torchvision()
     if module is None:
         pytest.skip("torchvision is not installed")
     import torchvision.transforms  # noqa: F401

@@ -4,13 +4,12 @@ Each function mirrors one PyTorch op that torchvision's tensor transforms call, 
 same arithmetic in float32 where that decides the result (so pixel outputs agree with
 torchvision's up to rounding of the last bit):
 
-- ``grid_sample``  ~ torch.nn.functional.grid_sample(padding_mode="zeros", align_corners=False)
-- ``interpolate``  ~ torch.nn.functional.interpolate(mode=nearest|bilinear|bicubic, align_corners=False)
+- ``grid_sample`` / ``interpolate``: thin numpy-in/numpy-out wrappers of core.nn.functional's
 - ``depthwise_conv2d`` = core.nn.functional.conv2d(groups=C) with one 2-D kernel for all channels
 - ``linspace`` ~ torch.linspace (bit-exact; core.linspace differs by an ulp at times)
 - ``rgb_to_hsv`` / ``hsv_to_rgb``, ``equalize_channels``, ``round_half_even``
 
-When core gains grid_sample / interpolate / conv2d / reductions, functional_tensor.py can
+When core gains conv2d / reductions, functional_tensor.py can
 call those instead and this file goes away.
 """
 import numpy as np
@@ -33,45 +32,15 @@ def round_half_even(x):
 
 # ---------------------------------------------------------------- grid_sample
 
-def _unnormalize(coord, size):
-    # align_corners=False: ((coord + 1) * size - 1) / 2, written as PyTorch's vectorised CPU
-    # kernel does it (scale by size/2, then shift by -0.5)
-    dt = coord.dtype.type
-    return (coord + dt(1)) * dt(size / 2) - dt(0.5)
-
-
 def grid_sample(img, grid, mode):
-    """Samples img (N, C, H, W) at grid (N, oh, ow, 2) of normalised (x, y) in [-1, 1];
-    points outside the image read zeros. mode: "nearest" or "bilinear"."""
-    n, c, h, w = img.shape
-    ix = _unnormalize(grid[..., 0], w)
-    iy = _unnormalize(grid[..., 1], h)
-    batch = np.arange(n).reshape(n, 1, 1)
-    if mode == "nearest":
-        xn = round_half_even(ix).astype(np.int64)
-        yn = round_half_even(iy).astype(np.int64)
-        valid = (xn >= 0) & (xn < w) & (yn >= 0) & (yn < h)
-        vals = img[batch, :, np.clip(yn, 0, h - 1), np.clip(xn, 0, w - 1)]  # (N, oh, ow, C)
-        vals = vals * valid[..., None].astype(img.dtype)
-        return np.ascontiguousarray(np.moveaxis(vals, -1, 1))
-    if mode != "bilinear":
+    """Samples img (N, C, H, W) at grid (N, oh, ow, 2) of normalised (x, y) in [-1, 1] with
+    core's grid_sample (padding_mode="zeros", align_corners=False). mode: "nearest" or "bilinear"."""
+    if mode not in ("nearest", "bilinear"):
         raise ValueError(f"grid_sample(): unsupported mode '{mode}'")
-    x0 = np.floor(ix)
-    y0 = np.floor(iy)
-    one = img.dtype.type(1)
-    wx = ix - x0  # weight of the east neighbours
-    wy = iy - y0  # weight of the south neighbours
-    ex, sy = one - wx, one - wy
-    x0 = x0.astype(np.int64)
-    y0 = y0.astype(np.int64)
-    out = None
-    for dy, dx, weight in ((0, 0, sy * ex), (0, 1, sy * wx), (1, 0, wy * ex), (1, 1, wy * wx)):
-        xs, ys = x0 + dx, y0 + dy
-        valid = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
-        vals = img[batch, :, np.clip(ys, 0, h - 1), np.clip(xs, 0, w - 1)]
-        term = vals * (weight * valid.astype(img.dtype))[..., None]
-        out = term if out is None else out + term
-    return np.ascontiguousarray(np.moveaxis(out, -1, 1))
+    from core.nn.functional import grid_sample as _grid_sample
+    out = _grid_sample(core.from_numpy(np.ascontiguousarray(img)), core.from_numpy(np.ascontiguousarray(grid)),
+                       mode=mode, padding_mode="zeros", align_corners=False)
+    return out.numpy()
 
 
 def affine_grid(theta, w, h, ow, oh):
@@ -102,68 +71,17 @@ def perspective_grid(coeffs, ow, oh, dtype):
 
 # ---------------------------------------------------------------- interpolate
 
-def _source_index(out_size, in_size, cubic):
-    """PyTorch's area_pixel_compute_source_index (align_corners=False), in float32."""
-    scale = _F32(in_size) / _F32(out_size)
-    src = scale * (np.arange(out_size, dtype=_F32) + _F32(0.5)) - _F32(0.5)
-    if not cubic:
-        src = np.maximum(src, _F32(0))
-    return src
-
-
-def _axis_taps(out_size, in_size, mode):
-    """(indices, weights) lists: output[i] = sum_k weights[k][i] * input[indices[k][i]]."""
-    if mode == "nearest":
-        if out_size == in_size:
-            idx = np.arange(out_size)
-        else:
-            scale = _F32(in_size) / _F32(out_size)
-            idx = np.minimum(np.floor(np.arange(out_size, dtype=_F32) * scale).astype(np.int64), in_size - 1)
-        return [idx], None
-    if mode == "bilinear":
-        src = _source_index(out_size, in_size, cubic=False)
-        i0 = src.astype(np.int64)
-        lam1 = np.clip(src - i0.astype(_F32), _F32(0), _F32(1))
-        i1 = np.minimum(i0 + 1, in_size - 1)
-        return [i0, i1], [_F32(1) - lam1, lam1]
-    if mode == "bicubic":
-        a = _F32(-0.75)
-        src = _source_index(out_size, in_size, cubic=True)
-        i0 = np.floor(src)
-        t = src - i0
-        i0 = i0.astype(np.int64)
-
-        def near(x):  # |x| <= 1
-            return ((a + _F32(2)) * x - (a + _F32(3))) * x * x + _F32(1)
-
-        def far(x):  # 1 < |x| < 2
-            return ((a * x - _F32(5) * a) * x + _F32(8) * a) * x - _F32(4) * a
-
-        weights = [far(t + _F32(1)), near(t), near(_F32(1) - t), far(_F32(2) - t)]
-        idx = [np.clip(i0 + k, 0, in_size - 1) for k in (-1, 0, 1, 2)]
-        return idx, weights
-    raise ValueError(f"interpolate(): unsupported mode '{mode}'")
-
-
-def _resample_axis(x, axis, out_size, mode):
-    idx, weights = _axis_taps(out_size, x.shape[axis], mode)
-    if weights is None:
-        return np.take(x, idx[0], axis=axis)
-    shape = [1] * x.ndim
-    shape[axis] = out_size
-    out = None
-    for i, wgt in zip(idx, weights):
-        term = np.take(x, i, axis=axis) * wgt.reshape(shape)
-        out = term if out is None else out + term
-    return out
-
-
 def interpolate(img, size, mode):
-    """Resizes the last two dims of a float array to size (h, w); columns first, then rows,
-    as PyTorch's separable CPU kernels do."""
-    oh, ow = size
-    out = _resample_axis(img, img.ndim - 1, ow, mode)
-    return _resample_axis(out, img.ndim - 2, oh, mode)
+    """Resizes the last two dims of a float array to size (h, w) with core's interpolate
+    (align_corners=False for bilinear / bicubic)."""
+    if mode not in ("nearest", "bilinear", "bicubic"):
+        raise ValueError(f"interpolate(): unsupported mode '{mode}'")
+    from core.nn.functional import interpolate as _interpolate
+    h, w = img.shape[-2:]
+    batch = np.ascontiguousarray(img).reshape(-1, 1, h, w)
+    align = None if mode == "nearest" else False
+    out = _interpolate(core.from_numpy(batch), size=list(size), mode=mode, align_corners=align).numpy()
+    return out.reshape(img.shape[:-2] + tuple(out.shape[-2:]))
 
 
 # ---------------------------------------------------------------- convolution

@@ -265,7 +265,10 @@ Value call_with_autograd(const Op& op, Stack& args) {
     else node->outputs.resize(std::max<size_t>(node->outputs.size(), index + 1));
     index++;
   });
-  if (op.saves_result) for_each_output(out, [&](const Tensor& t) { node->save_result(t); });
+  if (op.saves_result) {
+    uint32_t i = 0;  // outputs left out of the mask are kept as undefined placeholders
+    for_each_output(out, [&](const Tensor& t) { node->save_result((op.result_mask >> i++) & 1u ? t : Tensor()); });
+  }
   if (AnomalyMode::is_enabled() && g_anomaly_traceback) node->anomaly_trace = g_anomaly_traceback();
   if (!inplace) note_views(out, args, op);
   return out;

@@ -902,6 +902,11 @@ const OpDef kOpTable[] = {
     {"log_softmax(Tensor self, int dim, ScalarType? dtype=None) -> Tensor", kBoth, N::Keep,
      OP { return softmax(a[0].tensor(), a[1].to_int(), a[2].opt_dtype(), true); }, "softmax",
      "result", GRAD { return grad::log_softmax(c); }},
+    // Fused gradients of the two, used by their formulas when no graph is being recorded.
+    {"_softmax_backward_data(Tensor grad_output, Tensor output, int dim) -> Tensor", kInternal, N::Keep,
+     OP { return softmax_backward_data(a[0].tensor(), a[1].tensor(), a[2].to_int(), false); }, ""},
+    {"_log_softmax_backward_data(Tensor grad_output, Tensor output, int dim) -> Tensor", kInternal, N::Keep,
+     OP { return softmax_backward_data(a[0].tensor(), a[1].tensor(), a[2].to_int(), true); }, ""},
     // The kernels' vectorised float32 exp, exposed for its accuracy tests.
     {"_vec_exp(Tensor self) -> Tensor", kFunction, N::Keep,
      OP { return vec_exp(a[0].tensor()); }, ""},

@@ -312,6 +312,7 @@ TensorList cumprod(BackwardContext& c) {
 TensorList softmax(BackwardContext& c) {
   const Tensor& y = c.result();
   const int64_t d = c.args[1].to_int();
+  if (!GradMode::is_enabled()) return {softmax_backward_data(c.grad(), y, d, false)};  // nothing recorded
   Tensor dot = call(TZ_OP("sum"), {F::mul(c.grad(), y), IntList{d}, true});
   return {F::mul(y, F::sub(c.grad(), dot))};
 }
@@ -321,6 +322,7 @@ TensorList softmax(BackwardContext& c) {
 TensorList log_softmax(BackwardContext& c) {
   const Tensor& y = c.result();
   const int64_t d = c.args[1].to_int();
+  if (!GradMode::is_enabled()) return {softmax_backward_data(c.grad(), y, d, true)};  // nothing recorded
   Tensor total = call(TZ_OP("sum"), {c.grad(), IntList{d}, true});
   return {F::sub(c.grad(), F::mul(call(TZ_OP("softmax"), {y, d}), total))};
 }

@@ -16,8 +16,14 @@ namespace {
 void parse_saves(Op& op) {
   std::istringstream words(op.def.saves);
   for (std::string w; words >> w;) {
-    if (w == "result" || w == "geometry") {
-      (w == "result" ? op.saves_result : op.saves_geometry) = true;
+    if (w == "geometry") {
+      op.saves_geometry = true;
+      continue;
+    }
+    if (w.rfind("result", 0) == 0 && w.find_first_not_of("0123456789", 6) == std::string::npos) {
+      // "result": every output; "result1": output 1 only
+      op.saves_result = true;
+      op.result_mask |= w == "result" ? ~0u : 1u << std::stoi(w.substr(6));
       continue;
     }
     size_t i = 0;

@@ -44,8 +44,9 @@ struct OpDef {
   NameRule names;
   BoxedKernel fn;
   const char* sample;            // input kind for tests/core/test_op_matrix.py; "" = tested by hand
-  const char* saves = "";        // what backward needs: argument names, "result" and/or
-                                 // "geometry" (strides and storage offset of the tensor inputs)
+  const char* saves = "";        // what backward needs: argument names, "result" (every
+                                 // output) or "result<i>" (output i only), and/or "geometry"
+                                 // (strides and storage offset of the tensor inputs)
   BackwardFn backward = nullptr; // null: no derivative yet (recording it raises)
   bool gradgrad = true;          // the formula is itself differentiable: gradgradcheck it
 };
@@ -55,6 +56,7 @@ struct Op {
   OpDef def;
   std::vector<int> saved_args;  // parsed from def.saves
   bool saves_result = false;
+  uint32_t result_mask = 0;     // which outputs "result"/"result<i>" saves (bit i: output i)
   bool saves_geometry = false;  // "geometry" in saves
   int overload_index = 0;       // among entries of the same base name (MulBackward<i>)
 };

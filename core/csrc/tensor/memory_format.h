@@ -20,7 +20,5 @@ Tensor empty_with_format(const Shape& sizes, DType dtype, MemoryFormat f, const 
 // An op's output: channels-last when `like` has the output's shape and is channels-last, so
 // that elementwise ops keep a model's NHWC layout like PyTorch does; else contiguous.
 Tensor empty_in_layout_of(const Shape& sizes, DType dtype, const Tensor& like);
-// `t` itself when already dense in format `f`, else a copy that is.
-Tensor contiguous_as(const Tensor& t, MemoryFormat f);
 
 }  // namespace tz

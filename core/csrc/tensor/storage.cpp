@@ -4,20 +4,19 @@
 #include <cstdlib>
 #include <new>
 
+#include "tensor/allocator.h"
 #include "tensor/errors.h"
 
 namespace tz {
 
 namespace {
-constexpr size_t kAlignment = 64;
 std::atomic<int64_t> g_bytes_in_use{0};
 }  // namespace
 
 std::shared_ptr<Storage> Storage::allocate(size_t nbytes) {
   void* data = nullptr;
   if (nbytes > 0) {
-    size_t rounded = (nbytes + kAlignment - 1) / kAlignment * kAlignment;
-    data = std::aligned_alloc(kAlignment, rounded);
+    data = allocator::allocate(nbytes);
     TZ_CHECK(data != nullptr, Runtime, "out of memory: tried to allocate ", nbytes, " bytes");
     g_bytes_in_use += static_cast<int64_t>(nbytes);
   }
@@ -30,7 +29,7 @@ std::shared_ptr<Storage> Storage::wrap(void* data, size_t nbytes, std::shared_pt
 
 Storage::~Storage() {
   if (owns_ && data_ != nullptr) {
-    std::free(data_);
+    allocator::release(data_, nbytes_);
     g_bytes_in_use -= static_cast<int64_t>(nbytes_);
   }
 }

@@ -5,6 +5,7 @@ from collections import OrderedDict
 from collections import abc as container_abcs
 from itertools import islice
 
+from core.nn.modules import _folding
 from core.nn.modules.module import Module, _typename
 from core.nn.parameter import Parameter
 
@@ -72,6 +73,8 @@ class Sequential(Module):
         return self
 
     def forward(self, input):
+        if _folding.applicable(self):  # inference: Conv2d + BatchNorm2d pairs run as one conv
+            return _folding.run_folded(list(self._modules.values()), input)
         for module in self._modules.values():
             input = module(input)
         return input

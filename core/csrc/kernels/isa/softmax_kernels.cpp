@@ -137,6 +137,43 @@ void softmax_kernel(DType dtype, bool log, const void* in, void* out, int64_t ou
   }
 }
 
+template <typename T>
+void softmax_backward_rows(bool log, const T* g, const T* y, T* out, int64_t n, int64_t begin, int64_t end) {
+  using V = vec<T>;
+  constexpr int L = kLanes<T>;
+  for (int64_t r = begin; r < end; ++r) {
+    const T* gr = g + r * n;
+    const T* yr = y + r * n;
+    T* o = out + r * n;
+    // The row sum of g (log) or of g*y (staged in o), reduced in the same order by every build.
+    if (!log)
+      for (int64_t k = 0; k < n; ++k) o[k] = gr[k] * yr[k];
+    const V s = splat<V>(reduce_contig(SumR<T>{}, log ? gr : o, n, T(0)));
+    int64_t i = 0;
+    for (; i + L <= n; i += L) {
+      V gv = vm::load(gr + i), yv = vm::load(yr + i);
+      vm::store(o + i, log ? gv - vm::exp(yv) * s : yv * (gv - s));
+    }
+    if (i < n) {
+      V gv = vm::load_partial(gr + i, n - i), yv = vm::load_partial(yr + i, n - i);
+      vm::store_partial(o + i, log ? gv - vm::exp(yv) * s : yv * (gv - s), n - i);
+    }
+  }
+}
+
+void softmax_backward_kernel(DType dtype, bool log, const void* g, const void* y, void* out, int64_t n,
+                             int64_t begin, int64_t end) {
+  switch (dtype) {
+    case DType::Float32:
+      return softmax_backward_rows(log, static_cast<const float*>(g), static_cast<const float*>(y),
+                                   static_cast<float*>(out), n, begin, end);
+    case DType::Float64:
+      return softmax_backward_rows(log, static_cast<const double*>(g), static_cast<const double*>(y),
+                                   static_cast<double*>(out), n, begin, end);
+    default: fail(ErrorKind::Runtime, "softmax backward kernel: unsupported dtype ", dtype_name(dtype));
+  }
+}
+
 void vec_exp_kernel(const float* in, float* out, int64_t n) {
   constexpr int L = kLanes<float>;
   int64_t i = 0;
@@ -147,6 +184,7 @@ void vec_exp_kernel(const float* in, float* out, int64_t n) {
 }  // namespace
 
 TZ_REGISTER_KERNEL(softmax_stub, &softmax_kernel);
+TZ_REGISTER_KERNEL(softmax_backward_stub, &softmax_backward_kernel);
 TZ_REGISTER_KERNEL(vec_exp_stub, &vec_exp_kernel);
 
 }  // namespace TZ_CPU_CAPABILITY

@@ -1,0 +1,104 @@
+#include "tensor/allocator.h"
+
+#include <pthread.h>
+
+#include <cstdlib>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace tz::allocator {
+
+namespace {
+
+constexpr size_t kCachedMin = size_t(128) << 10;  // glibc's default mmap threshold
+
+// Size classes of 8 steps per power of two: at most 12.5% of a block is slack.
+size_t size_class(size_t nbytes) {
+  size_t top = size_t(1) << (63 - __builtin_clzll(nbytes));  // the highest power of two <= nbytes
+  size_t step = top / 8;
+  return (nbytes + step - 1) / step * step;
+}
+
+size_t cache_limit() {
+  const char* env = std::getenv("TENSORZOO_ALLOCATOR_CACHE_MB");
+  return (env ? std::stoull(env) : 1024) << 20;
+}
+
+struct Cache {
+  std::mutex mutex;
+  std::unordered_map<size_t, std::vector<void*>> free_blocks;
+  size_t cached = 0;
+  const size_t limit = cache_limit();
+
+  Cache() {
+    // A fork while another thread holds the lock would leave the child's copy locked.
+    pthread_atfork([] { get().mutex.lock(); }, [] { get().mutex.unlock(); }, [] { get().mutex.unlock(); });
+  }
+  static Cache& get() {
+    static Cache* cache = new Cache();  // never destroyed: storages may outlive static teardown
+    return *cache;
+  }
+};
+
+void* fresh(size_t nbytes) { return std::aligned_alloc(kAlignment, nbytes); }
+
+}  // namespace
+
+void* allocate(size_t nbytes) {
+  if (nbytes < kCachedMin) return fresh((nbytes + kAlignment - 1) / kAlignment * kAlignment);
+  const size_t size = size_class(nbytes);
+  Cache& cache = Cache::get();
+  {
+    std::lock_guard<std::mutex> lock(cache.mutex);
+    auto it = cache.free_blocks.find(size);
+    if (it != cache.free_blocks.end() && !it->second.empty()) {
+      void* block = it->second.back();
+      it->second.pop_back();
+      cache.cached -= size;
+      return block;
+    }
+  }
+  void* block = fresh(size);
+  if (block == nullptr) {  // give the cache back and retry once
+    empty_cache();
+    block = fresh(size);
+  }
+  return block;
+}
+
+void release(void* data, size_t nbytes) {
+  if (nbytes < kCachedMin) return std::free(data);
+  const size_t size = size_class(nbytes);
+  Cache& cache = Cache::get();
+  {
+    std::lock_guard<std::mutex> lock(cache.mutex);
+    if (cache.cached + size <= cache.limit) {
+      cache.free_blocks[size].push_back(data);
+      cache.cached += size;
+      return;
+    }
+  }
+  std::free(data);
+}
+
+size_t cached_bytes() {
+  Cache& cache = Cache::get();
+  std::lock_guard<std::mutex> lock(cache.mutex);
+  return cache.cached;
+}
+
+void empty_cache() {
+  Cache& cache = Cache::get();
+  std::unordered_map<size_t, std::vector<void*>> blocks;
+  {
+    std::lock_guard<std::mutex> lock(cache.mutex);
+    blocks.swap(cache.free_blocks);
+    cache.cached = 0;
+  }
+  for (auto& [size, list] : blocks)
+    for (void* p : list) std::free(p);
+}
+
+}  // namespace tz::allocator

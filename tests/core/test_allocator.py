@@ -1,0 +1,61 @@
+"""The storage allocator: large blocks are cached for reuse, small ones are not."""
+import os
+
+import numpy as np
+
+import core
+from core import _C
+from support import run_python
+
+BIG = (512, 1024)  # 2 MiB of float32: cached
+SMALL = (16,)      # 64 bytes: straight to malloc
+
+
+def test_large_blocks_are_reused_after_free():
+    _C._allocator_empty_cache()
+    t = core.empty(BIG)
+    del t
+    cached = _C._allocator_cached_bytes()
+    assert cached >= 2 << 20
+    u = core.empty(BIG)  # served from the cache
+    assert _C._allocator_cached_bytes() < cached
+    del u
+
+
+def test_small_blocks_are_not_cached():
+    _C._allocator_empty_cache()
+    t = core.empty(SMALL)
+    del t
+    assert _C._allocator_cached_bytes() == 0
+
+
+def test_empty_cache_releases_everything():
+    ts = [core.empty(BIG) for _ in range(3)]
+    del ts
+    assert _C._allocator_cached_bytes() > 0
+    _C._allocator_empty_cache()
+    assert _C._allocator_cached_bytes() == 0
+
+
+def test_reused_blocks_hold_correct_values():
+    for seed in range(3):
+        a = np.random.default_rng(seed).standard_normal(BIG).astype(np.float32)
+        t = core.from_numpy(a) * 2 + 1
+        np.testing.assert_allclose(t.numpy(), a * 2 + 1, rtol=1e-6)
+        assert float(core.zeros(BIG).abs().sum()) == 0.0  # a reused block is still zero-filled
+
+
+def test_bytes_in_use_counts_live_storages_only():
+    before = _C._bytes_in_use()
+    t = core.empty(BIG)
+    assert _C._bytes_in_use() - before == 2 << 20
+    del t
+    assert _C._bytes_in_use() == before
+
+
+def test_cache_limit_from_environment():
+    code = ("import core; from core import _C; t = core.empty(512, 1024); del t; "
+            "print(_C._allocator_cached_bytes())")
+    result = run_python(code, env={**os.environ, "TENSORZOO_ALLOCATOR_CACHE_MB": "0"})
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "0"

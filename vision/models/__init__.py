@@ -1,0 +1,5 @@
+"""Model definitions with torchvision 0.9's names, module layout and state_dict keys, so the
+official checkpoints load strictly; ``pretrained=True`` downloads through the hub."""
+from vision.models.resnet import *  # noqa: F401,F403
+from vision.models.mobilenet import *  # noqa: F401,F403
+from vision.models._meta import imagenet_categories  # noqa: F401

@@ -58,6 +58,7 @@ void im2col_nhwc(const T* x, int64_t nc, const ConvShape& s, T* col) {
         for (int64_t kw = 0; kw < s.KW; ++kw, dst += nc) {
           const int64_t iw = ow * s.sw - s.pw + kw * s.dw;
           if (ih < 0 || ih >= s.H || iw < 0 || iw >= s.W) std::fill(dst, dst + nc, T(0));
+          else if (nc < 16) std::copy(x + (ih * s.W + iw) * s.C, x + (ih * s.W + iw) * s.C + nc, dst);  // no call for 3 floats
           else std::memcpy(dst, x + (ih * s.W + iw) * s.C, nc * sizeof(T));
         }
       }

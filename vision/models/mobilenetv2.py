@@ -144,12 +144,11 @@ def _init_weights(model):
 
 
 def mobilenet_v2(pretrained=False, progress=True, **kwargs):
-    """Constructs a MobileNetV2 architecture from
+    """MobileNetV2, following
     `"MobileNetV2: Inverted Residuals and Linear Bottlenecks" <https://arxiv.org/abs/1801.04381>`_.
 
-    Args:
-        pretrained (bool): If True, returns a model pre-trained on ImageNet
-        progress (bool): If True, displays a progress bar of the download to stderr
+    `pretrained` loads the ImageNet weights through the hub (cached, hash-checked);
+    `progress` draws a download bar on stderr; other keyword arguments reach the model class.
     """
     model = MobileNetV2(**kwargs)
     if pretrained:

@@ -196,12 +196,11 @@ def _mobilenet_v3_model(arch, inverted_residual_setting, last_channel, pretraine
 
 
 def mobilenet_v3_large(pretrained=False, progress=True, **kwargs):
-    """Constructs a large MobileNetV3 architecture from
+    """MobileNetV3-Large, following
     `"Searching for MobileNetV3" <https://arxiv.org/abs/1905.02244>`_.
 
-    Args:
-        pretrained (bool): If True, returns a model pre-trained on ImageNet
-        progress (bool): If True, displays a progress bar of the download to stderr
+    `pretrained` loads the ImageNet weights through the hub (cached, hash-checked);
+    `progress` draws a download bar on stderr; other keyword arguments reach the model class.
     """
     arch = "mobilenet_v3_large"
     inverted_residual_setting, last_channel = _mobilenet_v3_conf(arch, kwargs)
@@ -209,12 +208,11 @@ def mobilenet_v3_large(pretrained=False, progress=True, **kwargs):
 
 
 def mobilenet_v3_small(pretrained=False, progress=True, **kwargs):
-    """Constructs a small MobileNetV3 architecture from
+    """MobileNetV3-Small, following
     `"Searching for MobileNetV3" <https://arxiv.org/abs/1905.02244>`_.
 
-    Args:
-        pretrained (bool): If True, returns a model pre-trained on ImageNet
-        progress (bool): If True, displays a progress bar of the download to stderr
+    `pretrained` loads the ImageNet weights through the hub (cached, hash-checked);
+    `progress` draws a download bar on stderr; other keyword arguments reach the model class.
     """
     arch = "mobilenet_v3_small"
     inverted_residual_setting, last_channel = _mobilenet_v3_conf(arch, kwargs)

@@ -178,67 +178,61 @@ def _resnet(arch, block, layers, pretrained, progress, **kwargs):
 
 
 def resnet18(pretrained=False, progress=True, **kwargs):
-    """ResNet-18 model from
+    """ResNet-18, following
     `"Deep Residual Learning for Image Recognition" <https://arxiv.org/pdf/1512.03385.pdf>`_.
 
-    Args:
-        pretrained (bool): If True, returns a model pre-trained on ImageNet
-        progress (bool): If True, displays a progress bar of the download to stderr
+    `pretrained` loads the ImageNet weights through the hub (cached, hash-checked);
+    `progress` draws a download bar on stderr; other keyword arguments reach the model class.
     """
     return _resnet("resnet18", BasicBlock, [2, 2, 2, 2], pretrained, progress, **kwargs)
 
 
 def resnet34(pretrained=False, progress=True, **kwargs):
-    """ResNet-34 model from
+    """ResNet-34, following
     `"Deep Residual Learning for Image Recognition" <https://arxiv.org/pdf/1512.03385.pdf>`_.
 
-    Args:
-        pretrained (bool): If True, returns a model pre-trained on ImageNet
-        progress (bool): If True, displays a progress bar of the download to stderr
+    `pretrained` loads the ImageNet weights through the hub (cached, hash-checked);
+    `progress` draws a download bar on stderr; other keyword arguments reach the model class.
     """
     return _resnet("resnet34", BasicBlock, [3, 4, 6, 3], pretrained, progress, **kwargs)
 
 
 def resnet50(pretrained=False, progress=True, **kwargs):
-    """ResNet-50 model from
+    """ResNet-50, following
     `"Deep Residual Learning for Image Recognition" <https://arxiv.org/pdf/1512.03385.pdf>`_.
 
-    Args:
-        pretrained (bool): If True, returns a model pre-trained on ImageNet
-        progress (bool): If True, displays a progress bar of the download to stderr
+    `pretrained` loads the ImageNet weights through the hub (cached, hash-checked);
+    `progress` draws a download bar on stderr; other keyword arguments reach the model class.
     """
     return _resnet("resnet50", Bottleneck, [3, 4, 6, 3], pretrained, progress, **kwargs)
 
 
 def resnet101(pretrained=False, progress=True, **kwargs):
-    """ResNet-101 model from
+    """ResNet-101, following
     `"Deep Residual Learning for Image Recognition" <https://arxiv.org/pdf/1512.03385.pdf>`_.
 
-    Args:
-        pretrained (bool): If True, returns a model pre-trained on ImageNet
-        progress (bool): If True, displays a progress bar of the download to stderr
+    `pretrained` loads the ImageNet weights through the hub (cached, hash-checked);
+    `progress` draws a download bar on stderr; other keyword arguments reach the model class.
     """
     return _resnet("resnet101", Bottleneck, [3, 4, 23, 3], pretrained, progress, **kwargs)
 
 
 def resnet152(pretrained=False, progress=True, **kwargs):
-    """ResNet-152 model from
+    """ResNet-152, following
     `"Deep Residual Learning for Image Recognition" <https://arxiv.org/pdf/1512.03385.pdf>`_.
 
-    Args:
-        pretrained (bool): If True, returns a model pre-trained on ImageNet
-        progress (bool): If True, displays a progress bar of the download to stderr
+    `pretrained` loads the ImageNet weights through the hub (cached, hash-checked);
+    `progress` draws a download bar on stderr; other keyword arguments reach the model class.
     """
     return _resnet("resnet152", Bottleneck, [3, 8, 36, 3], pretrained, progress, **kwargs)
 
 
 def resnext50_32x4d(pretrained=False, progress=True, **kwargs):
-    """ResNeXt-50 32x4d model from
+    """ResNeXt-50 32x4d, following
     `"Aggregated Residual Transformation for Deep Neural Networks" <https://arxiv.org/pdf/1611.05431.pdf>`_.
 
-    Args:
-        pretrained (bool): If True, returns a model pre-trained on ImageNet
-        progress (bool): If True, displays a progress bar of the download to stderr
+    `pretrained` loads the ImageNet weights through the hub (cached, hash-checked);
+    `progress` draws a download bar on stderr; other keyword arguments reach the model class.
     """
     kwargs["groups"] = 32
     kwargs["width_per_group"] = 4
@@ -246,12 +240,11 @@ def resnext50_32x4d(pretrained=False, progress=True, **kwargs):
 
 
 def resnext101_32x8d(pretrained=False, progress=True, **kwargs):
-    """ResNeXt-101 32x8d model from
+    """ResNeXt-101 32x8d, following
     `"Aggregated Residual Transformation for Deep Neural Networks" <https://arxiv.org/pdf/1611.05431.pdf>`_.
 
-    Args:
-        pretrained (bool): If True, returns a model pre-trained on ImageNet
-        progress (bool): If True, displays a progress bar of the download to stderr
+    `pretrained` loads the ImageNet weights through the hub (cached, hash-checked);
+    `progress` draws a download bar on stderr; other keyword arguments reach the model class.
     """
     kwargs["groups"] = 32
     kwargs["width_per_group"] = 8
@@ -259,32 +252,30 @@ def resnext101_32x8d(pretrained=False, progress=True, **kwargs):
 
 
 def wide_resnet50_2(pretrained=False, progress=True, **kwargs):
-    """Wide ResNet-50-2 model from
+    """Wide ResNet-50-2, following
     `"Wide Residual Networks" <https://arxiv.org/pdf/1605.07146.pdf>`_.
 
     The model is the same as ResNet except for the bottleneck number of channels
     which is twice larger in every block. The number of channels in outer 1x1
     convolutions is the same.
 
-    Args:
-        pretrained (bool): If True, returns a model pre-trained on ImageNet
-        progress (bool): If True, displays a progress bar of the download to stderr
+    `pretrained` loads the ImageNet weights through the hub (cached, hash-checked);
+    `progress` draws a download bar on stderr; other keyword arguments reach the model class.
     """
     kwargs["width_per_group"] = 64 * 2
     return _resnet("wide_resnet50_2", Bottleneck, [3, 4, 6, 3], pretrained, progress, **kwargs)
 
 
 def wide_resnet101_2(pretrained=False, progress=True, **kwargs):
-    """Wide ResNet-101-2 model from
+    """Wide ResNet-101-2, following
     `"Wide Residual Networks" <https://arxiv.org/pdf/1605.07146.pdf>`_.
 
     The model is the same as ResNet except for the bottleneck number of channels
     which is twice larger in every block. The number of channels in outer 1x1
     convolutions is the same.
 
-    Args:
-        pretrained (bool): If True, returns a model pre-trained on ImageNet
-        progress (bool): If True, displays a progress bar of the download to stderr
+    `pretrained` loads the ImageNet weights through the hub (cached, hash-checked);
+    `progress` draws a download bar on stderr; other keyword arguments reach the model class.
     """
     kwargs["width_per_group"] = 64 * 2
     return _resnet("wide_resnet101_2", Bottleneck, [3, 4, 23, 3], pretrained, progress, **kwargs)

@@ -49,7 +49,7 @@ def test_list_registry():
 def test_help_registry():
     if missing_nn_pieces():
         pytest.skip("vision.models waits for core.nn pieces: " + ", ".join(missing_nn_pieces()))
-    assert "pre-trained on ImageNet" in hub.help("resnet18")
+    assert "ImageNet weights through the hub" in hub.help("resnet18")
     assert "MobileNetV3" in hub.help("mobilenet_v3_large")
 
 

@@ -9,8 +9,6 @@ import pytest
 import core
 import hub
 
-needs_load = pytest.mark.skipif(not (hasattr(core, "load") and hasattr(core, "save")),
-                                reason="core.save/core.load not available yet (serialize helper)")
 OFFICIAL = "https://download.pytorch.org/models/"
 
 
@@ -102,7 +100,6 @@ def test_corrupt_cached_file_is_rechecked(hub_home, helpers):
 
 # ---------------------------------------------------------------- loading (needs core.load)
 
-@needs_load
 def test_download_cache_and_reuse(server, hub_home, tmp_path, helpers):
     data = _checkpoint_bytes(tmp_path)
     name = helpers.hashed_name("tiny", data)
@@ -113,7 +110,6 @@ def test_download_cache_and_reuse(server, hub_home, tmp_path, helpers):
     assert server.hits == ["/models/" + name]  # the second call used the cache
 
 
-@needs_load
 def test_model_dir_and_file_name(server, hub_home, tmp_path, helpers):
     data = _checkpoint_bytes(tmp_path)
     url = server.add("/models/anything.pth", data)
@@ -124,7 +120,6 @@ def test_model_dir_and_file_name(server, hub_home, tmp_path, helpers):
     assert not (hub_home / "hub").exists()
 
 
-@needs_load
 def test_through_mirror(hub_home, tmp_path, monkeypatch, helpers):
     data = _checkpoint_bytes(tmp_path)
     name = helpers.hashed_name("tiny", data)
@@ -136,7 +131,6 @@ def test_through_mirror(hub_home, tmp_path, monkeypatch, helpers):
     assert helpers.listdir(hub_home) == ["hub/checkpoints/" + name]
 
 
-@needs_load
 def test_cached_file_that_fails_to_load(hub_home, helpers):
     checkpoints = hub_home / "hub" / "checkpoints"
     checkpoints.mkdir(parents=True)
@@ -148,7 +142,6 @@ def test_cached_file_that_fails_to_load(hub_home, helpers):
     assert str(checkpoints / name) in str(info.value) and "delete it" in str(info.value)
 
 
-@needs_load
 def test_legacy_single_file_zip(server, hub_home, tmp_path, helpers):
     inner = tmp_path / "inner.pth"
     inner.write_bytes(_checkpoint_bytes(tmp_path))

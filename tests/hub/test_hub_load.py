@@ -8,7 +8,6 @@ import zipfile
 import pytest
 
 import hub
-from model_support import missing_nn_pieces
 
 EXPECTED = {"mobilenet_v3_large", "mobilenet_v3_small", "mobilenet_v2", "resnet18", "resnet50"}
 
@@ -47,8 +46,6 @@ def test_list_registry():
 
 
 def test_help_registry():
-    if missing_nn_pieces():
-        pytest.skip("vision.models waits for core.nn pieces: " + ", ".join(missing_nn_pieces()))
     assert "ImageNet weights through the hub" in hub.help("resnet18")
     assert "MobileNetV3" in hub.help("mobilenet_v3_large")
 

@@ -12,11 +12,7 @@ torch = pytest.importorskip("torch")
 import core  # noqa: E402
 import hub  # noqa: E402
 import hub._dirs  # noqa: E402
-from model_support import skip_module_unless_models_run  # noqa: E402
 from parity._torchvision import import_torchvision  # noqa: E402
-
-skip_module_unless_models_run()
-
 from vision.models import mobilenetv2, mobilenetv3, resnet  # noqa: E402
 
 MODULES = {"mobilenet_v3_large": mobilenetv3, "mobilenet_v3_small": mobilenetv3, "mobilenet_v2": mobilenetv2,
@@ -35,8 +31,6 @@ def tv():
 
 @pytest.fixture
 def mirror(tmp_path, monkeypatch):
-    if not hasattr(core, "load"):
-        pytest.skip("core.load not available yet (serialize helper)")
     directory = tmp_path / "mirror"
     directory.mkdir()
     monkeypatch.setenv("TENSORZOO_HOME", str(tmp_path / "home"))

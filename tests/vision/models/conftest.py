@@ -13,8 +13,6 @@ def mirror(tmp_path, monkeypatch):
     under its sha256-prefixed name and points module.model_urls[arch] at it."""
     import core
 
-    if not (hasattr(core, "save") and hasattr(core, "load")):
-        pytest.skip("core.save/core.load not available yet (serialize helper)")
     directory = tmp_path / "mirror"
     directory.mkdir()
     monkeypatch.setenv("TENSORZOO_HOME", str(tmp_path / "home"))

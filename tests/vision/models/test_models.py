@@ -8,15 +8,13 @@ import os
 import numpy as np
 import pytest
 
-from model_support import skip_module_unless_models_run
 
-skip_module_unless_models_run()
 
-import core  # noqa: E402
-import hub  # noqa: E402
-import vision.models as models  # noqa: E402
-from core import nn  # noqa: E402
-from vision.models import mobilenetv2, mobilenetv3, resnet  # noqa: E402
+import core
+import hub
+import vision.models as models
+from core import nn
+from vision.models import mobilenetv2, mobilenetv3, resnet
 
 KEYS = json.load(open(os.path.join(os.path.dirname(__file__), "torchvision_state_dict_keys.json")))
 PARAMS = {"mobilenet_v3_large": 5_483_032, "mobilenet_v3_small": 2_542_856, "mobilenet_v2": 3_504_872,

@@ -8,8 +8,6 @@ import os
 import numpy as np
 import pytest
 
-
-
 import core
 import hub
 import vision.models as models

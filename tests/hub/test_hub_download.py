@@ -170,7 +170,9 @@ def test_two_processes_download_the_same_file(server, tmp_path, helpers):
     root = os.path.dirname(os.path.dirname(os.path.abspath(core.__file__)))
     env["PYTHONPATH"] = os.pathsep.join([root] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
     args = [sys.executable, "-c", _CHILD, url, str(dst), hashlib.sha256(data).hexdigest()[:8]]
-    children = [subprocess.Popen(args, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # cwd away from the checkout: CI tests the installed package, which a source tree must not shadow
+    children = [subprocess.Popen(args, env=env, cwd=str(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                 text=True)
                 for _ in range(2)]
     results = [child.communicate(timeout=120) for child in children]
     for child, (out, err) in zip(children, results):

@@ -54,14 +54,17 @@ template <typename T> TZ_VINLINE vec<T> load(const T* p) {
   return v;
 }
 template <typename T> TZ_VINLINE void store(T* p, const vec<T>& v) { std::memcpy(p, &v, sizeof(v)); }
-// The first n (< lanes) elements of p, zeros elsewhere.
+// The first n (< lanes) elements of p, zeros elsewhere. Both go through a local array: a
+// variable-length copy into the vector itself would pin it (and whatever it flows into) to the stack.
 template <typename T> TZ_VINLINE vec<T> load_partial(const T* p, int64_t n) {
-  vec<T> v = {};
-  std::memcpy(&v, p, n * sizeof(T));
-  return v;
+  alignas(kVecBytes) T lanes[kLanes<T>] = {};
+  std::memcpy(lanes, p, n * sizeof(T));
+  return load(lanes);
 }
 template <typename T> TZ_VINLINE void store_partial(T* p, const vec<T>& v, int64_t n) {
-  std::memcpy(p, &v, n * sizeof(T));
+  alignas(kVecBytes) T lanes[kLanes<T>];
+  store(lanes, v);
+  std::memcpy(p, lanes, n * sizeof(T));
 }
 
 TZ_VINLINE vfloat exp(vfloat x) {

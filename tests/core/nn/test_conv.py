@@ -186,6 +186,19 @@ def test_thread_counts_agree():
         np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-6, atol=1e-6)
 
 
+def test_depthwise_padding_taps_are_skipped_not_multiplied():
+    # A tap on the zero padding is skipped in both layouts: an infinite weight must not make 0 * inf = NaN.
+    rng = np.random.default_rng(9)
+    x = core.tensor(_rand(rng, 2, 3, 6, 40))
+    w = core.tensor(_rand(rng, 3, 1, 3, 3))
+    w[:, 0, 0, 0] = float("inf")
+    for stride in (1, 2):
+        nchw = core.conv2d(x, w, padding=1, stride=stride, groups=3)
+        nhwc = core.conv2d(x.contiguous(memory_format=core.channels_last), w, padding=1, stride=stride, groups=3)
+        assert not np.isnan(nchw.numpy()).any()
+        np.testing.assert_array_equal(nchw.numpy(), nhwc.contiguous().numpy())
+
+
 # ---------------------------------------------------------------- ISA builds
 
 _ISA_SCRIPT = r"""

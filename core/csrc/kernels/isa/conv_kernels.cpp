@@ -48,15 +48,17 @@ template <typename T> TZ_VINLINE void st(T* p, const vec<T>& v, int64_t n, int64
     if (n == kLanes<T>) vm::store(p, v);
     else vm::store_partial(p, v, n);
   } else {
-    for (int64_t l = 0; l < n; ++l) p[l * step] = v[l];
+    alignas(vm::kVecBytes) T lanes[kLanes<T>];  // not v[l]: indexing a vector by a variable pins it to the stack
+    vm::store(lanes, v);
+    for (int64_t l = 0; l < n; ++l) p[l * step] = lanes[l];
   }
 }
 // Loads n lanes `step` elements apart.
 template <typename T> TZ_VINLINE vec<T> ld_step(const T* p, int64_t n, int64_t step) {
   if (step == 1) return ld(p, n);
-  vec<T> v = {};
-  for (int64_t l = 0; l < n; ++l) v[l] = p[l * step];
-  return v;
+  alignas(vm::kVecBytes) T lanes[kLanes<T>] = {};
+  for (int64_t l = 0; l < n; ++l) lanes[l] = p[l * step];
+  return vm::load(lanes);
 }
 
 // ---------------------------------------------------------------- NHWC
@@ -72,9 +74,70 @@ struct Blocks {
   int64_t skip(int64_t b) const { return b * L - start(b); }
 };
 
+// Loads and stores of one channel block: kFull, a whole vector of contiguous channels (the
+// common case: no lane count, so the accumulators stay in registers); otherwise nl lanes,
+// stored `mult` apart (a channel multiplier's interleaved outputs).
+template <typename T, bool kFull> struct Lanes {
+  int64_t nl, mult;
+  TZ_VINLINE vec<T> load(const T* p) const { return kFull ? vm::load(p) : ld(p, nl); }
+  TZ_VINLINE void store(T* p, const vec<T>& v) const {
+    if constexpr (kFull) vm::store(p, v);
+    else st(p, v, nl, mult);
+  }
+};
+
+// One output pixel over the taps kh_r x kw_r, for NB channel blocks starting at c[0..NB)
+// (NB independent FMA chains).
+template <typename T, bool kFull, int NB>
+TZ_VINLINE void pixel_blocks(const ConvShape& s, ConvRange kh_r, ConvRange kw_r, const T* x, const T* w,
+                             const T* bias, T* y, const int64_t* c, int64_t nl, int64_t mult) {
+  using V = vec<T>;
+  const int64_t C = s.C, xrow = s.W * C;
+  const Lanes<T, kFull> lanes{nl, mult};
+  V acc[NB];
+  for (int i = 0; i < NB; ++i) acc[i] = bias ? lanes.load(bias + c[i]) : V{};
+  for (int64_t kh = kh_r.lo; kh < kh_r.hi; ++kh)
+    for (int64_t kw = kw_r.lo; kw < kw_r.hi; ++kw) {
+      const T* xk = x + kh * s.dh * xrow + kw * s.dw * C;
+      const T* wk = w + (kh * s.KW + kw) * C;
+      for (int i = 0; i < NB; ++i) acc[i] = vfma(lanes.load(xk + c[i]), lanes.load(wk + c[i]), acc[i]);
+    }
+  for (int i = 0; i < NB; ++i) lanes.store(y + c[i] * mult, acc[i]);
+}
+
+// Four interior output pixels (all taps inside the input) of one channel block: each weight
+// load serves four FMA chains. kFull: a whole vector of contiguous channels (the common case),
+// so loads and stores need no lane count and the accumulators stay in registers.
+template <typename T, bool kFull>
+TZ_VINLINE void four_pixels(const ConvShape& s, ConvRange kh_r, const T* x, const T* w, const T* bias, T* y,
+                            int64_t nl, int64_t mult) {
+  using V = vec<T>;
+  const int64_t C = s.C, xstep = s.sw * C, xrow = s.W * C;
+  const Lanes<T, kFull> lanes{nl, mult};
+  auto load = [&](const T* p) { return lanes.load(p); };
+  auto store = [&](T* p, const V& v) { lanes.store(p, v); };
+  const V bv = bias ? load(bias) : V{};
+  V a0 = bv, a1 = bv, a2 = bv, a3 = bv;
+  for (int64_t kh = kh_r.lo; kh < kh_r.hi; ++kh) {
+    const T* xr = x + kh * s.dh * xrow;
+    const T* wr = w + kh * s.KW * C;
+    for (int64_t kw = 0; kw < s.KW; ++kw) {
+      const V wv = load(wr + kw * C);
+      const T* p = xr + kw * s.dw * C;
+      a0 = vfma(load(p), wv, a0);
+      a1 = vfma(load(p + xstep), wv, a1);
+      a2 = vfma(load(p + 2 * xstep), wv, a2);
+      a3 = vfma(load(p + 3 * xstep), wv, a3);
+    }
+  }
+  store(y, a0);
+  store(y + s.O, a1);
+  store(y + 2 * s.O, a2);
+  store(y + 3 * s.O, a3);
+}
+
 template <typename T>
 void fwd_nhwc(const DepthwiseArgs& a, int64_t begin, int64_t end) {
-  using V = vec<T>;
   const ConvShape& s = a.s;
   const int64_t C = s.C, O = s.O, mult = O / C, KK = s.KH * s.KW;
   const T* x = static_cast<const T*>(a.in);
@@ -85,49 +148,32 @@ void fwd_nhwc(const DepthwiseArgs& a, int64_t begin, int64_t end) {
   const int64_t nl = blk.lanes();
   // Output columns whose taps are all inside the input.
   const ConvRange inner = conv_valid_range(s.OW, s.W - (s.KW - 1) * s.dw, s.sw, -s.pw);
-  const int64_t xstep = s.sw * C, xrow = s.W * C;
+  const int64_t xrow = s.W * C;
   for (int64_t task = begin; task < end; ++task) {
     const int64_t n = task / s.OH, oh = task % s.OH;
     const T* xn = x + n * s.H * xrow;
     T* yrow = y + task * s.OW * O;
     const ConvRange kh_r = conv_valid_range(s.KH, s.H, s.dh, oh * s.sh - s.ph);
     const T* x0 = xn + (oh * s.sh - s.ph) * xrow;  // row of kh = 0 (may lie outside)
-    // One output pixel, four channel blocks at a time (four independent FMA chains).
+    // One border output pixel (some taps outside the input), four channel blocks at a time.
     auto pixel = [&](int64_t ow) {
       const ConvRange kw_r = conv_valid_range(s.KW, s.W, s.dw, ow * s.sw - s.pw);
       const T* xp = x0 + (ow * s.sw - s.pw) * C;
       for (int64_t m = 0; m < mult; ++m) {
         const T* wm = w + m * KK * C;
+        const T* bm = bias ? bias + m * C : nullptr;
         T* yp = yrow + ow * O + m;
+        const bool full = nl == kLanes<T> && mult == 1;
         int64_t b = 0;
         for (; b + 4 <= blk.count; b += 4) {
-          const int64_t c0 = blk.start(b), c1 = blk.start(b + 1), c2 = blk.start(b + 2), c3 = blk.start(b + 3);
-          V a0 = {}, a1 = {}, a2 = {}, a3 = {};
-          if (bias) {
-            a0 = ld(bias + m * C + c0, nl), a1 = ld(bias + m * C + c1, nl);
-            a2 = ld(bias + m * C + c2, nl), a3 = ld(bias + m * C + c3, nl);
-          }
-          for (int64_t kh = kh_r.lo; kh < kh_r.hi; ++kh)
-            for (int64_t kw = kw_r.lo; kw < kw_r.hi; ++kw) {
-              const T* xk = xp + kh * s.dh * xrow + kw * s.dw * C;
-              const T* wk = wm + (kh * s.KW + kw) * C;
-              a0 = vfma(ld(xk + c0, nl), ld(wk + c0, nl), a0);
-              a1 = vfma(ld(xk + c1, nl), ld(wk + c1, nl), a1);
-              a2 = vfma(ld(xk + c2, nl), ld(wk + c2, nl), a2);
-              a3 = vfma(ld(xk + c3, nl), ld(wk + c3, nl), a3);
-            }
-          st(yp + c0 * mult, a0, nl, mult);
-          st(yp + c1 * mult, a1, nl, mult);
-          st(yp + c2 * mult, a2, nl, mult);
-          st(yp + c3 * mult, a3, nl, mult);
+          const int64_t c[4] = {blk.start(b), blk.start(b + 1), blk.start(b + 2), blk.start(b + 3)};
+          if (full) pixel_blocks<T, true, 4>(s, kh_r, kw_r, xp, wm, bm, yp, c, nl, mult);
+          else pixel_blocks<T, false, 4>(s, kh_r, kw_r, xp, wm, bm, yp, c, nl, mult);
         }
         for (; b < blk.count; ++b) {
-          const int64_t c0 = blk.start(b);
-          V acc = bias ? ld(bias + m * C + c0, nl) : V{};
-          for (int64_t kh = kh_r.lo; kh < kh_r.hi; ++kh)
-            for (int64_t kw = kw_r.lo; kw < kw_r.hi; ++kw)
-              acc = vfma(ld(xp + kh * s.dh * xrow + kw * s.dw * C + c0, nl), ld(wm + (kh * s.KW + kw) * C + c0, nl), acc);
-          st(yp + c0 * mult, acc, nl, mult);
+          const int64_t c[1] = {blk.start(b)};
+          if (full) pixel_blocks<T, true, 1>(s, kh_r, kw_r, xp, wm, bm, yp, c, nl, mult);
+          else pixel_blocks<T, false, 1>(s, kh_r, kw_r, xp, wm, bm, yp, c, nl, mult);
         }
       }
     };
@@ -137,26 +183,12 @@ void fwd_nhwc(const DepthwiseArgs& a, int64_t begin, int64_t end) {
       for (int64_t m = 0; m < mult; ++m)
         for (int64_t b = 0; b < blk.count; ++b) {
           const int64_t c0 = blk.start(b);
-          const T* wm = w + m * KK * C + c0;
-          const V bv = bias ? ld(bias + m * C + c0, nl) : V{};
-          V a0 = bv, a1 = bv, a2 = bv, a3 = bv;
-          for (int64_t kh = kh_r.lo; kh < kh_r.hi; ++kh) {
-            const T* xr = x0 + kh * s.dh * xrow + c0 + (ow * s.sw - s.pw) * C;
-            const T* wr = wm + kh * s.KW * C;
-            for (int64_t kw = 0; kw < s.KW; ++kw) {
-              const V wv = ld(wr + kw * C, nl);
-              const T* p = xr + kw * s.dw * C;
-              a0 = vfma(ld(p, nl), wv, a0);
-              a1 = vfma(ld(p + xstep, nl), wv, a1);
-              a2 = vfma(ld(p + 2 * xstep, nl), wv, a2);
-              a3 = vfma(ld(p + 3 * xstep, nl), wv, a3);
-            }
-          }
-          T* yp = yrow + ow * O + c0 * mult + m;
-          st(yp, a0, nl, mult);
-          st(yp + O, a1, nl, mult);
-          st(yp + 2 * O, a2, nl, mult);
-          st(yp + 3 * O, a3, nl, mult);
+          const T* xb = x0 + c0 + (ow * s.sw - s.pw) * C;
+          const T* wb = w + m * KK * C + c0;
+          const T* bb = bias ? bias + m * C + c0 : nullptr;
+          T* yb = yrow + ow * O + c0 * mult + m;
+          if (nl == kLanes<T> && mult == 1) four_pixels<T, true>(s, kh_r, xb, wb, bb, yb, nl, mult);
+          else four_pixels<T, false>(s, kh_r, xb, wb, bb, yb, nl, mult);
         }
     for (; ow < s.OW; ++ow) pixel(ow);
   }
@@ -318,6 +350,119 @@ std::vector<ConvRange> kw_ranges(const ConvShape& s) {
   return r;
 }
 
+// Lanes src[0], src[stride], ..., for stride 1 or 2 (two loads and a constant shuffle, so
+// src[2 * lanes - 1] must be readable).
+template <typename T, int64_t kStride> TZ_VINLINE vec<T> load_strided(const T* src) {
+  if constexpr (kStride == 1) {
+    return vm::load(src);
+  } else {
+    static_assert(kStride == 2);
+    using Mask = vec<std::conditional_t<sizeof(T) == 4, int32_t, int64_t>>;
+    Mask even;
+    for (int l = 0; l < kLanes<T>; ++l) even[l] = 2 * l;
+    return __builtin_shuffle(vm::load(src), vm::load(src + kLanes<T>), even);
+  }
+}
+
+// One input plane copied with zero columns on both sides, so that every vector load of a
+// row stays inside it. Taps that fall on the padding are still skipped (masked), as the
+// NHWC kernels and PyTorch's definition skip them: a padded zero times an infinite weight
+// must not turn an output into NaN.
+template <typename T> struct PaddedPlane {
+  std::vector<T> data;
+  int64_t left, row;  // zero columns before each row; row length
+  PaddedPlane(const ConvShape& s, int64_t blocks_per_row, int64_t stride) {
+    const int64_t last_read = stride * blocks_per_row * kLanes<T> - 1 + (s.KW - 1) * s.dw - s.pw;
+    left = s.pw;
+    row = left + std::max(s.W, last_read + 1);
+    data.assign(s.H * row, T(0));
+  }
+  const T* fill(const T* x, const ConvShape& s) {
+    for (int64_t h = 0; h < s.H; ++h) std::copy(x + h * s.W, x + (h + 1) * s.W, data.data() + h * row + left);
+    return data.data() + left;  // column 0 of row 0
+  }
+};
+
+// Up to NB vectors of consecutive outputs of one row, starting at output column ow0: bias,
+// then the taps (kh, kw) ascending. kMasked: lanes whose input column lies outside the row
+// skip that tap (the border blocks); the others take every tap.
+template <typename T, int64_t kStride, int NB, bool kMasked>
+TZ_VINLINE void nchw_row_blocks(const ConvShape& s, ConvRange kh_r, const T* x_kh0, int64_t row, const T* wk, T b,
+                                int64_t ow0, T* y, int64_t count) {
+  using V = vec<T>;
+  using I = std::conditional_t<sizeof(T) == 4, int32_t, int64_t>;  // lanes as wide as T's
+  using IV = vec<I>;
+  constexpr int64_t L = kLanes<T>;
+  alignas(vm::kVecBytes) I lane_offsets[L];  // built in memory: indexing a vector by a variable pins it there
+  for (int l = 0; l < L; ++l) lane_offsets[l] = I(l * kStride);
+  const IV lane_iw = vm::load(lane_offsets);
+  V acc[NB];
+  IV iw0[NB];  // input column of each lane's kw = 0 tap
+  for (int i = 0; i < NB; ++i) {
+    acc[i] = vm::splat<V>(b);
+    iw0[i] = lane_iw + I((ow0 + i * L) * kStride - s.pw);
+  }
+  for (int64_t kh = kh_r.lo; kh < kh_r.hi; ++kh) {
+    const T* xr = x_kh0 + kh * s.dh * row + ow0 * kStride - s.pw;
+    for (int64_t kw = 0; kw < s.KW; ++kw) {
+      const V wv = vm::splat<V>(wk[kh * s.KW + kw]);
+      const T* src = xr + kw * s.dw;
+      for (int i = 0; i < NB; ++i) {
+        const V next = vfma(load_strided<T, kStride>(src + i * L * kStride), wv, acc[i]);
+        if constexpr (kMasked) {
+          const IV iw = iw0[i] + I(kw * s.dw);
+          acc[i] = (iw >= 0 && iw < I(s.W)) ? next : acc[i];
+        } else {
+          acc[i] = next;
+        }
+      }
+    }
+  }
+  for (int i = 0; i < NB; ++i) {
+    const int64_t n = std::min<int64_t>(L, count - i * L);
+    if (n == L) vm::store(y + i * L, acc[i]);
+    else if (n > 0) vm::store_partial(y + i * L, acc[i], n);
+  }
+}
+
+// One plane at stride 1 or 2: output rows in vectors of consecutive columns, four vectors
+// (four FMA chains) at a time.
+template <typename T, int64_t kStride>
+void fwd_nchw_plane(const ConvShape& s, const T* x, int64_t row, const T* wk, T b, T* y) {
+  constexpr int64_t L = kLanes<T>, kChunk = 4 * L;
+  // Output columns whose taps all lie inside the row (no masking needed).
+  const ConvRange inner = conv_valid_range(s.OW, s.W - (s.KW - 1) * s.dw, kStride, -s.pw);
+  for (int64_t oh = 0; oh < s.OH; ++oh) {
+    const ConvRange kh_r = conv_valid_range(s.KH, s.H, s.dh, oh * s.sh - s.ph);
+    const T* x_kh0 = x + (oh * s.sh - s.ph) * row;  // row of kh = 0 (may lie outside)
+    T* yr = y + oh * s.OW;
+    for (int64_t ow = 0; ow < s.OW; ow += kChunk) {
+      const int64_t count = std::min(kChunk, s.OW - ow);
+      const bool clean = ow >= inner.lo && ow + count <= inner.hi;
+      if (count == kChunk && clean) nchw_row_blocks<T, kStride, 4, false>(s, kh_r, x_kh0, row, wk, b, ow, yr + ow, count);
+      else nchw_row_blocks<T, kStride, 4, true>(s, kh_r, x_kh0, row, wk, b, ow, yr + ow, count);
+    }
+  }
+}
+
+// Any stride, one output at a time (strides above 2 are rare in practice).
+template <typename T>
+void fwd_nchw_plane_scalar(const ConvShape& s, const T* x, const T* wk, T b, T* y) {
+  for (int64_t oh = 0; oh < s.OH; ++oh) {
+    const ConvRange kh_r = conv_valid_range(s.KH, s.H, s.dh, oh * s.sh - s.ph);
+    for (int64_t ow = 0; ow < s.OW; ++ow) {
+      T acc = b;
+      for (int64_t kh = kh_r.lo; kh < kh_r.hi; ++kh)
+        for (int64_t kw = 0; kw < s.KW; ++kw) {
+          const int64_t iw = ow * s.sw - s.pw + kw * s.dw;
+          if (iw >= 0 && iw < s.W)
+            acc = std::fma(x[(oh * s.sh - s.ph + kh * s.dh) * s.W + iw], wk[kh * s.KW + kw], acc);
+        }
+      y[oh * s.OW + ow] = acc;
+    }
+  }
+}
+
 template <typename T>
 void fwd_nchw(const DepthwiseArgs& a, int64_t begin, int64_t end) {
   const ConvShape& s = a.s;
@@ -326,34 +471,22 @@ void fwd_nchw(const DepthwiseArgs& a, int64_t begin, int64_t end) {
   const T* w = static_cast<const T*>(a.w);
   const T* bias = static_cast<const T*>(a.bias);
   T* y = static_cast<T*>(a.out);
-  const std::vector<ConvRange> kw_r = kw_ranges(s);
+  const int64_t chunks = (s.OW + 4 * kLanes<T> - 1) / (4 * kLanes<T>);
+  PaddedPlane<T> padded(s, s.sw <= 2 ? 4 * chunks : 0, s.sw);
+  int64_t filled = -1;  // the input plane now in `padded`
   for (int64_t task = begin; task < end; ++task) {
-    const int64_t n = task / s.O, o = task % s.O, c = o / mult;
-    const T* xp = x + (n * s.C + c) * s.H * s.W;
-    const T* wk = w + o * KK;
+    const int64_t n = task / s.O, o = task % s.O, plane = n * s.C + o / mult;
+    const T* xp = x + plane * s.H * s.W;
     const T b = bias ? bias[o] : T(0);
     T* yp = y + task * s.OH * s.OW;
-    for (int64_t oh = 0; oh < s.OH; ++oh) {
-      T* __restrict__ yr = yp + oh * s.OW;
-      std::fill(yr, yr + s.OW, b);
-      const ConvRange kh_r = conv_valid_range(s.KH, s.H, s.dh, oh * s.sh - s.ph);
-      for (int64_t kh = kh_r.lo; kh < kh_r.hi; ++kh) {
-        const T* xr = xp + (oh * s.sh - s.ph + kh * s.dh) * s.W;
-        for (int64_t kw = 0; kw < s.KW; ++kw) {
-          const T wv = wk[kh * s.KW + kw];
-          const int64_t off = kw * s.dw - s.pw;
-          const ConvRange r = kw_r[kw];
-          const T* __restrict__ src = xr + off;
-          if (s.sw == 1) {
-            for (int64_t ow = r.lo; ow < r.hi; ++ow) yr[ow] = std::fma(src[ow], wv, yr[ow]);
-          } else if (s.sw == 2) {
-            for (int64_t ow = r.lo; ow < r.hi; ++ow) yr[ow] = std::fma(src[2 * ow], wv, yr[ow]);
-          } else {
-            for (int64_t ow = r.lo; ow < r.hi; ++ow) yr[ow] = std::fma(src[ow * s.sw], wv, yr[ow]);
-          }
-        }
-      }
+    if (s.sw > 2) {
+      fwd_nchw_plane_scalar<T>(s, xp, w + o * KK, b, yp);
+      continue;
     }
+    if (filled != plane) padded.fill(xp, s), filled = plane;  // a channel multiplier reuses its plane
+    const T* xpad = padded.data.data() + padded.left;
+    if (s.sw == 1) fwd_nchw_plane<T, 1>(s, xpad, padded.row, w + o * KK, b, yp);
+    else fwd_nchw_plane<T, 2>(s, xpad, padded.row, w + o * KK, b, yp);
   }
 }
 

@@ -50,16 +50,27 @@ void col2im_nchw(const T* col, int64_t nc, const ConvShape& s, T* x) {
 template <typename T>
 void im2col_nhwc(const T* x, int64_t nc, const ConvShape& s, T* col) {
   const int64_t row_len = s.KH * s.KW * nc;
+  // Where a (pixel, kh) row of taps is one contiguous run of the input (undilated, all
+  // channels), interior pixels copy it at once: few channels (the 3-channel stem) would
+  // otherwise pay a call and a bounds check per tap.
+  const bool runs = s.dw == 1 && nc == s.C;
+  const ConvRange inner = conv_valid_range(s.OW, s.W - (s.KW - 1) * s.dw, s.sw, -s.pw);
   for (int64_t oh = 0; oh < s.OH; ++oh)
     for (int64_t ow = 0; ow < s.OW; ++ow) {
       T* dst = col + (oh * s.OW + ow) * row_len;
+      const bool interior = runs && ow >= inner.lo && ow < inner.hi;
       for (int64_t kh = 0; kh < s.KH; ++kh) {
         const int64_t ih = oh * s.sh - s.ph + kh * s.dh;
+        if (interior && ih >= 0 && ih < s.H) {
+          const T* src = x + (ih * s.W + ow * s.sw - s.pw) * s.C;
+          std::copy(src, src + s.KW * nc, dst);
+          dst += s.KW * nc;
+          continue;
+        }
         for (int64_t kw = 0; kw < s.KW; ++kw, dst += nc) {
           const int64_t iw = ow * s.sw - s.pw + kw * s.dw;
           if (ih < 0 || ih >= s.H || iw < 0 || iw >= s.W) std::fill(dst, dst + nc, T(0));
-          else if (nc < 16) std::copy(x + (ih * s.W + iw) * s.C, x + (ih * s.W + iw) * s.C + nc, dst);  // no call for 3 floats
-          else std::memcpy(dst, x + (ih * s.W + iw) * s.C, nc * sizeof(T));
+          else std::copy(x + (ih * s.W + iw) * s.C, x + (ih * s.W + iw) * s.C + nc, dst);
         }
       }
     }

@@ -35,8 +35,9 @@ def grid_sample(img, grid, mode):
     if mode not in ("nearest", "bilinear"):
         raise ValueError(f"grid_sample(): unsupported mode '{mode}'")
     from core.nn.functional import grid_sample as _grid_sample
-    out = _grid_sample(core.from_numpy(np.ascontiguousarray(img)), core.from_numpy(np.ascontiguousarray(grid)),
-                       mode=mode, padding_mode="zeros", align_corners=False)
+    # from_numpy shares memory and wants it writable: read-only views (broadcasts) are copied.
+    img, grid = (np.require(a, requirements=("C", "W")) for a in (img, grid))
+    out = _grid_sample(core.from_numpy(img), core.from_numpy(grid), mode=mode, padding_mode="zeros", align_corners=False)
     return out.numpy()
 
 

@@ -383,12 +383,13 @@ template <typename T> struct PaddedPlane {
   }
 };
 
-// Up to NB vectors of consecutive outputs of one row, starting at output column ow0: bias,
-// then the taps (kh, kw) ascending. kMasked: lanes whose input column lies outside the row
-// skip that tap (the border blocks); the others take every tap.
-template <typename T, int64_t kStride, int NB, bool kMasked>
-TZ_VINLINE void nchw_row_blocks(const ConvShape& s, ConvRange kh_r, const T* x_kh0, int64_t row, const T* wk, T b,
-                                int64_t ow0, T* y, int64_t count) {
+// R output rows (sharing their valid kh range) x NB vectors of consecutive outputs from
+// output column ow0: bias, then the taps (kh, kw) ascending. kMasked: lanes whose input
+// column lies outside the row skip that tap (border columns); otherwise every lane takes
+// every tap. R * NB independent FMA chains.
+template <typename T, int64_t kStride, int R, int NB, bool kMasked>
+TZ_VINLINE void nchw_tile(const ConvShape& s, ConvRange kh_r, const T* x_kh0, int64_t row, const T* wk, T b,
+                          int64_t ow0, T* y, int64_t count) {
   using V = vec<T>;
   using I = std::conditional_t<sizeof(T) == 4, int32_t, int64_t>;  // lanes as wide as T's
   using IV = vec<I>;
@@ -396,52 +397,86 @@ TZ_VINLINE void nchw_row_blocks(const ConvShape& s, ConvRange kh_r, const T* x_k
   alignas(vm::kVecBytes) I lane_offsets[L];  // built in memory: indexing a vector by a variable pins it there
   for (int l = 0; l < L; ++l) lane_offsets[l] = I(l * kStride);
   const IV lane_iw = vm::load(lane_offsets);
-  V acc[NB];
-  IV iw0[NB];  // input column of each lane's kw = 0 tap
-  for (int i = 0; i < NB; ++i) {
-    acc[i] = vm::splat<V>(b);
-    iw0[i] = lane_iw + I((ow0 + i * L) * kStride - s.pw);
-  }
+  const int64_t row_step = s.sh * row;  // input distance between consecutive output rows
+  V acc[R][NB];
+  for (int r = 0; r < R; ++r)
+    for (int i = 0; i < NB; ++i) acc[r][i] = vm::splat<V>(b);
   for (int64_t kh = kh_r.lo; kh < kh_r.hi; ++kh) {
     const T* xr = x_kh0 + kh * s.dh * row + ow0 * kStride - s.pw;
     for (int64_t kw = 0; kw < s.KW; ++kw) {
       const V wv = vm::splat<V>(wk[kh * s.KW + kw]);
       const T* src = xr + kw * s.dw;
       for (int i = 0; i < NB; ++i) {
-        const V next = vfma(load_strided<T, kStride>(src + i * L * kStride), wv, acc[i]);
+        IV valid = {};
         if constexpr (kMasked) {
-          const IV iw = iw0[i] + I(kw * s.dw);
-          acc[i] = (iw >= 0 && iw < I(s.W)) ? next : acc[i];
-        } else {
-          acc[i] = next;
+          const IV iw = lane_iw + I((ow0 + i * L) * kStride - s.pw + kw * s.dw);
+          valid = iw >= 0 && iw < I(s.W);
+        }
+        for (int r = 0; r < R; ++r) {
+          const V next = vfma(load_strided<T, kStride>(src + r * row_step + i * L * kStride), wv, acc[r][i]);
+          if constexpr (kMasked) acc[r][i] = valid ? next : acc[r][i];
+          else acc[r][i] = next;
         }
       }
     }
   }
-  for (int i = 0; i < NB; ++i) {
-    const int64_t n = std::min<int64_t>(L, count - i * L);
-    if (n == L) vm::store(y + i * L, acc[i]);
-    else if (n > 0) vm::store_partial(y + i * L, acc[i], n);
+  for (int r = 0; r < R; ++r)
+    for (int i = 0; i < NB; ++i) {
+      const int64_t n = std::min<int64_t>(L, count - i * L);
+      T* dst = y + r * s.OW + i * L;
+      if (n == L) vm::store(dst, acc[r][i]);
+      else if (n > 0) vm::store_partial(dst, acc[r][i], n);
+    }
+}
+
+// The output rows oh0 .. oh0 + R - 1 in chunks of NB vectors.
+template <typename T, int64_t kStride, int R, int NB>
+TZ_VINLINE void nchw_rows(const ConvShape& s, ConvRange inner, ConvRange kh_r, const T* x, int64_t row,
+                          const T* wk, T b, int64_t oh0, T* y) {
+  constexpr int64_t kChunk = NB * kLanes<T>;
+  const T* x_kh0 = x + (oh0 * s.sh - s.ph) * row;  // row of kh = 0 (may lie outside)
+  T* yr = y + oh0 * s.OW;
+  for (int64_t ow = 0; ow < s.OW; ow += kChunk) {
+    const int64_t count = std::min(kChunk, s.OW - ow);
+    if (ow >= inner.lo && ow + count <= inner.hi && count == kChunk)
+      nchw_tile<T, kStride, R, NB, false>(s, kh_r, x_kh0, row, wk, b, ow, yr + ow, count);
+    else
+      nchw_tile<T, kStride, R, NB, true>(s, kh_r, x_kh0, row, wk, b, ow, yr + ow, count);
   }
 }
 
-// One plane at stride 1 or 2: output rows in vectors of consecutive columns, four vectors
-// (four FMA chains) at a time.
+// One plane at stride 1 or 2, in tiles of R rows x NB vectors (four FMA chains): rows whose
+// taps are all inside the input go R at a time, the top and bottom ones singly.
+template <typename T, int64_t kStride, int NB>
+void nchw_plane_tiles(const ConvShape& s, const T* x, int64_t row, const T* wk, T b, T* y) {
+  constexpr int R = 4 / NB;
+  // Output columns whose taps all lie inside the row (no masking), rows likewise.
+  const ConvRange inner = conv_valid_range(s.OW, s.W - (s.KW - 1) * s.dw, kStride, -s.pw);
+  const ConvRange full_rows = conv_valid_range(s.OH, s.H - (s.KH - 1) * s.dh, s.sh, -s.ph);
+  for (int64_t oh = 0; oh < s.OH;) {
+    const ConvRange kh_r = conv_valid_range(s.KH, s.H, s.dh, oh * s.sh - s.ph);
+    if (R > 1 && oh >= full_rows.lo && oh + R <= full_rows.hi) {
+      nchw_rows<T, kStride, R, NB>(s, inner, kh_r, x, row, wk, b, oh, y);
+      oh += R;
+    } else {
+      nchw_rows<T, kStride, 1, NB>(s, inner, kh_r, x, row, wk, b, oh, y);
+      oh += 1;
+    }
+  }
+}
+
+// Vectors per row tile: as many as cover a narrow row, at most four.
+inline int nchw_vectors_per_row(int64_t OW, int64_t lanes) {
+  const int64_t v = (OW + lanes - 1) / lanes;
+  return v >= 3 ? 4 : int(v);
+}
+
 template <typename T, int64_t kStride>
 void fwd_nchw_plane(const ConvShape& s, const T* x, int64_t row, const T* wk, T b, T* y) {
-  constexpr int64_t L = kLanes<T>, kChunk = 4 * L;
-  // Output columns whose taps all lie inside the row (no masking needed).
-  const ConvRange inner = conv_valid_range(s.OW, s.W - (s.KW - 1) * s.dw, kStride, -s.pw);
-  for (int64_t oh = 0; oh < s.OH; ++oh) {
-    const ConvRange kh_r = conv_valid_range(s.KH, s.H, s.dh, oh * s.sh - s.ph);
-    const T* x_kh0 = x + (oh * s.sh - s.ph) * row;  // row of kh = 0 (may lie outside)
-    T* yr = y + oh * s.OW;
-    for (int64_t ow = 0; ow < s.OW; ow += kChunk) {
-      const int64_t count = std::min(kChunk, s.OW - ow);
-      const bool clean = ow >= inner.lo && ow + count <= inner.hi;
-      if (count == kChunk && clean) nchw_row_blocks<T, kStride, 4, false>(s, kh_r, x_kh0, row, wk, b, ow, yr + ow, count);
-      else nchw_row_blocks<T, kStride, 4, true>(s, kh_r, x_kh0, row, wk, b, ow, yr + ow, count);
-    }
+  switch (nchw_vectors_per_row(s.OW, kLanes<T>)) {
+    case 1: return nchw_plane_tiles<T, kStride, 1>(s, x, row, wk, b, y);
+    case 2: return nchw_plane_tiles<T, kStride, 2>(s, x, row, wk, b, y);
+    default: return nchw_plane_tiles<T, kStride, 4>(s, x, row, wk, b, y);
   }
 }
 
@@ -471,8 +506,9 @@ void fwd_nchw(const DepthwiseArgs& a, int64_t begin, int64_t end) {
   const T* w = static_cast<const T*>(a.w);
   const T* bias = static_cast<const T*>(a.bias);
   T* y = static_cast<T*>(a.out);
-  const int64_t chunks = (s.OW + 4 * kLanes<T> - 1) / (4 * kLanes<T>);
-  PaddedPlane<T> padded(s, s.sw <= 2 ? 4 * chunks : 0, s.sw);
+  const int64_t per_row = nchw_vectors_per_row(s.OW, kLanes<T>);
+  const int64_t vectors = (s.OW + per_row * kLanes<T> - 1) / (per_row * kLanes<T>) * per_row;
+  PaddedPlane<T> padded(s, s.sw <= 2 ? vectors : 0, s.sw);
   int64_t filled = -1;  // the input plane now in `padded`
   for (int64_t task = begin; task < end; ++task) {
     const int64_t n = task / s.O, o = task % s.O, plane = n * s.C + o / mult;

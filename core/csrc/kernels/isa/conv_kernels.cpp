@@ -383,100 +383,82 @@ template <typename T> struct PaddedPlane {
   }
 };
 
-// R output rows (sharing their valid kh range) x NB vectors of consecutive outputs from
-// output column ow0: bias, then the taps (kh, kw) ascending. kMasked: lanes whose input
-// column lies outside the row skip that tap (border columns); otherwise every lane takes
-// every tap. R * NB independent FMA chains.
-template <typename T, int64_t kStride, int R, int NB, bool kMasked>
+// R output rows (sharing their valid kh range) x one vector of consecutive outputs from
+// output column ow0: bias, then the taps (kh, kw) ascending, R independent FMA chains.
+// kMasked: lanes whose input column lies outside the row skip that tap (border vectors);
+// otherwise every lane takes every tap.
+template <typename T, int64_t kStride, int R, bool kMasked>
 TZ_VINLINE void nchw_tile(const ConvShape& s, ConvRange kh_r, const T* x_kh0, int64_t row, const T* wk, T b,
                           int64_t ow0, T* y, int64_t count) {
   using V = vec<T>;
   using I = std::conditional_t<sizeof(T) == 4, int32_t, int64_t>;  // lanes as wide as T's
   using IV = vec<I>;
   constexpr int64_t L = kLanes<T>;
-  alignas(vm::kVecBytes) I lane_offsets[L];  // built in memory: indexing a vector by a variable pins it there
-  for (int l = 0; l < L; ++l) lane_offsets[l] = I(l * kStride);
-  const IV lane_iw = vm::load(lane_offsets);
+  IV lane_iw = {};  // input column of each lane's kw = 0 tap
+  if constexpr (kMasked) {
+    alignas(vm::kVecBytes) I columns[L];  // built in memory: indexing a vector by a variable pins it there
+    for (int l = 0; l < L; ++l) columns[l] = I((ow0 + l) * kStride - s.pw);
+    lane_iw = vm::load(columns);
+  }
   const int64_t row_step = s.sh * row;  // input distance between consecutive output rows
-  V acc[R][NB];
-  for (int r = 0; r < R; ++r)
-    for (int i = 0; i < NB; ++i) acc[r][i] = vm::splat<V>(b);
+  V acc[R];
+  for (int r = 0; r < R; ++r) acc[r] = vm::splat<V>(b);
   for (int64_t kh = kh_r.lo; kh < kh_r.hi; ++kh) {
     const T* xr = x_kh0 + kh * s.dh * row + ow0 * kStride - s.pw;
     for (int64_t kw = 0; kw < s.KW; ++kw) {
       const V wv = vm::splat<V>(wk[kh * s.KW + kw]);
       const T* src = xr + kw * s.dw;
-      for (int i = 0; i < NB; ++i) {
-        IV valid = {};
-        if constexpr (kMasked) {
-          const IV iw = lane_iw + I((ow0 + i * L) * kStride - s.pw + kw * s.dw);
-          valid = iw >= 0 && iw < I(s.W);
-        }
-        for (int r = 0; r < R; ++r) {
-          const V next = vfma(load_strided<T, kStride>(src + r * row_step + i * L * kStride), wv, acc[r][i]);
-          if constexpr (kMasked) acc[r][i] = valid ? next : acc[r][i];
-          else acc[r][i] = next;
-        }
+      IV valid = {};
+      if constexpr (kMasked) {
+        const IV iw = lane_iw + I(kw * s.dw);
+        valid = iw >= 0 && iw < I(s.W);
+      }
+      for (int r = 0; r < R; ++r) {
+        const V next = vfma(load_strided<T, kStride>(src + r * row_step), wv, acc[r]);
+        if constexpr (kMasked) acc[r] = valid ? next : acc[r];
+        else acc[r] = next;
       }
     }
   }
-  for (int r = 0; r < R; ++r)
-    for (int i = 0; i < NB; ++i) {
-      const int64_t n = std::min<int64_t>(L, count - i * L);
-      T* dst = y + r * s.OW + i * L;
-      if (n == L) vm::store(dst, acc[r][i]);
-      else if (n > 0) vm::store_partial(dst, acc[r][i], n);
-    }
-}
-
-// The output rows oh0 .. oh0 + R - 1 in chunks of NB vectors.
-template <typename T, int64_t kStride, int R, int NB>
-TZ_VINLINE void nchw_rows(const ConvShape& s, ConvRange inner, ConvRange kh_r, const T* x, int64_t row,
-                          const T* wk, T b, int64_t oh0, T* y) {
-  constexpr int64_t kChunk = NB * kLanes<T>;
-  const T* x_kh0 = x + (oh0 * s.sh - s.ph) * row;  // row of kh = 0 (may lie outside)
-  T* yr = y + oh0 * s.OW;
-  for (int64_t ow = 0; ow < s.OW; ow += kChunk) {
-    const int64_t count = std::min(kChunk, s.OW - ow);
-    if (ow >= inner.lo && ow + count <= inner.hi && count == kChunk)
-      nchw_tile<T, kStride, R, NB, false>(s, kh_r, x_kh0, row, wk, b, ow, yr + ow, count);
-    else
-      nchw_tile<T, kStride, R, NB, true>(s, kh_r, x_kh0, row, wk, b, ow, yr + ow, count);
+  for (int r = 0; r < R; ++r) {
+    if (count == L) vm::store(y + r * s.OW, acc[r]);
+    else vm::store_partial(y + r * s.OW, acc[r], count);
   }
 }
 
-// One plane at stride 1 or 2, in tiles of R rows x NB vectors (four FMA chains): rows whose
-// taps are all inside the input go R at a time, the top and bottom ones singly.
-template <typename T, int64_t kStride, int NB>
-void nchw_plane_tiles(const ConvShape& s, const T* x, int64_t row, const T* wk, T b, T* y) {
-  constexpr int R = 4 / NB;
+// The output rows oh0 .. oh0 + R - 1, one vector of columns at a time.
+template <typename T, int64_t kStride, int R>
+TZ_VINLINE void nchw_rows(const ConvShape& s, ConvRange inner, ConvRange kh_r, const T* x, int64_t row,
+                          const T* wk, T b, int64_t oh0, T* y) {
+  constexpr int64_t L = kLanes<T>;
+  const T* x_kh0 = x + (oh0 * s.sh - s.ph) * row;  // row of kh = 0 (may lie outside)
+  T* yr = y + oh0 * s.OW;
+  for (int64_t ow = 0; ow < s.OW; ow += L) {
+    const int64_t count = std::min(L, s.OW - ow);
+    if (ow >= inner.lo && ow + count <= inner.hi)
+      nchw_tile<T, kStride, R, false>(s, kh_r, x_kh0, row, wk, b, ow, yr + ow, count);
+    else
+      nchw_tile<T, kStride, R, true>(s, kh_r, x_kh0, row, wk, b, ow, yr + ow, count);
+  }
+}
+
+// One plane at stride 1 or 2: rows whose taps are all inside the input go four at a time
+// (four FMA chains share each weight), the top and bottom ones singly.
+template <typename T, int64_t kStride>
+void fwd_nchw_plane(const ConvShape& s, const T* x, int64_t row, const T* wk, T b, T* y) {
+  constexpr int R = 4;
   // Output columns whose taps all lie inside the row (no masking), rows likewise.
   const ConvRange inner = conv_valid_range(s.OW, s.W - (s.KW - 1) * s.dw, kStride, -s.pw);
   const ConvRange full_rows = conv_valid_range(s.OH, s.H - (s.KH - 1) * s.dh, s.sh, -s.ph);
   for (int64_t oh = 0; oh < s.OH;) {
     const ConvRange kh_r = conv_valid_range(s.KH, s.H, s.dh, oh * s.sh - s.ph);
-    if (R > 1 && oh >= full_rows.lo && oh + R <= full_rows.hi) {
-      nchw_rows<T, kStride, R, NB>(s, inner, kh_r, x, row, wk, b, oh, y);
+    if (oh >= full_rows.lo && oh + R <= full_rows.hi) {
+      nchw_rows<T, kStride, R>(s, inner, kh_r, x, row, wk, b, oh, y);
       oh += R;
     } else {
-      nchw_rows<T, kStride, 1, NB>(s, inner, kh_r, x, row, wk, b, oh, y);
+      nchw_rows<T, kStride, 1>(s, inner, kh_r, x, row, wk, b, oh, y);
       oh += 1;
     }
-  }
-}
-
-// Vectors per row tile: as many as cover a narrow row, at most four.
-inline int nchw_vectors_per_row(int64_t OW, int64_t lanes) {
-  const int64_t v = (OW + lanes - 1) / lanes;
-  return v >= 3 ? 4 : int(v);
-}
-
-template <typename T, int64_t kStride>
-void fwd_nchw_plane(const ConvShape& s, const T* x, int64_t row, const T* wk, T b, T* y) {
-  switch (nchw_vectors_per_row(s.OW, kLanes<T>)) {
-    case 1: return nchw_plane_tiles<T, kStride, 1>(s, x, row, wk, b, y);
-    case 2: return nchw_plane_tiles<T, kStride, 2>(s, x, row, wk, b, y);
-    default: return nchw_plane_tiles<T, kStride, 4>(s, x, row, wk, b, y);
   }
 }
 
@@ -506,9 +488,7 @@ void fwd_nchw(const DepthwiseArgs& a, int64_t begin, int64_t end) {
   const T* w = static_cast<const T*>(a.w);
   const T* bias = static_cast<const T*>(a.bias);
   T* y = static_cast<T*>(a.out);
-  const int64_t per_row = nchw_vectors_per_row(s.OW, kLanes<T>);
-  const int64_t vectors = (s.OW + per_row * kLanes<T> - 1) / (per_row * kLanes<T>) * per_row;
-  PaddedPlane<T> padded(s, s.sw <= 2 ? vectors : 0, s.sw);
+  PaddedPlane<T> padded(s, s.sw <= 2 ? (s.OW + kLanes<T> - 1) / kLanes<T> : 0, s.sw);
   int64_t filled = -1;  // the input plane now in `padded`
   for (int64_t task = begin; task < end; ++task) {
     const int64_t n = task / s.O, o = task % s.O, plane = n * s.C + o / mult;

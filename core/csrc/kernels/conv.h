@@ -68,4 +68,23 @@ extern DispatchStub<DepthwiseFn> dw_bwd_weight_nhwc_stub;
 extern DispatchStub<DepthwiseFn> dw_fwd_nchw_stub;
 extern DispatchStub<DepthwiseFn> dw_bwd_input_nchw_stub;
 
+// Regular convolutions with few input channels (groups == 1, the image stems): a direct
+// kernel with output channels in vector lanes, each tap one broadcast input value.
+// Weight packed as (KH, KW, C, Opad), Opad = O rounded up to 64 bytes' worth (a whole number
+// of vectors in every build), zeros past O.
+// Input and output in NCHW or NHWC memory, told by their element strides.
+struct SmallInputConvArgs {
+  ConvShape s;
+  const void* x;
+  const void* w;     // packed as above
+  const void* bias;  // (O,), may be null
+  void* y;
+  int64_t opad;
+  int64_t x_c, x_h, x_w;  // input strides of a channel, row and column (within one image)
+  int64_t y_o, y_w;       // output strides of a channel and column (rows follow columns)
+};
+// Runs output rows (n, oh) in [begin, end).
+using SmallInputConvFn = void (*)(DType dtype, const SmallInputConvArgs& a, int64_t begin, int64_t end);
+extern DispatchStub<SmallInputConvFn> conv_small_input_stub;
+
 }  // namespace tz

@@ -1,4 +1,4 @@
-// The depthwise convolution dispatch stubs; kernels/isa/conv_kernels.cpp fills them in.
+// The convolution dispatch stubs; kernels/isa/conv_kernels.cpp and conv_direct_kernels.cpp fill them in.
 #include "kernels/conv.h"
 
 namespace tz {
@@ -7,4 +7,5 @@ DispatchStub<DepthwiseFn> dw_bwd_input_nhwc_stub("depthwise_conv_backward_input_
 DispatchStub<DepthwiseFn> dw_bwd_weight_nhwc_stub("depthwise_conv_backward_weight_nhwc");
 DispatchStub<DepthwiseFn> dw_fwd_nchw_stub("depthwise_conv_nchw");
 DispatchStub<DepthwiseFn> dw_bwd_input_nchw_stub("depthwise_conv_backward_input_nchw");
+DispatchStub<SmallInputConvFn> conv_small_input_stub("conv_small_input");
 }  // namespace tz

@@ -6,10 +6,14 @@
 //   coefficients), scaling by 2^n in two steps so denormal results round once.
 //   Max error about 1 ulp over the whole float range; exp(NaN) = NaN, exp(+inf) = inf,
 //   exp(-inf) = 0.
+//   vfma(a, b, c): a * b + c rounded once in every build (bit-identical kernels rely on it).
 #pragma once
+#include <immintrin.h>
+
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #ifndef TZ_CPU_CAPABILITY
 #error "kernels/simd_vec.h is for kernels/isa/*.cpp only"
@@ -65,6 +69,23 @@ template <typename T> TZ_VINLINE void store_partial(T* p, const vec<T>& v, int64
   alignas(kVecBytes) T lanes[kLanes<T>];
   store(lanes, v);
   std::memcpy(p, lanes, n * sizeof(T));
+}
+
+// a * b + c rounded once: the FMA instruction where the build has one, std::fma per lane
+// otherwise, so every build gives the same bits.
+template <typename V> TZ_VINLINE V vfma(const V& a, const V& b, const V& c) {
+  using T = std::remove_cv_t<std::remove_reference_t<decltype(a[0])>>;
+#if defined(__AVX512F__)
+  if constexpr (std::is_same_v<T, float>) return (V)_mm512_fmadd_ps((__m512)a, (__m512)b, (__m512)c);
+  else return (V)_mm512_fmadd_pd((__m512d)a, (__m512d)b, (__m512d)c);
+#elif defined(__FMA__)
+  if constexpr (std::is_same_v<T, float>) return (V)_mm256_fmadd_ps((__m256)a, (__m256)b, (__m256)c);
+  else return (V)_mm256_fmadd_pd((__m256d)a, (__m256d)b, (__m256d)c);
+#else
+  V r;
+  for (int l = 0; l < kLanes<T>; ++l) r[l] = std::fma(a[l], b[l], c[l]);
+  return r;
+#endif
 }
 
 TZ_VINLINE vfloat exp(vfloat x) {

@@ -286,6 +286,28 @@ Tensor depthwise_backward_weight(const Tensor& x, const Tensor& gy, const ConvSh
   return reshape(permute(gwt, {3, 0, 1, 2}), {s.O, 1, s.KH, s.KW});
 }
 
+// ---------------------------------------------------------------- few input channels
+
+// Image stems (3 channels in): an im2col of a few channels is all bookkeeping, so the
+// direct kernel reads the input where it is.
+constexpr int64_t kSmallInputMaxChannels = 4;
+bool uses_small_input_kernel(const ConvShape& s) { return s.groups == 1 && s.C <= kSmallInputMaxChannels; }
+
+void small_input_forward(const Tensor& x, const Tensor& w_, const Tensor& bias, const Tensor& y, const ConvShape& s,
+                         bool nhwc) {
+  const DType dt = x.dtype();
+  const int64_t per_64_bytes = 64 / itemsize(dt), opad = (s.O + per_64_bytes - 1) / per_64_bytes * per_64_bytes;
+  // (O, C, KH, KW) -> (KH, KW, C, Opad), zeros past O
+  Tensor w = zeros({s.KH, s.KW, s.C, opad}, dt);
+  copy_(narrow(w, 3, 0, s.O), permute(w_, {2, 3, 1, 0}));
+  SmallInputConvArgs a{s, x.raw_data(), w.raw_data(), bias.defined() ? bias.raw_data() : nullptr, y.raw_data(), opad,
+                       0, 0, 0, 0, 0};
+  if (nhwc) a.x_c = 1, a.x_h = s.W * s.C, a.x_w = s.C, a.y_o = 1, a.y_w = s.O;
+  else a.x_c = s.H * s.W, a.x_h = s.W, a.x_w = 1, a.y_o = s.OH * s.OW, a.y_w = 1;
+  parallel_for(0, s.N * s.OH, grain_for(s.OW * s.O * s.C * s.KH * s.KW),
+               [&](int64_t b, int64_t e) { conv_small_input_stub(dt, a, b, e); });
+}
+
 // ---------------------------------------------------------------- 4-d drivers
 
 // y = conv(x, w) + bias on 4-d tensors of one float dtype.
@@ -303,6 +325,10 @@ Tensor forward_4d(const Tensor& x_, const Tensor& w_, const Tensor& bias_, const
       return contiguous(yr);
     }
     depthwise_forward(x, w_, bias, y, s, nhwc);
+    return y;
+  }
+  if (uses_small_input_kernel(s)) {
+    small_input_forward(x, w_, bias, y, s, nhwc);
     return y;
   }
   Tensor w = gemm_weight(w_, nhwc);

@@ -1,5 +1,5 @@
-"""Convolutions by hand: every algorithm path (im2col + GEMM, 1x1 GEMM, depthwise; NCHW and
-NHWC) against the numpy reference, gradients (gradcheck / gradgradcheck per path), each ISA
+"""Convolutions by hand: every algorithm path (im2col + GEMM, 1x1 GEMM, depthwise, direct for
+few input channels; NCHW and NHWC) against the numpy reference, gradients (gradcheck / gradgradcheck per path), each ISA
 build of the depthwise kernels bit for bit, F-level padding strings, unfold/fold, errors."""
 import json
 import os
@@ -49,6 +49,10 @@ PATHS = [
     ((1, 6, 5, 40), (12, 1, 3, 3), dict(stride=2, padding=1, groups=6)),
     ((2, 5, 6, 37), (5, 1, 5, 5), dict(padding=2, groups=5)),
     ((1, 4, 6, 36), (4, 1, 3, 3), dict(padding=2, dilation=2, groups=4)),
+    # Up to four input channels: the direct kernel (output channels in lanes, partial blocks).
+    ((2, 3, 17, 19), (20, 3, 3, 3), dict(stride=2, padding=1)),
+    ((1, 2, 9, 12), (16, 2, 5, 5), dict(padding=2)),
+    ((1, 3, 20, 21), (24, 3, 7, 7), dict(stride=2, padding=3)),
 ]
 
 

@@ -20,23 +20,7 @@ namespace {
 
 using vm::kLanes;
 using vm::vec;
-
-// a * b + c rounded once: the FMA instruction where the build has one, std::fma per lane
-// otherwise, so every build gives the same bits.
-template <typename V> TZ_VINLINE V vfma(const V& a, const V& b, const V& c) {
-  using T = std::remove_cv_t<std::remove_reference_t<decltype(a[0])>>;
-#if defined(__AVX512F__)
-  if constexpr (std::is_same_v<T, float>) return (V)_mm512_fmadd_ps((__m512)a, (__m512)b, (__m512)c);
-  else return (V)_mm512_fmadd_pd((__m512d)a, (__m512d)b, (__m512d)c);
-#elif defined(__FMA__)
-  if constexpr (std::is_same_v<T, float>) return (V)_mm256_fmadd_ps((__m256)a, (__m256)b, (__m256)c);
-  else return (V)_mm256_fmadd_pd((__m256d)a, (__m256d)b, (__m256d)c);
-#else
-  V r;
-  for (int l = 0; l < kLanes<T>; ++l) r[l] = std::fma(a[l], b[l], c[l]);
-  return r;
-#endif
-}
+using vm::vfma;
 
 // n (<= lanes) elements: a full vector load when n is the lane count.
 template <typename T> TZ_VINLINE vec<T> ld(const T* p, int64_t n) {

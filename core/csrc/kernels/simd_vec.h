@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
+#include <utility>
 
 #ifndef TZ_CPU_CAPABILITY
 #error "kernels/simd_vec.h is for kernels/isa/*.cpp only"
@@ -50,8 +51,17 @@ template <typename T> struct Wide { vec<T> v[kParts]; };
 using vfloat = vec<float>;
 using vint32 = vec<int32_t>;
 
-template <typename V, typename T> TZ_VINLINE V splat(T s) { return V{} + s; }
-
+// Every lane s, as one broadcast: lane 0 shuffled everywhere (V{} + s would add 0.0 first,
+// an extra dependent add that also turns -0.0 into +0.0; a per-lane loop gives inserts).
+template <typename V, typename T> TZ_VINLINE V splat(T s) {
+  using Lane = std::remove_cv_t<std::remove_reference_t<decltype(std::declval<V>()[0])>>;
+  using Index = std::conditional_t<
+      sizeof(Lane) == 8, int64_t,
+      std::conditional_t<sizeof(Lane) == 4, int32_t, std::conditional_t<sizeof(Lane) == 2, int16_t, int8_t>>>;
+  typedef Index Mask __attribute__((vector_size(sizeof(V))));
+  const V first = {static_cast<Lane>(s)};
+  return __builtin_shuffle(first, Mask{});
+}
 template <typename T> TZ_VINLINE vec<T> load(const T* p) {
   vec<T> v;
   std::memcpy(&v, p, sizeof(v));

@@ -1,10 +1,11 @@
 // Direct convolution for few input channels (see SmallInputConvArgs in kernels/conv.h):
 // output channels in vector lanes, two vectors of them at a time; each tap broadcasts one
 // input value. Four output pixels share every weight load where all their taps are inside
-// the input; border pixels go one at a time over their valid taps.
+// the input (one flat loop over the taps); border pixels go one at a time over their valid taps.
 #include <algorithm>
 #include <cmath>
 #include <type_traits>
+#include <vector>
 
 #include "kernels/conv.h"
 #include "kernels/simd_vec.h"
@@ -17,49 +18,81 @@ using vm::kLanes;
 using vm::vec;
 using vm::vfma;
 
-// P pixels x two vectors of output channels [o0, o0 + 2 * lanes) over the taps kh_r x kw_r.
-// x_px: each pixel's input at (kh, kw) = (0, 0) (may lie outside, never read there).
-template <typename T, int P>
-TZ_VINLINE void pixels(const SmallInputConvArgs& a, ConvRange kh_r, ConvRange kw_r, const T* const* x_px,
-                       const T* w, int64_t o0, const T* bias, T* const* y_px) {
+// Two vectors of bias from o0 (zeros past O, or without a bias).
+template <typename T> TZ_VINLINE void load_bias(const T* bias, int64_t o0, int64_t O, vec<T>* b) {
+  constexpr int64_t L = kLanes<T>;
+  alignas(vm::kVecBytes) T lanes[2 * L] = {};
+  if (bias)
+    for (int64_t l = 0; l < 2 * L && o0 + l < O; ++l) lanes[l] = bias[o0 + l];
+  b[0] = vm::load(lanes), b[1] = vm::load(lanes + L);
+}
+
+// Stores two vectors of outputs (channels o0 ...) of one pixel.
+template <typename T>
+TZ_VINLINE void store_pixel(const SmallInputConvArgs& a, const vec<T>* acc, int64_t o0, T* y) {
+  constexpr int64_t L = kLanes<T>;
+  const int64_t count = std::min<int64_t>(2 * L, a.s.O - o0);
+  if (a.y_o == 1 && count == 2 * L) {  // NHWC: the channels are contiguous
+    vm::store(y + o0, acc[0]);
+    vm::store(y + o0 + L, acc[1]);
+    return;
+  }
+  alignas(vm::kVecBytes) T lanes[2 * L];
+  vm::store(lanes, acc[0]);
+  vm::store(lanes + L, acc[1]);
+  for (int64_t l = 0; l < count; ++l) y[(o0 + l) * a.y_o] = lanes[l];
+}
+
+// Four interior pixels (every tap inside the input), `pixel_step` apart in the input, over
+// the taps listed in `taps` (input offsets, in the packed weight's (kh, kw, c) order).
+template <typename T>
+TZ_VINLINE void four_pixels(const SmallInputConvArgs& a, const T* x, int64_t pixel_step, const int64_t* taps,
+                            int64_t n_taps, const T* w, int64_t o0, const T* bias, T* y) {
+  using V = vec<T>;
+  constexpr int64_t L = kLanes<T>;
+  V b[2];
+  load_bias(bias, o0, a.s.O, b);
+  V a00 = b[0], a01 = b[1], a10 = b[0], a11 = b[1], a20 = b[0], a21 = b[1], a30 = b[0], a31 = b[1];
+  const T* wt = w + o0;
+  for (int64_t t = 0; t < n_taps; ++t, wt += a.opad) {
+    const V w0 = vm::load(wt), w1 = vm::load(wt + L);
+    const T* xt = x + taps[t];
+    const V x0 = vm::splat<V>(xt[0]), x1 = vm::splat<V>(xt[pixel_step]);
+    const V x2 = vm::splat<V>(xt[2 * pixel_step]), x3 = vm::splat<V>(xt[3 * pixel_step]);
+    a00 = vfma(x0, w0, a00), a01 = vfma(x0, w1, a01);
+    a10 = vfma(x1, w0, a10), a11 = vfma(x1, w1, a11);
+    a20 = vfma(x2, w0, a20), a21 = vfma(x2, w1, a21);
+    a30 = vfma(x3, w0, a30), a31 = vfma(x3, w1, a31);
+  }
+  const int64_t y_step = a.y_w;
+  const V r0[2] = {a00, a01}, r1[2] = {a10, a11}, r2[2] = {a20, a21}, r3[2] = {a30, a31};
+  store_pixel(a, r0, o0, y);
+  store_pixel(a, r1, o0, y + y_step);
+  store_pixel(a, r2, o0, y + 2 * y_step);
+  store_pixel(a, r3, o0, y + 3 * y_step);
+}
+
+// One pixel over its valid taps kh_r x kw_r. x: its input at (kh, kw) = (0, 0), which may
+// lie outside (never read there).
+template <typename T>
+TZ_VINLINE void border_pixel(const SmallInputConvArgs& a, ConvRange kh_r, ConvRange kw_r, const T* x, const T* w,
+                             int64_t o0, const T* bias, T* y) {
   using V = vec<T>;
   constexpr int64_t L = kLanes<T>;
   const ConvShape& s = a.s;
-  V acc[P][2];
-  for (int j = 0; j < 2; ++j) {
-    V b = {};
-    if (bias) {
-      alignas(vm::kVecBytes) T lanes[L] = {};
-      for (int64_t l = 0; l < L && o0 + j * L + l < s.O; ++l) lanes[l] = bias[o0 + j * L + l];
-      b = vm::load(lanes);
-    }
-    for (int p = 0; p < P; ++p) acc[p][j] = b;
-  }
+  V acc[2];
+  load_bias(bias, o0, s.O, acc);
   for (int64_t kh = kh_r.lo; kh < kh_r.hi; ++kh)
     for (int64_t kw = kw_r.lo; kw < kw_r.hi; ++kw) {
-      const int64_t x_off = kh * s.dh * a.x_h + kw * s.dw * a.x_w;
+      const T* xk = x + kh * s.dh * a.x_h + kw * s.dw * a.x_w;
       const T* wk = w + (kh * s.KW + kw) * s.C * a.opad + o0;
       for (int64_t c = 0; c < s.C; ++c) {
-        const V w0 = vm::load(wk + c * a.opad), w1 = vm::load(wk + c * a.opad + L);
-        for (int p = 0; p < P; ++p) {
-          const V xv = vm::splat<V>(x_px[p][x_off + c * a.x_c]);
-          acc[p][0] = vfma(xv, w0, acc[p][0]);
-          acc[p][1] = vfma(xv, w1, acc[p][1]);
-        }
+        const V xv = vm::splat<V>(xk[c * a.x_c]);
+        acc[0] = vfma(xv, vm::load(wk + c * a.opad), acc[0]);
+        acc[1] = vfma(xv, vm::load(wk + c * a.opad + L), acc[1]);
       }
     }
-  const int64_t n_out = std::min<int64_t>(2 * L, s.O - o0);
-  for (int p = 0; p < P; ++p) {
-    if (a.y_o == 1 && n_out == 2 * L) {  // NHWC: channels are contiguous
-      vm::store(y_px[p] + o0, acc[p][0]);
-      vm::store(y_px[p] + o0 + L, acc[p][1]);
-    } else {
-      alignas(vm::kVecBytes) T lanes[2 * L];
-      vm::store(lanes, acc[p][0]);
-      vm::store(lanes + L, acc[p][1]);
-      for (int64_t l = 0; l < n_out; ++l) y_px[p][(o0 + l) * a.y_o] = lanes[l];
-    }
-  }
+  store_pixel(a, acc, o0, y);
 }
 
 template <typename T>
@@ -72,26 +105,28 @@ void small_input_rows(const SmallInputConvArgs& a, int64_t begin, int64_t end) {
   constexpr int64_t kBlock = 2 * kLanes<T>;
   // Output columns whose taps all lie inside the input row.
   const ConvRange inner = conv_valid_range(s.OW, s.W - (s.KW - 1) * s.dw, s.sw, -s.pw);
-  const ConvRange all_kw{0, s.KW};
+  // Input offsets of all taps in the packed weight's order, for rows with every kh inside.
+  std::vector<int64_t> taps;
+  for (int64_t kh = 0; kh < s.KH; ++kh)
+    for (int64_t kw = 0; kw < s.KW; ++kw)
+      for (int64_t c = 0; c < s.C; ++c) taps.push_back(kh * s.dh * a.x_h + kw * s.dw * a.x_w + c * a.x_c);
+  const int64_t pixel_step = s.sw * a.x_w;
   for (int64_t task = begin; task < end; ++task) {
     const int64_t n = task / s.OH, oh = task % s.OH;
     const ConvRange kh_r = conv_valid_range(s.KH, s.H, s.dh, oh * s.sh - s.ph);
+    const bool all_rows = kh_r.lo == 0 && kh_r.hi == s.KH;
     const T* xn = x + n * s.C * s.H * s.W + (oh * s.sh - s.ph) * a.x_h;  // row of kh = 0
     T* yrow = y + n * s.O * s.OH * s.OW + oh * s.OW * a.y_w;
     auto x_at = [&](int64_t ow) { return xn + (ow * s.sw - s.pw) * a.x_w; };
     auto one = [&](int64_t ow) {
       const ConvRange kw_r = conv_valid_range(s.KW, s.W, s.dw, ow * s.sw - s.pw);
-      const T* xp[1] = {x_at(ow)};
-      T* yp[1] = {yrow + ow * a.y_w};
-      for (int64_t o0 = 0; o0 < s.O; o0 += kBlock) pixels<T, 1>(a, kh_r, kw_r, xp, w, o0, bias, yp);
+      for (int64_t o0 = 0; o0 < s.O; o0 += kBlock) border_pixel(a, kh_r, kw_r, x_at(ow), w, o0, bias, yrow + ow * a.y_w);
     };
     int64_t ow = 0;
     for (; ow < inner.lo; ++ow) one(ow);
-    for (; ow + 4 <= inner.hi; ow += 4) {
-      const T* xp[4] = {x_at(ow), x_at(ow + 1), x_at(ow + 2), x_at(ow + 3)};
-      T* yp[4] = {yrow + ow * a.y_w, yrow + (ow + 1) * a.y_w, yrow + (ow + 2) * a.y_w, yrow + (ow + 3) * a.y_w};
-      for (int64_t o0 = 0; o0 < s.O; o0 += kBlock) pixels<T, 4>(a, kh_r, all_kw, xp, w, o0, bias, yp);
-    }
+    for (; all_rows && ow + 4 <= inner.hi; ow += 4)
+      for (int64_t o0 = 0; o0 < s.O; o0 += kBlock)
+        four_pixels(a, x_at(ow), pixel_step, taps.data(), int64_t(taps.size()), w, o0, bias, yrow + ow * a.y_w);
     for (; ow < s.OW; ++ow) one(ow);
   }
 }

@@ -377,3 +377,20 @@ def test_the_seed_texts_worked_example():
     y = core.log(x[0] * x[1]) * core.sin(x[1])
     y.backward(1.0)
     np.testing.assert_allclose(x.grad.numpy(), [1.3633, 0.1912], atol=1e-4)
+
+
+def test_leaf_gradients_never_alias_each_other_or_the_callers_tensors():
+    # AccumulateGrad takes an engine-owned gradient as it is and copies anything else.
+    x = core.randn(3, requires_grad=True)
+    w = core.randn(3, requires_grad=True)
+    (x + w).backward(core.ones(3))  # one gradient buffer reaches both leaves
+    x.grad.add_(1)
+    np.testing.assert_array_equal(w.grad.numpy(), np.ones(3, np.float32))
+    g = core.full((3,), 2.0)
+    x.grad = None
+    x.backward(g)  # the caller's tensor goes straight to the leaf
+    g.add_(5)
+    np.testing.assert_array_equal(x.grad.numpy(), np.full(3, 2.0, np.float32))
+    x.grad = None
+    (x * 3).sum().backward()  # an engine-owned buffer: kept, with the right values
+    np.testing.assert_array_equal(x.grad.numpy(), np.full(3, 3.0, np.float32))

@@ -6,6 +6,16 @@
 
 namespace tz {
 
+namespace {
+
+bool sole_owner(const Tensor& t) {
+  const TensorImpl* impl = t.impl();
+  return t.impl_ptr().use_count() == 1 && t.storage().use_count() == 1 && t.storage()->owns_memory() &&
+         impl->version.use_count() == 1 && impl->pyobj == nullptr && impl->autograd == nullptr && !t.has_names();
+}
+
+}  // namespace
+
 AccumulateGrad::AccumulateGrad(Tensor leaf) : leaf_(std::move(leaf)) {}
 
 TensorList AccumulateGrad::apply(TensorList&& grads) {
@@ -17,7 +27,9 @@ TensorList AccumulateGrad::apply(TensorList&& grads) {
     // create_graph: the accumulated gradient stays differentiable.
     m.grad = m.grad.defined() ? add(m.grad, grad) : grad;
   } else if (!m.grad.defined()) {
-    m.grad = clone(grad);  // never alias a buffer the engine or the user still holds
+    // Never alias a buffer the engine or the user still holds; a gradient nothing else
+    // references (no other handle, view, Python object, borrowed memory or names) is taken as it is.
+    m.grad = sole_owner(grad) ? std::move(grads[0]) : clone(grad);
   } else if (autograd::requires_grad(m.grad)) {
     m.grad = add(m.grad, grad);  // the old grad is part of a graph: don't mutate it
   } else {

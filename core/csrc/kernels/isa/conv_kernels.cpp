@@ -64,9 +64,14 @@ struct Blocks {
 template <typename T, bool kFull> struct Lanes {
   int64_t nl, mult;
   TZ_VINLINE vec<T> load(const T* p) const { return kFull ? vm::load(p) : ld(p, nl); }
-  TZ_VINLINE void store(T* p, const vec<T>& v) const {
+  TZ_VINLINE vec<T> load_interleaved(const T* p) const { return kFull ? vm::load(p) : ld_step(p, nl, mult); }
+  TZ_VINLINE void store(T* p, const vec<T>& v) const {  // interleaved, `mult` apart
     if constexpr (kFull) vm::store(p, v);
     else st(p, v, nl, mult);
+  }
+  TZ_VINLINE void store_dense(T* p, const vec<T>& v) const {
+    if constexpr (kFull) vm::store(p, v);
+    else st(p, v, nl, int64_t(1));
   }
 };
 
@@ -191,6 +196,33 @@ int64_t taps_of(int64_t i, int64_t k_len, int64_t out_len, int64_t stride, int64
 }
 
 // Gathers, for each input pixel, the output pixels and taps that read it.
+// The (kh, oh) and (kw, ow) pairs of output taps that reach one input pixel.
+struct GradTaps {
+  int64_t nkh, nkw;
+  const int64_t *khs, *ohs, *kws, *ows;
+};
+
+// One input pixel's gradient for NB channel blocks starting at c[0..NB): the sum over its
+// taps and channel multipliers of grad_output * weight (NB independent FMA chains).
+template <typename T, bool kFull, int NB>
+TZ_VINLINE void grad_input_pixel(const ConvShape& s, const GradTaps& t, const T* gy, const T* w, const int64_t* c,
+                                 T* gx, int64_t nl) {
+  using V = vec<T>;
+  const int64_t C = s.C, O = s.O, mult = O / C;
+  const Lanes<T, kFull> lanes{nl, mult};
+  V acc[NB];
+  for (int i = 0; i < NB; ++i) acc[i] = V{};
+  for (int64_t m = 0; m < mult; ++m)
+    for (int64_t i = 0; i < t.nkh; ++i)
+      for (int64_t j = 0; j < t.nkw; ++j) {
+        const T* g = gy + (t.ohs[i] * s.OW + t.ows[j]) * O + m;
+        const T* wk = w + ((m * s.KH + t.khs[i]) * s.KW + t.kws[j]) * C;
+        for (int k = 0; k < NB; ++k)
+          acc[k] = vfma(lanes.load_interleaved(g + c[k] * mult), lanes.load(wk + c[k]), acc[k]);
+      }
+  for (int k = 0; k < NB; ++k) lanes.store_dense(gx + c[k], acc[k]);
+}
+
 template <typename T>
 void bwd_input_nhwc(const DepthwiseArgs& a, int64_t begin, int64_t end) {
   using V = vec<T>;
@@ -211,37 +243,22 @@ void bwd_input_nhwc(const DepthwiseArgs& a, int64_t begin, int64_t end) {
     const int64_t nkh = taps_of(ih, s.KH, s.OH, s.sh, s.ph, s.dh, khs.data(), ohs.data());
     const T* gyn = gy + n * s.OH * s.OW * O;
     T* grow = gx + task * s.W * C;
-    // One input pixel, four channel blocks at a time (four independent FMA chains).
+    // One input pixel over the output taps that reach it, four channel blocks at a time.
     auto pixel = [&](int64_t iw) {
       const int64_t nkw = taps_of(iw, s.KW, s.OW, s.sw, s.pw, s.dw, kws.data(), ows.data());
+      const GradTaps taps{nkh, nkw, khs.data(), ohs.data(), kws.data(), ows.data()};
+      T* gp = grow + iw * C;
+      const bool full = nl == kLanes<T> && mult == 1;
       int64_t b = 0;
       for (; b + 4 <= blk.count; b += 4) {
-        const int64_t c0 = blk.start(b), c1 = blk.start(b + 1), c2 = blk.start(b + 2), c3 = blk.start(b + 3);
-        V a0 = {}, a1 = {}, a2 = {}, a3 = {};
-        for (int64_t m = 0; m < mult; ++m)
-          for (int64_t i = 0; i < nkh; ++i)
-            for (int64_t j = 0; j < nkw; ++j) {
-              const T* g = gyn + (ohs[i] * s.OW + ows[j]) * O + m;
-              const T* wk = w + ((m * s.KH + khs[i]) * s.KW + kws[j]) * C;
-              a0 = vfma(ld_step(g + c0 * mult, nl, mult), ld(wk + c0, nl), a0);
-              a1 = vfma(ld_step(g + c1 * mult, nl, mult), ld(wk + c1, nl), a1);
-              a2 = vfma(ld_step(g + c2 * mult, nl, mult), ld(wk + c2, nl), a2);
-              a3 = vfma(ld_step(g + c3 * mult, nl, mult), ld(wk + c3, nl), a3);
-            }
-        st(grow + iw * C + c0, a0, nl, int64_t(1));
-        st(grow + iw * C + c1, a1, nl, int64_t(1));
-        st(grow + iw * C + c2, a2, nl, int64_t(1));
-        st(grow + iw * C + c3, a3, nl, int64_t(1));
+        const int64_t c[4] = {blk.start(b), blk.start(b + 1), blk.start(b + 2), blk.start(b + 3)};
+        if (full) grad_input_pixel<T, true, 4>(s, taps, gyn, w, c, gp, nl);
+        else grad_input_pixel<T, false, 4>(s, taps, gyn, w, c, gp, nl);
       }
       for (; b < blk.count; ++b) {
-        const int64_t c0 = blk.start(b);
-        V acc = {};
-        for (int64_t m = 0; m < mult; ++m)
-          for (int64_t i = 0; i < nkh; ++i)
-            for (int64_t j = 0; j < nkw; ++j)
-              acc = vfma(ld_step(gyn + (ohs[i] * s.OW + ows[j]) * O + c0 * mult + m, nl, mult),
-                         ld(w + ((m * s.KH + khs[i]) * s.KW + kws[j]) * C + c0, nl), acc);
-        st(grow + iw * C + c0, acc, nl, int64_t(1));
+        const int64_t c[1] = {blk.start(b)};
+        if (full) grad_input_pixel<T, true, 1>(s, taps, gyn, w, c, gp, nl);
+        else grad_input_pixel<T, false, 1>(s, taps, gyn, w, c, gp, nl);
       }
     };
     int64_t iw = 0;

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "kernels/conv.h"
@@ -291,6 +292,34 @@ void bwd_input_nhwc(const DepthwiseArgs& a, int64_t begin, int64_t end) {
   }
 }
 
+// Sum over the output columns r of grad_output x input for one channel block: four partial
+// sums (ow mod 4) combined in a fixed order. gy: column 0's grad_output (interleaved by
+// `mult`), x: column 0's input (x_step apart per column).
+template <typename T, bool kFull>
+TZ_VINLINE vec<T> weight_grad_sum(const T* gy, const T* x, ConvRange r, int64_t gy_step, int64_t x_step, int64_t nl,
+                                  int64_t mult) {
+  using V = vec<T>;
+  const Lanes<T, kFull> lanes{nl, mult};
+  auto term = [&](int64_t ow) {
+    return std::make_pair(lanes.load_interleaved(gy + ow * gy_step), lanes.load(x + ow * x_step));
+  };
+  V p0 = {}, p1 = {}, p2 = {}, p3 = {};
+  int64_t ow = r.lo;
+  for (; ow + 4 <= r.hi; ow += 4) {
+    const auto [g0, x0] = term(ow);
+    const auto [g1, x1] = term(ow + 1);
+    const auto [g2, x2] = term(ow + 2);
+    const auto [g3, x3] = term(ow + 3);
+    p0 = vfma(g0, x0, p0), p1 = vfma(g1, x1, p1), p2 = vfma(g2, x2, p2), p3 = vfma(g3, x3, p3);
+  }
+  V* partial[3] = {&p0, &p1, &p2};
+  for (int i = 0; ow + i < r.hi; ++i) {  // at most three columns left
+    const auto [g, xv] = term(ow + i);
+    *partial[i] = vfma(g, xv, *partial[i]);
+  }
+  return (p0 + p1) + (p2 + p3);
+}
+
 template <typename T>
 void bwd_weight_nhwc(const DepthwiseArgs& a, int64_t begin, int64_t end) {
   using V = vec<T>;
@@ -317,21 +346,11 @@ void bwd_weight_nhwc(const DepthwiseArgs& a, int64_t begin, int64_t end) {
           T* gk = gw + ((m * s.KH + kh) * s.KW + kw) * C;
           for (int64_t b = 0; b < blk.count; ++b) {
             const int64_t c0 = blk.start(b);
-            // Four partial sums over ow (ow mod 4), combined in a fixed order.
-            V p0 = {}, p1 = {}, p2 = {}, p3 = {};
             const T* gp = grow + c0 * mult + m;
             const T* xp = xr + off * C + c0;
-            int64_t ow = r.lo;
-            for (; ow + 4 <= r.hi; ow += 4) {
-              p0 = vfma(ld_step(gp + ow * O, nl, mult), ld(xp + ow * s.sw * C, nl), p0);
-              p1 = vfma(ld_step(gp + (ow + 1) * O, nl, mult), ld(xp + (ow + 1) * s.sw * C, nl), p1);
-              p2 = vfma(ld_step(gp + (ow + 2) * O, nl, mult), ld(xp + (ow + 2) * s.sw * C, nl), p2);
-              p3 = vfma(ld_step(gp + (ow + 3) * O, nl, mult), ld(xp + (ow + 3) * s.sw * C, nl), p3);
-            }
-            if (ow < r.hi) p0 = vfma(ld_step(gp + ow * O, nl, mult), ld(xp + ow * s.sw * C, nl), p0);
-            if (ow + 1 < r.hi) p1 = vfma(ld_step(gp + (ow + 1) * O, nl, mult), ld(xp + (ow + 1) * s.sw * C, nl), p1);
-            if (ow + 2 < r.hi) p2 = vfma(ld_step(gp + (ow + 2) * O, nl, mult), ld(xp + (ow + 2) * s.sw * C, nl), p2);
-            const V sum = (p0 + p1) + (p2 + p3);
+            const V sum = nl == kLanes<T> && mult == 1
+                              ? weight_grad_sum<T, true>(gp, xp, r, O, s.sw * C, nl, mult)
+                              : weight_grad_sum<T, false>(gp, xp, r, O, s.sw * C, nl, mult);
             const V old = ld(gk + c0, nl);
             // Lanes an overlapping last block shares with its predecessor keep their value.
             const V upd = lane_index >= T(blk.skip(b)) ? old + sum : old;

@@ -4,11 +4,14 @@
 //   - im2col / col2im (kernels/conv_im2col.cpp, plain C++): NCHW images give a column
 //     matrix (C*KH*KW, OH*OW), NHWC images its transpose-like (OH*OW, KH*KW*C).
 //   - depthwise (groups == C, O = C * multiplier): hand-written direct kernels in
-//     kernels/isa/conv_kernels.cpp for NHWC (channels in vector lanes) and NCHW (rows in
-//     lanes; the weight gradient always runs in NHWC). Every build accumulates each output's
+//     kernels/isa/conv_kernels.cpp for NHWC (channels in vector lanes) and NCHW (output
+//     columns in lanes, four rows at a time, over a zero-padded copy of the plane; the weight
+//     gradient always runs in NHWC). Every build accumulates each output's
 //     taps in the same order with fused multiply-adds (FMA instructions in the AVX2/AVX-512
 //     builds, std::fma in the baseline: one rounding each), so the baseline, AVX2 and
 //     AVX-512 builds give bit-identical results.
+//   - few input channels (groups == 1, C <= 4: image stems): a direct kernel with output
+//     channels in lanes (kernels/isa/conv_direct_kernels.cpp).
 #pragma once
 #include <cstdint>
 

@@ -230,12 +230,10 @@ void gemm_backward_weight(const T* x, const T* gy, T* gw, const ConvShape& s, bo
 // ---------------------------------------------------------------- depthwise drivers
 
 
-// NCHW planes narrower than this go through the NHWC kernels: the direct kernel puts a
-// row's outputs in vector lanes, and rows shorter than a vector are mostly border (masked)
-// taps, so two transposes cost less (measured on 7-wide planes up to batch 8).
-// The input gradient's direct NCHW kernel (rows scattered tap by tap) needs wider rows still.
-constexpr int64_t kDwDirectMinWidth = 8, kDwGradDirectMinWidth = 16;
-bool dw_via_rows(const ConvShape& s, bool nhwc, int64_t min_width) { return !nhwc && s.OW < min_width; }
+// NCHW input gradients of planes narrower than this go through the NHWC kernels: the
+// direct kernel scatters a row tap by tap, and on short rows two transposes cost less.
+constexpr int64_t kDwGradDirectMinWidth = 16;
+bool dw_grad_via_rows(const ConvShape& s, bool nhwc) { return !nhwc && s.OW < kDwGradDirectMinWidth; }
 
 // y (allocated, in the kernels' layout) = depthwise conv of x (same layout) + bias.
 void depthwise_forward(const Tensor& x, const Tensor& w_, const Tensor& bias, const Tensor& y, const ConvShape& s,
@@ -319,11 +317,6 @@ Tensor forward_4d(const Tensor& x_, const Tensor& w_, const Tensor& bias_, const
   Tensor bias = bias_.defined() ? contiguous(bias_) : Tensor();
   if (y.numel() == 0) return y;
   if (is_depthwise(s)) {
-    if (dw_via_rows(s, nhwc, kDwDirectMinWidth)) {
-      Tensor yr = new_4d(s.N, s.O, s.OH, s.OW, dt, true);
-      depthwise_forward(in_layout(x_, true), w_, bias, yr, s, true);
-      return contiguous(yr);
-    }
     depthwise_forward(x, w_, bias, y, s, nhwc);
     return y;
   }
@@ -348,7 +341,7 @@ Tensor backward_data_4d(const Tensor& gy_, const Tensor& w_, const ConvShape& s,
   if (gx.numel() == 0) return gx;
   if (gy.numel() == 0) return fill_(gx, Scalar(0.0));
   if (is_depthwise(s)) {
-    if (dw_via_rows(s, nhwc, kDwGradDirectMinWidth)) {
+    if (dw_grad_via_rows(s, nhwc)) {
       Tensor gxr = new_4d(s.N, s.C, s.H, s.W, dt, true);
       depthwise_backward_data(in_layout(gy_, true), w_, gxr, s, true);
       return contiguous(gxr);

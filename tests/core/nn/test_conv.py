@@ -45,7 +45,7 @@ PATHS = [
     ((2, 5, 9, 9), (10, 1, 3, 3), dict(padding=1, groups=5)),
     ((2, 17, 12, 11), (17, 1, 3, 3), dict(padding=2, dilation=2, groups=17)),
     ((1, 3, 4, 4), (3, 1, 5, 5), dict(padding=2, groups=3)),  # kernel wider than the image
-    # Rows of 16+ outputs: the direct NCHW depthwise kernels (narrower ones go through NHWC).
+    # Rows of 16+ outputs: the direct NCHW input-gradient kernel (narrower ones go through NHWC).
     ((1, 6, 5, 40), (12, 1, 3, 3), dict(stride=2, padding=1, groups=6)),
     ((2, 5, 6, 37), (5, 1, 5, 5), dict(padding=2, groups=5)),
     ((1, 4, 6, 36), (4, 1, 3, 3), dict(padding=2, dilation=2, groups=4)),
@@ -193,10 +193,10 @@ def test_thread_counts_agree():
 def test_depthwise_padding_taps_are_skipped_not_multiplied():
     # A tap on the zero padding is skipped in both layouts: an infinite weight must not make 0 * inf = NaN.
     rng = np.random.default_rng(9)
-    x = core.tensor(_rand(rng, 2, 3, 6, 40))
     w = core.tensor(_rand(rng, 3, 1, 3, 3))
     w[:, 0, 0, 0] = float("inf")
-    for stride in (1, 2):
+    for width, stride in ((40, 1), (40, 2), (5, 1), (7, 2)):
+        x = core.tensor(_rand(rng, 2, 3, 6, width))
         nchw = core.conv2d(x, w, padding=1, stride=stride, groups=3)
         nhwc = core.conv2d(x.contiguous(memory_format=core.channels_last), w, padding=1, stride=stride, groups=3)
         assert not np.isnan(nchw.numpy()).any()

@@ -384,22 +384,29 @@ template <typename T, int64_t kStride> TZ_VINLINE vec<T> load_strided(const T* s
   }
 }
 
-// One input plane copied with zero columns on both sides, so that every vector load of a
-// row stays inside it. Taps that fall on the padding are still skipped (masked), as the
-// NHWC kernels and PyTorch's definition skip them: a padded zero times an infinite weight
-// must not turn an output into NaN.
+// Output rows go in groups of this many (four FMA chains share each weight).
+constexpr int64_t kNchwRowGroup = 4;
+
+// One input plane copied with zero rows and columns around it, so that every vector load
+// of a row, and every row of a group of kNchwRowGroup output rows, stays inside it. With an
+// infinite or NaN weight, taps that fall on the padding are skipped (masked), as the NHWC
+// kernels skip them: 0 * inf must not turn an output into NaN.
 template <typename T> struct PaddedPlane {
   std::vector<T> data;
-  int64_t left, row;  // zero columns before each row; row length
+  int64_t top, left, row;  // zero rows above, zero columns before each row; row length
   PaddedPlane(const ConvShape& s, int64_t blocks_per_row, int64_t stride) {
     const int64_t last_read = stride * blocks_per_row * kLanes<T> - 1 + (s.KW - 1) * s.dw - s.pw;
-    left = s.pw;
+    const int64_t groups = (s.OH + kNchwRowGroup - 1) / kNchwRowGroup;
+    const int64_t last_row = (groups * kNchwRowGroup - 1) * s.sh + (s.KH - 1) * s.dh;  // from the top padding
+    top = s.ph, left = s.pw;
     row = left + std::max(s.W, last_read + 1);
-    data.assign(s.H * row, T(0));
+    data.assign(std::max(top + s.H, last_row + 1) * row, T(0));
   }
+  // Copies plane x in; returns its element (0, 0).
   const T* fill(const T* x, const ConvShape& s) {
-    for (int64_t h = 0; h < s.H; ++h) std::copy(x + h * s.W, x + (h + 1) * s.W, data.data() + h * row + left);
-    return data.data() + left;  // column 0 of row 0
+    T* origin = data.data() + top * row + left;
+    for (int64_t h = 0; h < s.H; ++h) std::copy(x + h * s.W, x + (h + 1) * s.W, origin + h * row);
+    return origin;
   }
 };
 
@@ -409,7 +416,7 @@ template <typename T> struct PaddedPlane {
 // otherwise every lane takes every tap.
 template <typename T, int64_t kStride, int R, bool kMasked>
 TZ_VINLINE void nchw_tile(const ConvShape& s, ConvRange kh_r, const T* x_kh0, int64_t row, const T* wk, T b,
-                          int64_t ow0, T* y, int64_t count) {
+                          int64_t ow0, T* y, int64_t count, int64_t rows) {
   using V = vec<T>;
   using I = std::conditional_t<sizeof(T) == 4, int32_t, int64_t>;  // lanes as wide as T's
   using IV = vec<I>;
@@ -440,43 +447,51 @@ TZ_VINLINE void nchw_tile(const ConvShape& s, ConvRange kh_r, const T* x_kh0, in
       }
     }
   }
-  for (int r = 0; r < R; ++r) {
+  for (int r = 0; r < R && r < rows; ++r) {
     if (count == L) vm::store(y + r * s.OW, acc[r]);
     else vm::store_partial(y + r * s.OW, acc[r], count);
   }
 }
 
-// The output rows oh0 .. oh0 + R - 1, one vector of columns at a time.
+// The output rows oh0 .. oh0 + rows - 1 (rows <= R; the tile computes R of them), one
+// vector of columns at a time.
 template <typename T, int64_t kStride, int R>
 TZ_VINLINE void nchw_rows(const ConvShape& s, ConvRange inner, ConvRange kh_r, const T* x, int64_t row,
-                          const T* wk, T b, int64_t oh0, T* y) {
+                          const T* wk, T b, int64_t oh0, int64_t rows, T* y) {
   constexpr int64_t L = kLanes<T>;
-  const T* x_kh0 = x + (oh0 * s.sh - s.ph) * row;  // row of kh = 0 (may lie outside)
+  const T* x_kh0 = x + (oh0 * s.sh - s.ph) * row;  // row of kh = 0 (may lie in the padding)
   T* yr = y + oh0 * s.OW;
   for (int64_t ow = 0; ow < s.OW; ow += L) {
     const int64_t count = std::min(L, s.OW - ow);
     if (ow >= inner.lo && ow + count <= inner.hi)
-      nchw_tile<T, kStride, R, false>(s, kh_r, x_kh0, row, wk, b, ow, yr + ow, count);
+      nchw_tile<T, kStride, R, false>(s, kh_r, x_kh0, row, wk, b, ow, yr + ow, count, rows);
     else
-      nchw_tile<T, kStride, R, true>(s, kh_r, x_kh0, row, wk, b, ow, yr + ow, count);
+      nchw_tile<T, kStride, R, true>(s, kh_r, x_kh0, row, wk, b, ow, yr + ow, count, rows);
   }
 }
 
-// One plane at stride 1 or 2: rows whose taps are all inside the input go four at a time
-// (four FMA chains share each weight), the top and bottom ones singly.
+// One plane at stride 1 or 2, x in a PaddedPlane. Finite weights: every tap of every row
+// group is taken, padded zeros adding nothing (except that a zero sum may come out as +0
+// where skipping gives -0). Otherwise taps on the padding are skipped: rows whose taps are
+// all inside the input go in groups, the top and bottom ones singly, border columns masked.
 template <typename T, int64_t kStride>
 void fwd_nchw_plane(const ConvShape& s, const T* x, int64_t row, const T* wk, T b, T* y) {
-  constexpr int R = 4;
-  // Output columns whose taps all lie inside the row (no masking), rows likewise.
+  constexpr int R = kNchwRowGroup;
+  if (std::all_of(wk, wk + s.KH * s.KW, [](T v) { return std::isfinite(v); })) {
+    for (int64_t oh = 0; oh < s.OH; oh += R)
+      nchw_rows<T, kStride, R>(s, ConvRange{0, s.OW}, ConvRange{0, s.KH}, x, row, wk, b, oh,
+                               std::min<int64_t>(R, s.OH - oh), y);
+    return;
+  }
   const ConvRange inner = conv_valid_range(s.OW, s.W - (s.KW - 1) * s.dw, kStride, -s.pw);
   const ConvRange full_rows = conv_valid_range(s.OH, s.H - (s.KH - 1) * s.dh, s.sh, -s.ph);
   for (int64_t oh = 0; oh < s.OH;) {
     const ConvRange kh_r = conv_valid_range(s.KH, s.H, s.dh, oh * s.sh - s.ph);
     if (oh >= full_rows.lo && oh + R <= full_rows.hi) {
-      nchw_rows<T, kStride, R>(s, inner, kh_r, x, row, wk, b, oh, y);
+      nchw_rows<T, kStride, R>(s, inner, kh_r, x, row, wk, b, oh, R, y);
       oh += R;
     } else {
-      nchw_rows<T, kStride, 1>(s, inner, kh_r, x, row, wk, b, oh, y);
+      nchw_rows<T, kStride, 1>(s, inner, kh_r, x, row, wk, b, oh, 1, y);
       oh += 1;
     }
   }
@@ -520,7 +535,7 @@ void fwd_nchw(const DepthwiseArgs& a, int64_t begin, int64_t end) {
       continue;
     }
     if (filled != plane) padded.fill(xp, s), filled = plane;  // a channel multiplier reuses its plane
-    const T* xpad = padded.data.data() + padded.left;
+    const T* xpad = padded.data.data() + padded.top * padded.row + padded.left;
     if (s.sw == 1) fwd_nchw_plane<T, 1>(s, xpad, padded.row, w + o * KK, b, yp);
     else fwd_nchw_plane<T, 2>(s, xpad, padded.row, w + o * KK, b, yp);
   }

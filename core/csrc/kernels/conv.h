@@ -10,8 +10,9 @@
 //     taps in the same order with fused multiply-adds (FMA instructions in the AVX2/AVX-512
 //     builds, std::fma in the baseline: one rounding each), so the baseline, AVX2 and
 //     AVX-512 builds give bit-identical results.
-//   - few input channels (groups == 1, C <= 4: image stems): a direct kernel with output
-//     channels in lanes (kernels/isa/conv_direct_kernels.cpp).
+//   - few input channels (groups == 1, C <= 4: image stems): a direct forward kernel with
+//     output channels in lanes, and for NCHW a direct weight gradient with output columns in
+//     lanes (kernels/isa/conv_direct_kernels.cpp).
 #pragma once
 #include <cstdint>
 
@@ -89,5 +90,17 @@ struct SmallInputConvArgs {
 // Runs output rows (n, oh) in [begin, end).
 using SmallInputConvFn = void (*)(DType dtype, const SmallInputConvArgs& a, int64_t begin, int64_t end);
 extern DispatchStub<SmallInputConvFn> conv_small_input_stub;
+
+// The weight gradient of such a convolution from NCHW x and grad_output, stride 1 or 2
+// along the width: adds, for the output rows (n, oh) in [begin, end), their terms into gw
+// (O, C, KH, KW).
+struct SmallInputWeightGradArgs {
+  ConvShape s;
+  const void* x;
+  const void* gy;
+  void* gw;
+};
+using SmallInputWeightGradFn = void (*)(DType dtype, const SmallInputWeightGradArgs& a, int64_t begin, int64_t end);
+extern DispatchStub<SmallInputWeightGradFn> conv_small_input_weight_grad_stub;
 
 }  // namespace tz

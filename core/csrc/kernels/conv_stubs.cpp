@@ -8,4 +8,5 @@ DispatchStub<DepthwiseFn> dw_bwd_weight_nhwc_stub("depthwise_conv_backward_weigh
 DispatchStub<DepthwiseFn> dw_fwd_nchw_stub("depthwise_conv_nchw");
 DispatchStub<DepthwiseFn> dw_bwd_input_nchw_stub("depthwise_conv_backward_input_nchw");
 DispatchStub<SmallInputConvFn> conv_small_input_stub("conv_small_input");
+DispatchStub<SmallInputWeightGradFn> conv_small_input_weight_grad_stub("conv_small_input_weight_grad");
 }  // namespace tz

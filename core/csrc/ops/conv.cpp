@@ -306,6 +306,19 @@ void small_input_forward(const Tensor& x, const Tensor& w_, const Tensor& bias, 
                [&](int64_t b, int64_t e) { conv_small_input_stub(dt, a, b, e); });
 }
 
+// The weight gradient (O, C, KH, KW) from NCHW x and gy, the rows (n, oh) split over the pool.
+Tensor small_input_backward_weight(const Tensor& x, const Tensor& gy, const ConvShape& s) {
+  const DType dt = x.dtype();
+  Tensor gw = Tensor::empty({s.O, s.C, s.KH, s.KW}, dt);
+  for_float(dt, [&](auto tag) {
+    using T = decltype(tag);
+    reduce_chunks(s.N * s.OH, gw.numel(), gw.data<T>(), [&](int64_t b, int64_t e, T* acc) {
+      conv_small_input_weight_grad_stub(dt, SmallInputWeightGradArgs{s, x.raw_data(), gy.raw_data(), acc}, b, e);
+    });
+  });
+  return gw;
+}
+
 // ---------------------------------------------------------------- 4-d drivers
 
 // y = conv(x, w) + bias on 4-d tensors of one float dtype.
@@ -366,6 +379,7 @@ Tensor backward_weight_4d(const Tensor& x_, const Tensor& gy_, const ConvShape& 
   Tensor x = in_layout(x_, nhwc_in), gy = in_layout(gy_, nhwc_in);
   if (is_depthwise(s))  // always through the NHWC kernel: channels in lanes beat per-plane dot products
     return depthwise_backward_weight(nhwc ? x : in_layout(x_, true), nhwc ? gy : in_layout(gy_, true), s);
+  if (!nhwc && uses_small_input_kernel(s) && s.sw <= 2) return small_input_backward_weight(x, gy, s);
   Tensor gw = nhwc ? Tensor::empty({s.O, s.KH, s.KW, Cg}, dt) : Tensor::empty({s.O, Cg, s.KH, s.KW}, dt);
   for_float(dt, [&](auto tag) {
     using T = decltype(tag);

@@ -150,6 +150,26 @@ def test_nhwc_and_nchw_agree_on_gradients():
             np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-4)
 
 
+@pytest.mark.parametrize("xs,ws,kw", [
+    ((2, 3, 17, 19), (20, 3, 3, 3), dict(stride=2, padding=1)),
+    ((1, 2, 9, 30), (6, 2, 5, 5), dict(padding=2)),
+    ((1, 3, 20, 21), (24, 3, 7, 7), dict(stride=2, padding=3)),
+    ((2, 1, 12, 40), (5, 1, 3, 3), dict(stride=(1, 2), padding=2, dilation=2)),
+    ((1, 3, 11, 13), (4, 3, 3, 3), dict(stride=3, padding=1)),  # stride 3: through im2col
+])
+def test_few_input_channel_weight_gradient(xs, ws, kw):
+    # NCHW images with up to four channels take the direct weight-gradient kernel; the NHWC
+    # layout goes through im2col + GEMM: both must give the same float64 gradient.
+    rng = np.random.default_rng(12)
+    x, w = rng.uniform(-1, 1, xs), rng.uniform(-1, 1, ws)
+    grads = []
+    for xt in (core.tensor(x), _nhwc(x)):
+        wt = core.tensor(w).requires_grad_()
+        out = core.conv2d(xt, wt, None, **kw)
+        grads.append(autograd.grad((out * out).sum(), wt)[0].numpy())
+    np.testing.assert_allclose(grads[0], grads[1], rtol=1e-12, atol=1e-10)
+
+
 def test_bias_gradient_and_no_bias():
     x = core.ones(2, 3, 4, 4, requires_grad=True)
     w = core.ones(5, 3, 3, 3, requires_grad=True)

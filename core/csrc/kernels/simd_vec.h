@@ -81,6 +81,21 @@ template <typename T> TZ_VINLINE void store_partial(T* p, const vec<T>& v, int64
   std::memcpy(p, lanes, n * sizeof(T));
 }
 
+// Lanes p[0], p[kStride], p[2 * kStride], ... for kStride 1 or 2 (two loads and a constant
+// shuffle: p[2 * lanes - 1] must be readable).
+template <int64_t kStride, typename T> TZ_VINLINE vec<T> load_every(const T* p) {
+  static_assert(kStride == 1 || kStride == 2, "load_every: stride 1 or 2");
+  if constexpr (kStride == 1) {
+    return load(p);
+  } else {
+    using Index = std::conditional_t<sizeof(T) == 8, int64_t, int32_t>;
+    typedef Index Mask __attribute__((vector_size(kVecBytes)));
+    Mask even;
+    for (int l = 0; l < kLanes<T>; ++l) even[l] = 2 * l;
+    return __builtin_shuffle(load(p), load(p + kLanes<T>), even);
+  }
+}
+
 // a * b + c rounded once: the FMA instruction where the build has one, std::fma per lane
 // otherwise, so every build gives the same bits.
 template <typename V> TZ_VINLINE V vfma(const V& a, const V& b, const V& c) {

@@ -133,18 +133,6 @@ void small_input_rows(const SmallInputConvArgs& a, int64_t begin, int64_t end) {
 
 // ---------------------------------------------------------------- weight gradient (NCHW)
 
-// Lanes src[0], src[kStride], ... (stride 1 or 2; a stride-2 load reads src[2 * lanes - 1]).
-template <typename T, int64_t kStride> TZ_VINLINE vec<T> load_columns(const T* src) {
-  if constexpr (kStride == 1) {
-    return vm::load(src);
-  } else {
-    using Mask = vec<std::conditional_t<sizeof(T) == 4, int32_t, int64_t>>;
-    Mask even;
-    for (int l = 0; l < kLanes<T>; ++l) even[l] = 2 * l;
-    return __builtin_shuffle(vm::load(src), vm::load(src + kLanes<T>), even);
-  }
-}
-
 // gw[o, tap] += sum over the rows' output columns of gy[o] * x[tap]. Columns whose taps are
 // all inside the input row go in vectors, kept as per-(o, tap) vector sums until the end;
 // the others one at a time. NO output channels share each input load.
@@ -176,7 +164,7 @@ void weight_grad_rows(const SmallInputWeightGradArgs& a, int64_t begin, int64_t 
             V acc[NO];
             for (int64_t j = 0; j < NO; ++j) acc[j] = V{};
             for (int64_t ow = inner.lo; ow < vec_end; ow += L) {
-              const V xv = load_columns<T, kStride>(xr + ow * kStride + off);
+              const V xv = vm::load_every<kStride>(xr + ow * kStride + off);
               for (int64_t j = 0; j < NO; ++j) acc[j] = vfma(vm::load(g[j] + ow), xv, acc[j]);
             }
             for (int64_t j = 0; j < NO; ++j)  // constant bounds: acc stays in registers

@@ -370,20 +370,6 @@ std::vector<ConvRange> kw_ranges(const ConvShape& s) {
   return r;
 }
 
-// Lanes src[0], src[stride], ..., for stride 1 or 2 (two loads and a constant shuffle, so
-// src[2 * lanes - 1] must be readable).
-template <typename T, int64_t kStride> TZ_VINLINE vec<T> load_strided(const T* src) {
-  if constexpr (kStride == 1) {
-    return vm::load(src);
-  } else {
-    static_assert(kStride == 2);
-    using Mask = vec<std::conditional_t<sizeof(T) == 4, int32_t, int64_t>>;
-    Mask even;
-    for (int l = 0; l < kLanes<T>; ++l) even[l] = 2 * l;
-    return __builtin_shuffle(vm::load(src), vm::load(src + kLanes<T>), even);
-  }
-}
-
 // Output rows go in groups of this many (four FMA chains share each weight).
 constexpr int64_t kNchwRowGroup = 4;
 
@@ -441,7 +427,7 @@ TZ_VINLINE void nchw_tile(const ConvShape& s, ConvRange kh_r, const T* x_kh0, in
         valid = iw >= 0 && iw < I(s.W);
       }
       for (int r = 0; r < R; ++r) {
-        const V next = vfma(load_strided<T, kStride>(src + r * row_step), wv, acc[r]);
+        const V next = vfma(vm::load_every<kStride>(src + r * row_step), wv, acc[r]);
         if constexpr (kMasked) acc[r] = valid ? next : acc[r];
         else acc[r] = next;
       }

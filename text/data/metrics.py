@@ -1,5 +1,5 @@
 """bleu_score (torchtext.data.metrics): corpus BLEU with clipped n-gram precisions and the
-brevity penalty, computed in float32 like torchtext so the scores agree to the last bit."""
+brevity penalty, computed in float32 like torchtext (so the scores agree to float32 rounding)."""
 import collections
 import math
 

@@ -19,6 +19,7 @@ rows, 10 epochs) in under a minute on 2 cores (about 22 s).
 import argparse
 import collections
 import csv
+import glob
 import hashlib
 import os
 import random
@@ -27,8 +28,8 @@ import tempfile
 import time
 
 _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-if os.path.isdir(os.path.join(_ROOT, "text")) and _ROOT not in sys.path:
-    sys.path.insert(0, _ROOT)  # a source checkout
+if glob.glob(os.path.join(_ROOT, "core", "_C*.so")) and _ROOT not in sys.path:
+    sys.path.insert(0, _ROOT)  # an in-place build (tools/dev_build.sh) wins over an installed one
 
 import core  # noqa: E402
 import core.nn as nn  # noqa: E402

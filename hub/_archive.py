@@ -11,6 +11,7 @@ Safe and all-or-nothing:
 """
 import bz2
 import contextlib
+import functools
 import gzip
 import lzma
 import os
@@ -79,9 +80,15 @@ def _copy(src, dst):
         dst.write(chunk)
 
 
-def _make_executable(path, mode):
-    if mode & stat.S_IXUSR:
-        os.chmod(path, os.stat(path).st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+@contextlib.contextmanager
+def _opened(open_it):
+    """The file object open_it() returns, closed afterwards; failing to open is the archive's fault."""
+    try:
+        f = open_it()
+    except Exception as e:  # tarfile/zipfile errors of a damaged archive
+        raise _Corrupt(f"{type(e).__name__}: {e}") from e
+    with f:
+        yield f
 
 
 class _Plan:
@@ -91,76 +98,48 @@ class _Plan:
         self.archive, self.to_path, self.staging, self.overwrite = archive, to_path, staging, overwrite
         self.files, self.dirs = [], []
 
-    def wants(self, rel):
-        """Records `rel` as a file of the archive; False when an existing file is kept."""
+    def add(self, rel, is_dir, open_member, mode):
+        """Records a checked member; stages a file's bytes unless an existing file is kept."""
+        if rel is None:
+            return
+        if is_dir:
+            self.dirs.append(rel)
+            return
         if rel not in self.files:
             self.files.append(rel)
-        return self.overwrite or not os.path.lexists(os.path.join(self.to_path, rel))
+        if not self.overwrite and os.path.lexists(os.path.join(self.to_path, rel)):
+            return
+        staged = os.path.join(self.staging, rel)
+        os.makedirs(os.path.dirname(staged), exist_ok=True)
+        with _opened(open_member) as src, open(staged, "wb") as dst:
+            _copy(src, dst)
+        if mode & stat.S_IXUSR:  # keep scripts executable
+            os.chmod(staged, os.stat(staged).st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
 
-    def staged(self, rel):
-        path = os.path.join(self.staging, rel)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        return path
+
+def _refuse(plan, name, why):
+    raise UnsafeArchiveError(f"extract_archive(): refusing {plan.archive}: member {name!r} {why}")
 
 
 def _stage_tar(plan, mode):
-    with contextlib.ExitStack() as stack:
-        try:
-            tar = stack.enter_context(tarfile.open(plan.archive, mode))
-        except Exception as e:
-            raise _Corrupt(f"{type(e).__name__}: {e}") from e
+    with _opened(functools.partial(tarfile.open, plan.archive, mode)) as tar:
         for member in _reading(tar):
             rel = _relative_name(plan.archive, member.name)
             if member.issym() or member.islnk():
-                raise UnsafeArchiveError(f"extract_archive(): refusing {plan.archive}: member {member.name!r} is a "
-                                         f"link (to {member.linkname!r}); links are never extracted")
+                _refuse(plan, member.name, f"is a link (to {member.linkname!r}); links are never extracted")
             if not (member.isfile() or member.isdir()):
-                raise UnsafeArchiveError(f"extract_archive(): refusing {plan.archive}: member {member.name!r} is a "
-                                         f"device or special file")
-            if rel is None:
-                continue
-            if member.isdir():
-                plan.dirs.append(rel)
-            elif plan.wants(rel):
-                with _reading_member(tar, member) as src, open(plan.staged(rel), "wb") as dst:
-                    _copy(src, dst)
-                _make_executable(plan.staged(rel), member.mode)
-
-
-@contextlib.contextmanager
-def _reading_member(tar, member):
-    try:
-        src = tar.extractfile(member)
-    except Exception as e:
-        raise _Corrupt(f"{type(e).__name__}: {e}") from e
-    with src:
-        yield src
+                _refuse(plan, member.name, "is a device or special file")
+            plan.add(rel, member.isdir(), functools.partial(tar.extractfile, member), member.mode)
 
 
 def _stage_zip(plan):
-    try:
-        zf = zipfile.ZipFile(plan.archive)
-    except Exception as e:
-        raise _Corrupt(f"{type(e).__name__}: {e}") from e
-    with zf:
+    with _opened(functools.partial(zipfile.ZipFile, plan.archive)) as zf:
         for info in zf.infolist():
             rel = _relative_name(plan.archive, info.filename)
             unix_mode = info.external_attr >> 16
             if stat.S_ISLNK(unix_mode):
-                raise UnsafeArchiveError(f"extract_archive(): refusing {plan.archive}: member {info.filename!r} is "
-                                         f"a symbolic link; links are never extracted")
-            if rel is None:
-                continue
-            if info.is_dir():
-                plan.dirs.append(rel)
-            elif plan.wants(rel):
-                try:
-                    src = zf.open(info)
-                except Exception as e:
-                    raise _Corrupt(f"{type(e).__name__}: {e}") from e
-                with src, open(plan.staged(rel), "wb") as dst:
-                    _copy(src, dst)
-                _make_executable(plan.staged(rel), unix_mode)
+                _refuse(plan, info.filename, "is a symbolic link; links are never extracted")
+            plan.add(rel, info.is_dir(), functools.partial(zf.open, info), unix_mode)
 
 
 def _inside(root, path):

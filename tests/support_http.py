@@ -1,6 +1,7 @@
 """A local HTTP server on 127.0.0.1 for download tests (hub, text): routes serve bytes and can
 honour or ignore HTTP Range requests, cut transfers short, fail with a status, lie about
 Content-Length, or imitate Google Drive's confirmation page. Nothing is fetched from outside."""
+import contextlib
 import hashlib
 import http.server
 import re
@@ -8,7 +9,7 @@ import socket
 import threading
 import time
 
-__all__ = ["LocalServer", "DRIP_BYTES"]
+__all__ = ["LocalServer", "serving", "DRIP_BYTES"]
 
 DRIP_BYTES = 2 * 8192  # (whole client chunks) what a "drip" or "cut_once" response sends before dropping the connection
 _RANGE = re.compile(r"bytes=(\d+)-$")
@@ -146,3 +147,13 @@ class LocalServer:
     def close(self):
         self.httpd.shutdown()
         self.httpd.server_close()
+
+
+@contextlib.contextmanager
+def serving():
+    """A LocalServer for the duration of the block."""
+    s = LocalServer()
+    try:
+        yield s
+    finally:
+        s.close()

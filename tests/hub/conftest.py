@@ -7,7 +7,7 @@ import os
 import socket
 
 import pytest
-from support_http import LocalServer
+from support_http import serving
 
 import hub
 import hub._dirs
@@ -33,11 +33,8 @@ def hashed_name(stem, data, ext=".pth"):
 
 @pytest.fixture
 def server():
-    s = LocalServer()
-    try:
+    with serving() as s:
         yield s
-    finally:
-        s.close()
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ import os
 import urllib.parse
 
 import pytest
-from support_http import LocalServer
+from support_http import serving
 
 from text import datasets
 
@@ -15,13 +15,10 @@ _PROXY_VARS = ("http_proxy", "https_proxy", "all_proxy", "HTTP_PROXY", "HTTPS_PR
 
 @pytest.fixture
 def server(monkeypatch):
-    for var in _PROXY_VARS:
+    for var in _PROXY_VARS:  # requests would send 127.0.0.1 through a configured proxy
         monkeypatch.delenv(var, raising=False)
-    s = LocalServer()
-    try:
+    with serving() as s:
         yield s
-    finally:
-        s.close()
 
 
 @pytest.fixture

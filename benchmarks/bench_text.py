@@ -78,7 +78,7 @@ def _torchtext(lines):
     for line in lines[:len(lines) // 2]:
         counter.update(tokenizer(line))
     vocab_module = torchtext.vocab
-    if hasattr(vocab_module, "Vocab") and "counter" in getattr(vocab_module.Vocab.__init__, "__code__").co_varnames:
+    if hasattr(vocab_module, "Vocab") and "counter" in vocab_module.Vocab.__init__.__code__.co_varnames:
         vocab = vocab_module.Vocab(counter)  # 0.9: the legacy class, '<unk>' first
         return f"torchtext {torchtext.__version__}", lambda: [[vocab[t] for t in tokenizer(line)] for line in lines]
     ranked = sorted(counter.items(), key=lambda item: (-item[1], item[0]))

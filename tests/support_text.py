@@ -44,7 +44,8 @@ def gz_bytes(data):
 
 # (label, title, description): quotes, commas and newlines inside fields, non-ASCII text
 CLASSIFICATION_ROWS = [
-    (3, "Wall St. Bears Claw Back Into the Black (Reuters)", 'Reuters - Short-sellers, Wall Street\'s "dwindling"\\band.'),
+    (3, "Wall St. Bears Claw Back Into the Black (Reuters)",
+     'Reuters - Short-sellers, Wall Street\'s "dwindling"\\band.'),
     (1, "Commas, everywhere, in the title", "A description\nthat spans\ntwo line breaks"),
     (2, 'He said ""hi""', "Plain text"),
     (4, "Café naïve résumé", "Ünïcödé, “curly quotes” and – dashes"),

@@ -36,7 +36,7 @@ def _zip(path, members=FILES, compression=zipfile.ZIP_DEFLATED):
 
 def _listing(root):
     out = []
-    for dirpath, dirs, files in os.walk(root):
+    for dirpath, _, files in os.walk(root):
         out += [os.path.relpath(os.path.join(dirpath, f), root) for f in files]
     return sorted(out)
 

@@ -24,6 +24,7 @@ def test_tables_cover_the_19_datasets():
              "AmazonReviewPolarity", "AmazonReviewFull", "IMDB", "WikiText2", "WikiText103", "PennTreebank", "EnWik9",
              "UDPOS", "CoNLL2000Chunking", "IWSLT2016", "IWSLT2017", "SQuAD1", "SQuAD2"}
     assert set(datasets.DATASETS) == set(datasets.URLS) == set(datasets.MD5) == set(datasets.NUM_LINES) == names
+    assert names < set(datasets.__all__)
     assert datasets.NUM_LINES["AG_NEWS"] == {"train": 120000, "test": 7600}
     assert datasets.MD5["IMDB"] == "7c2ac02c03563afcf9b574c7e56c153a"
     assert datasets.NUM_LINES["IWSLT2016"]["valid"]["tst2013"][("de", "en")] == 993

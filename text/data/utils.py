@@ -63,7 +63,7 @@ def _load_spacy(language):
                       f"{language!r} (install one: python -m spacy download {_SPACY_MODELS.get(language, language)})"
                       ) from e
     warnings.warn(f"get_tokenizer('spacy'): no spaCy model for {language!r} is installed; using spaCy's rule-based "
-                  f"{language!r} tokenizer (spacy.blank), which tokenizes like the models do")
+                  f"{language!r} tokenizer (spacy.blank), which tokenizes like the models do", stacklevel=3)
     return nlp
 
 

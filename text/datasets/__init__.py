@@ -19,4 +19,7 @@ from text.datasets.text_classification import (AG_NEWS, IMDB, AmazonReviewFull, 
                                                SogouNews, YahooAnswers, YelpReviewFull, YelpReviewPolarity)
 from text.datasets.translation import IWSLT2016, IWSLT2017
 
-__all__ = sorted(DATASETS) + ["DATASETS", "URLS", "MD5", "NUM_LINES", "RawTextIterableDataset"]
+__all__ = ["AG_NEWS", "AmazonReviewFull", "AmazonReviewPolarity", "CoNLL2000Chunking", "DBpedia", "EnWik9", "IMDB",
+           "IWSLT2016", "IWSLT2017", "PennTreebank", "SQuAD1", "SQuAD2", "SogouNews", "UDPOS", "WikiText103",
+           "WikiText2", "YahooAnswers", "YelpReviewFull", "YelpReviewPolarity",
+           "DATASETS", "URLS", "MD5", "NUM_LINES", "RawTextIterableDataset"]

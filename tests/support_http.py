@@ -106,6 +106,10 @@ class _Handler(http.server.BaseHTTPRequestHandler):
                 self.wfile.write(data[i:i + 4096])
                 self.wfile.flush()
                 time.sleep(0.002)
+        elif mode == "named":  # data is (bytes, file name sent in Content-Disposition)
+            body, name = data
+            self._head(len(body), extra=[("Content-Disposition", f'attachment; filename="{name}"')])
+            self.wfile.write(body)
         elif mode == "html":  # data is (page bytes, extra headers)
             page, headers = data
             self.send_response(200)

@@ -3,6 +3,8 @@ Range request, within the call and in the next one; bytes that do not match are 
 Google Drive confirmation pages are followed."""
 import hashlib
 import os
+import subprocess
+import sys
 
 import pytest
 from support_http import DRIP_BYTES
@@ -103,6 +105,39 @@ def test_resume_from_a_local_file(tmp_path):
         f.write(DATA[:777])
     hub.download_url_to_file(src.as_uri(), str(dst), hash_prefix=SHA, resume=True, progress=False)
     assert dst.read_bytes() == DATA
+
+
+_CHILD = """
+import sys
+import hub
+hub.download_url_to_file(sys.argv[1], sys.argv[2], hash_prefix=sys.argv[3], resume=True, progress=False)
+"""
+
+
+def test_two_processes_resuming_the_same_file(server, tmp_path, helpers):
+    import core
+
+    url = server.add("/d.bin", DATA)
+    dst = tmp_path / "cache" / "d.bin"
+    env = dict(os.environ)
+    root = os.path.dirname(os.path.dirname(os.path.abspath(core.__file__)))
+    env["PYTHONPATH"] = os.pathsep.join([root] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
+    args = [sys.executable, "-c", _CHILD, url, str(dst), SHA]
+    children = [subprocess.Popen(args, env=env, cwd=str(tmp_path), stderr=subprocess.PIPE, text=True)
+                for _ in range(2)]
+    for child in children:  # the .part file is locked: one writes it at a time, both end with the file
+        assert child.wait(timeout=120) == 0, child.stderr.read()
+        child.stderr.close()
+    assert dst.read_bytes() == DATA and helpers.listdir(tmp_path) == ["cache/d.bin"]
+
+
+def test_remote_file_name(server):
+    from hub._download import remote_file_name
+
+    assert remote_file_name(server.add("/get?id=1", (DATA, "corpus.tar.gz"), mode="named")) == "corpus.tar.gz"
+    assert remote_file_name(server.add("/files/a%20b.zip", DATA)) == "a b.zip"
+    with pytest.raises(hub.DownloadError, match="names no file"):
+        remote_file_name(server.add("/", DATA))
 
 
 def test_file_digest_of_path_and_file_object(tmp_path):

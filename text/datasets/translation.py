@@ -109,7 +109,8 @@ def _clean_xml(raw, out):
 def _cleaned(name, files, raw_name):
     """The plain-text version of the pair's file `raw_name` (.tags or .xml), made if missing."""
     raw = find_file(name, files, raw_name)
-    out = raw[:-len(".xml")] if raw_name.endswith(".xml") else raw.replace(".tags", "")
+    cleaned_name = raw_name[:-len(".xml")] if raw_name.endswith(".xml") else raw_name.replace(".tags", "")
+    out = os.path.join(os.path.dirname(raw), cleaned_name)
     if not os.path.exists(out):
         (_clean_xml if raw_name.endswith(".xml") else _clean_tags)(raw, out)
     return out

@@ -74,7 +74,7 @@ void run_unary(UnaryOp op, const Tensor& out, const Tensor& t, const UnaryArgs& 
   const DType ct = compute_dtype(is_floating_op(op) ? to_floating(t.dtype()) : t.dtype());
   DType kernel_out = ct;
   if (is_predicate(op)) kernel_out = DType::Bool;
-  else if (ct == DType::Complex64 && (op == UnaryOp::Abs || op == UnaryOp::Angle)) kernel_out = DType::Float32;
+  else if (is_complex(ct) && (op == UnaryOp::Abs || op == UnaryOp::Angle)) kernel_out = complex_part_dtype(ct);
   Tensor o = out.dtype() == kernel_out ? out : Tensor::empty(out.sizes(), kernel_out);
   Tensor in = to_dtype(t, ct);  // alive while iterating
   TensorIter iter({o, in}, out.sizes());
@@ -150,12 +150,12 @@ const Tensor& logit_(const Tensor& t, std::optional<double> eps) {
 }
 
 namespace {
-// The largest finite value of a floating dtype (of the real part for complex64).
+// The largest finite value of a floating dtype (of the real part for complex types).
 double finite_max(DType t) {
   switch (t) {
     case DType::Float16: return 65504.0;
     case DType::BFloat16: return 3.38953138925153547590e38;
-    case DType::Float64: return std::numeric_limits<double>::max();
+    case DType::Float64: case DType::Complex128: return std::numeric_limits<double>::max();
     default: return std::numeric_limits<float>::max();
   }
 }
@@ -179,12 +179,13 @@ const Tensor& nan_to_num_(const Tensor& t, std::optional<double> nan, std::optio
 }
 
 namespace {
-// A float32 view of the real (part = 0) or imaginary (part = 1) parts of a complex64 tensor.
+// A real view of the real (part = 0) or imaginary (part = 1) parts of a complex tensor.
 Tensor complex_part(const Tensor& t, int part) {
   Shape strides = t.strides();
   for (int64_t& s : strides) s *= 2;
   return Tensor(std::make_shared<TensorImpl>(t.storage(), t.sizes(), std::move(strides),
-                                             t.offset() * 2 + part, DType::Float32, t.impl()->version));
+                                             t.offset() * 2 + part, complex_part_dtype(t.dtype()),
+                                             t.impl()->version));
 }
 }  // namespace
 

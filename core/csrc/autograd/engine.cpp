@@ -51,8 +51,8 @@ Tensor fit_gradient(Tensor grad, const OutputMeta& meta, const Node& producer, s
              shape_str(grad.sizes()), " but expected shape compatible with ", shape_str(meta.sizes));
     grad = sum_to(grad, meta.sizes);
   }
-  if (grad.dtype() != meta.dtype && !is_complex(meta.dtype))
-    grad = F::tensor_call(TZ_OP("to.dtype"), {grad, meta.dtype});
+  // Also real -> complex: a real gradient (of real(z), say) is the complex one with zero imaginary part.
+  if (grad.dtype() != meta.dtype) grad = F::tensor_call(TZ_OP("to.dtype"), {grad, meta.dtype});
   return grad;
 }
 

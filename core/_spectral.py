@@ -239,7 +239,7 @@ def _overlap_add(frames, hop, total):
     """sum of frames (B, n_frames, n_fft) placed every `hop` samples: (B, total)."""
     if frames.dtype.is_complex:
         parts = [_overlap_add(_ops["real"](frames), hop, total), _overlap_add(_ops["imag"](frames), hop, total)]
-        return _ops["complex"](*parts)
+        return _ops["view_as_complex"](_ops["stack"](parts, -1))
     n_fft = frames.shape[-1]
     columns = frames.transpose(-1, -2).contiguous()                  # (B, n_fft, n_frames)
     out = _ops["_col2im"](columns, [1, total], [1, n_fft], [1, 1], [0, 0], [1, hop])

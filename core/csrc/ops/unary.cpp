@@ -31,7 +31,7 @@ DType unary_result_type(UnaryOp op, DType t, const char* name) {
       return t;
     case UnaryOp::Abs:
       if (boolean) not_implemented(name, t);
-      return cplx ? DType::Float32 : t;
+      return cplx ? complex_part_dtype(t) : t;
     case UnaryOp::Sign:
       TZ_CHECK(!cplx, NotImplemented, name, "(): Unlike NumPy, torch.sign is not intended to "
                "support complex numbers. Please use torch.sgn instead.");
@@ -52,7 +52,7 @@ DType unary_result_type(UnaryOp op, DType t, const char* name) {
       if (cplx) not_implemented(name, t);
       return to_floating(t);
     case UnaryOp::Angle:
-      return cplx ? DType::Float32 : to_floating(t);
+      return cplx ? complex_part_dtype(t) : to_floating(t);
     case UnaryOp::IsPosInf: case UnaryOp::IsNegInf: case UnaryOp::Signbit:
       TZ_CHECK(!cplx, Runtime, name, "(): does not support complex inputs.");
       return DType::Bool;

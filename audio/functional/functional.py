@@ -68,7 +68,8 @@ def griffinlim(specgram, window, n_fft: int, hop_length: int, win_length: int, p
         inverse = core.istft(magnitude * angles, length=length, **stft_args)
         rebuilt = core.stft(inverse, center=True, pad_mode="reflect", normalized=False, onesided=True,
                             return_complex=True, **stft_args)
-        angles = rebuilt if previous is None or not momentum else rebuilt - previous * momentum
+        # The previous iterate weighted by momentum / (1 + momentum), as torchaudio does.
+        angles = rebuilt if previous is None or not momentum else rebuilt - previous * (momentum / (1 + momentum))
         angles = angles / (angles.abs() + 1e-16)
     waveform = core.istft(magnitude * angles, length=length, **stft_args)
     return waveform.reshape(list(specgram.shape[:-2]) + [waveform.shape[-1]])

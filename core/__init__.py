@@ -14,7 +14,9 @@ from core._spectral import hann_window, hamming_window, blackman_window, bartlet
 from core._indexing import split
 from core._loss import (ctc_loss, binary_cross_entropy_with_logits, kl_div, margin_ranking_loss,  # noqa: F401
                         cosine_embedding_loss, triplet_margin_loss, hinge_embedding_loss, poisson_nll_loss)
-from core._actnorm import *  # noqa: F401,F403  (batch_norm, dropout, ... of the nn families)
+from core._normalization import batch_norm, layer_norm, group_norm, instance_norm
+from core._dropout import *  # noqa: F401,F403  (dropout, feature_dropout, alpha_dropout and in-place forms)
+from core._distance import pairwise_distance, cosine_similarity
 from core.serialization import save, load
 from core import utils  # core.utils.data loads on first attribute access
 from core import fft

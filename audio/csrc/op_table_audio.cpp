@@ -1,7 +1,11 @@
 // The audio package's entries in core's op table (registered when audio._C loads). Python
 // reaches them through core._C._op("audio_<name>"); like core's ops they record autograd, and
 // an entry without a formula raises when a gradient is asked through it.
+#include "effect_kernels.h"
 #include "lfilter.h"
+#include "reverb.h"
+#include "time_scale.h"
+#include "ops/conversion.h"
 #include "ops/creation.h"
 #include "ops/op_table_util.h"
 
@@ -65,10 +69,71 @@ TensorList lfilter_grad(BackwardContext& c) {
   return {gx, ga, gb};
 }
 
+// A (rows, columns) float64 tensor of per-voice parameters as columns of doubles.
+std::vector<std::vector<double>> columns(const Tensor& table, int64_t expected, const char* what) {
+  TZ_CHECK(table.dim() == 2 && table.sizes()[1] == expected && table.sizes()[0] >= 1, Value, what,
+           ": expected a (voices, ", expected, ") parameter table");
+  Tensor t = contiguous(to_dtype(table, DType::Float64));
+  std::vector<std::vector<double>> cols(expected, std::vector<double>(t.sizes()[0]));
+  for (int64_t r = 0; r < t.sizes()[0]; ++r)
+    for (int64_t c = 0; c < expected; ++c) cols[c][r] = t.data<double>()[r * expected + c];
+  return cols;
+}
+
+Value chorus_op(Stack& a) {
+  auto v = columns(a[4].tensor(), 5, "chorus");
+  std::vector<bool> sine(v[4].begin(), v[4].end());
+  return audio::chorus(a[0].tensor(), a[1].to_int(), a[2].to_double(), a[3].to_double(), v[0], v[1], v[2], v[3],
+                       sine);
+}
+
+Value echo_op(Stack& a) {
+  auto v = columns(a[4].tensor(), 2, "echo");
+  return audio::echo(a[0].tensor(), a[1].to_int(), a[2].to_double(), a[3].to_double(), v[0], v[1], a[5].to_bool(),
+                     a[6].to_int());
+}
+
 const OpDef kAudioOps[] = {
     {"audio_lfilter(Tensor waveform, Tensor a_coeffs, Tensor b_coeffs) -> Tensor", kInternal, N::Unsupported,
      OP { return audio::lfilter(a[0].tensor(), a[1].tensor(), a[2].tensor()); }, "",
      "waveform a_coeffs b_coeffs result", &lfilter_grad},
+    // The sox effect loops (effect_kernels.h): (channel, time) in, no derivative formulas.
+    {"audio_overdrive(Tensor waveform, float gain, float colour) -> Tensor", kInternal, N::Unsupported,
+     OP { return audio::overdrive(a[0].tensor(), a[1].to_double(), a[2].to_double()); }, ""},
+    {"audio_phaser(Tensor waveform, int sample_rate, float gain_in, float gain_out, float delay_ms, float decay, "
+     "float mod_speed, bool sinusoidal) -> Tensor", kInternal, N::Unsupported,
+     OP {
+       return audio::phaser(a[0].tensor(), a[1].to_int(), a[2].to_double(), a[3].to_double(), a[4].to_double(),
+                            a[5].to_double(), a[6].to_double(), a[7].to_bool());
+     }, ""},
+    {"audio_flanger(Tensor waveform, int sample_rate, float delay, float depth, float regen, float width, "
+     "float speed, bool sinusoidal, float phase, bool quadratic) -> Tensor", kInternal, N::Unsupported,
+     OP {
+       return audio::flanger(a[0].tensor(), a[1].to_int(), a[2].to_double(), a[3].to_double(), a[4].to_double(),
+                             a[5].to_double(), a[6].to_double(), a[7].to_bool(), a[8].to_double(), a[9].to_bool());
+     }, ""},
+    // voices: (n, 5) rows of delay_ms, decay, speed_hz, depth_ms, sinusoidal (1/0)
+    {"audio_chorus(Tensor waveform, int sample_rate, float gain_in, float gain_out, Tensor voices) -> Tensor",
+     kInternal, N::Unsupported, &chorus_op, ""},
+    // echoes: (n, 2) rows of delay_ms, decay; tail: samples appended while the echoes drain
+    {"audio_echo(Tensor waveform, int sample_rate, float gain_in, float gain_out, Tensor echoes, bool sequential, "
+     "int tail) -> Tensor", kInternal, N::Unsupported, &echo_op, ""},
+    {"audio_resample(Tensor waveform, float in_rate, float out_rate, float bandwidth, float rejection_db) -> Tensor",
+     kInternal, N::Unsupported,
+     OP { return audio::resample(a[0].tensor(), a[1].to_double(), a[2].to_double(), a[3].to_double(), a[4].to_double()); },
+     ""},
+    {"audio_tempo(Tensor waveform, float sample_rate, float factor, float segment_ms, float search_ms, "
+     "float overlap_ms, bool quick) -> Tensor", kInternal, N::Unsupported,
+     OP {
+       return audio::tempo(a[0].tensor(), a[1].to_double(), a[2].to_double(), a[3].to_double(), a[4].to_double(),
+                           a[5].to_double(), a[6].to_bool());
+     }, ""},
+    {"audio_reverb(Tensor waveform, float sample_rate, float reverberance, float hf_damping, float room_scale, "
+     "float stereo_depth, float pre_delay_ms, float wet_gain_db, bool wet_only) -> Tensor", kInternal, N::Unsupported,
+     OP {
+       return audio::reverb(a[0].tensor(), a[1].to_double(), a[2].to_double(), a[3].to_double(), a[4].to_double(),
+                            a[5].to_double(), a[6].to_double(), a[7].to_double(), a[8].to_bool());
+     }, ""},
 };
 
 const OpTableRegistrar registrar(kAudioOps);

@@ -1,0 +1,44 @@
+"""Codecs as functions: mu-law companding and an in-memory encode/decode round trip."""
+import io
+import math
+
+import core
+
+
+def mu_law_encoding(x, quantization_channels: int):
+    """mu-law companding of x in [-1, 1] to integers in [0, quantization_channels) (int64)."""
+    if not isinstance(x, core.Tensor):
+        raise TypeError(f"mu_law_encoding(): x must be a tensor, got {type(x).__name__}")
+    if not x.is_floating_point():
+        x = x.to(core.float32)
+    mu = quantization_channels - 1.0
+    companded = x.sign() * (x.abs() * mu).log1p() / math.log1p(mu)
+    return ((companded + 1) / 2 * mu + 0.5).to(core.int64)
+
+
+def mu_law_decoding(x_mu, quantization_channels: int):
+    """The inverse of mu_law_encoding: integers back to floats in [-1, 1]."""
+    if not isinstance(x_mu, core.Tensor):
+        raise TypeError(f"mu_law_decoding(): x_mu must be a tensor, got {type(x_mu).__name__}")
+    if not x_mu.is_floating_point():
+        x_mu = x_mu.to(core.float32)
+    mu = quantization_channels - 1.0
+    x = x_mu / mu * 2 - 1.0
+    return x.sign() * ((x.abs() * math.log1p(mu)).exp() - 1.0) / mu
+
+
+def apply_codec(waveform, sample_rate: int, format: str, channels_first: bool = True, compression=None,
+                encoding=None, bits_per_sample=None):
+    """The waveform encoded with `format` (and the save() options) in memory and decoded back,
+    resampled to sample_rate if the codec changed it. Lossy codecs may change the length."""
+    from audio.backend import soundfile_backend
+    from audio.sox_effects import apply_effects_tensor
+
+    buffer = io.BytesIO()
+    soundfile_backend.save(buffer, waveform, sample_rate, channels_first, compression, format, encoding,
+                           bits_per_sample)
+    buffer.seek(0)
+    decoded, decoded_rate = soundfile_backend.load(buffer, channels_first=channels_first, format=format)
+    if decoded_rate != sample_rate:
+        decoded, _ = apply_effects_tensor(decoded, decoded_rate, [["rate", str(sample_rate)]], channels_first)
+    return decoded

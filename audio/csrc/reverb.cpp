@@ -30,10 +30,15 @@ struct Network {
   std::vector<Line> combs, allpasses;
   Network(double rate, double scale, double offset) {
     const double r = rate / 44100.0;
-    for (size_t len : kCombLengths)
+    // the stereo offset alternates in sign from one filter to the next
+    for (size_t len : kCombLengths) {
       combs.emplace_back(static_cast<size_t>(scale * r * (len + kStereoAdjust * offset) + .5));
-    for (size_t len : kAllpassLengths)
+      offset = -offset;
+    }
+    for (size_t len : kAllpassLengths) {
       allpasses.emplace_back(static_cast<size_t>(r * (len + kStereoAdjust * offset) + .5));
+      offset = -offset;
+    }
   }
   float process(float in, float feedback, float damping, float gain) {
     float out = 0;
@@ -66,6 +71,9 @@ Tensor reverb(const Tensor& waveform, double sample_rate, double reverberance, d
   Tensor x = contiguous(to_dtype(waveform, DType::Float32));
   const int64_t in_ch = x.sizes()[0], n = x.sizes()[1];
   if (in_ch > 2) stereo_depth = 0;  // sox: stereo depth applies to mono and stereo only
+  // Stereo with depth mixes both channels' networks; otherwise each channel runs alone
+  // (mono with depth gains a second, offset network: a stereo output).
+  const bool joint = in_ch == 2 && stereo_depth > 0;
   const int64_t out_ch = in_ch == 1 && stereo_depth > 0 ? 2 : in_ch;
   const auto delay = static_cast<int64_t>(pre_delay_ms / 1000 * sample_rate + .5);
   const double scale = room_scale / 100 * .9 + .1, depth = stereo_depth / 100;
@@ -73,7 +81,7 @@ Tensor reverb(const Tensor& waveform, double sample_rate, double reverberance, d
   const auto feedback = static_cast<float>(1 - std::exp((reverberance - b) / (a * b)));
   const auto damping = static_cast<float>(hf_damping / 100 * .3 + .2);
   const auto gain = static_cast<float>(std::exp(wet_gain_db * std::log(10.0) / 20) * .015);
-  const int networks = in_ch <= 2 ? static_cast<int>(std::ceil(depth)) + 1 : 1;
+  const int networks = stereo_depth > 0 ? static_cast<int>(std::ceil(depth)) + 1 : 1;
   const float* in = x.data<float>();
   // wet[c][w]: channel c's network w (w = 1 is the stereo partner) over the pre-delayed input
   std::vector<std::vector<std::vector<float>>> wet(in_ch, std::vector<std::vector<float>>(networks));
@@ -91,11 +99,10 @@ Tensor reverb(const Tensor& waveform, double sample_rate, double reverberance, d
   for (int64_t t = 0; t < n; ++t)
     for (int64_t w = 0; w < out_ch; ++w) {
       float v;
-      const int side = static_cast<int>(std::min<int64_t>(w, networks - 1));
-      if (in_ch == 2)  // each side hears both channels' networks of its own side
-        v = dry_gain * in[w * n + t] + .5f * (wet[0][side][t] + wet[1][side][t]);
+      if (joint)  // each side hears both channels' networks of its own side
+        v = dry_gain * in[w * n + t] + .5f * (wet[0][w][t] + wet[1][w][t]);
       else if (in_ch == 1)
-        v = dry_gain * in[t] + wet[0][side][t];
+        v = dry_gain * in[t] + wet[0][std::min<int64_t>(w, networks - 1)][t];
       else
         v = dry_gain * in[w * n + t] + wet[w][0][t];
       out[w * n + t] = std::fmin(1.0f, std::fmax(-1.0f, v));

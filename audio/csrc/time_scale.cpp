@@ -148,14 +148,14 @@ class Wsola {
         for (int k = -1; k <= 1; k += 2)
           for (int64_t j = 1; j < 4 || step == 64; ++j) {
             const int64_t i = prev_best + k * j * step;
-            if (i < 0 || i >= search_) break;
+            if (i < 0 || i > search_) break;
             const float diff = difference(at(i), f);
             if (diff < least) least = diff, best = i;
           }
         prev_best = best;
       }
     } else {
-      for (int64_t i = 1; i < search_; ++i) {
+      for (int64_t i = 1; i <= search_; ++i) {  // sox 14.4 tries search + 1 positions
         const float diff = difference(at(i), f);
         if (diff < least) least = diff, best = i;
       }

@@ -4,6 +4,8 @@
 #include "effect_kernels.h"
 #include "lfilter.h"
 #include "reverb.h"
+#include "silence.h"
+#include "vad.h"
 #include "time_scale.h"
 #include "ops/conversion.h"
 #include "ops/creation.h"
@@ -133,6 +135,27 @@ const OpDef kAudioOps[] = {
      OP {
        return audio::reverb(a[0].tensor(), a[1].to_double(), a[2].to_double(), a[3].to_double(), a[4].to_double(),
                             a[5].to_double(), a[6].to_double(), a[7].to_double(), a[8].to_bool());
+     }, ""},
+    {"audio_silence(Tensor waveform, float sample_rate, int start_periods, int start_duration, "
+     "float start_threshold, int stop_periods, int stop_duration, float stop_threshold, bool leave_silence) -> Tensor",
+     kInternal, N::Unsupported,
+     OP {
+       return audio::silence(a[0].tensor(), a[1].to_double(), a[2].to_int(), a[3].to_int(), a[4].to_double(),
+                             a[5].to_int(), a[6].to_int(), a[7].to_double(), a[8].to_bool());
+     }, ""},
+    {"audio_vad(Tensor waveform, float sample_rate, float trigger_level, float trigger_time, float search_time, "
+     "float allowed_gap, float pre_trigger_time, float boot_time, float noise_up_time, float noise_down_time, "
+     "float noise_reduction_amount, float measure_freq, float measure_duration, float measure_smooth_time, "
+     "float hp_filter_freq, float lp_filter_freq, float hp_lifter_freq, float lp_lifter_freq) -> Tensor",
+     kInternal, N::Unsupported,
+     OP {
+       audio::VadOptions o{};
+       double* fields[] = {&o.trigger_level, &o.trigger_time, &o.search_time, &o.allowed_gap, &o.pre_trigger_time,
+                           &o.boot_time, &o.noise_up_time, &o.noise_down_time, &o.noise_reduction_amount,
+                           &o.measure_freq, &o.measure_duration, &o.measure_smooth_time, &o.hp_filter_freq,
+                           &o.lp_filter_freq, &o.hp_lifter_freq, &o.lp_lifter_freq};
+       for (size_t i = 0; i < std::size(fields); ++i) *fields[i] = a[2 + i].to_double();
+       return audio::vad(a[0].tensor(), a[1].to_double(), o);
      }, ""},
 };
 

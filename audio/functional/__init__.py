@@ -23,4 +23,5 @@ from audio.functional.filtering import (  # noqa: F401
     phaser,
     riaa_biquad,
     treble_biquad,
+    vad,
 )

@@ -293,3 +293,22 @@ def dither(waveform, density_function: str = "TPDF", noise_shaping: bool = False
         error = dithered - rows
         dithered = dithered + core.nn.functional.pad(error[:, :-1], (1, 0))
     return dithered.reshape(waveform.shape)
+
+
+def vad(waveform, sample_rate: int, trigger_level: float = 7.0, trigger_time: float = 0.25,
+        search_time: float = 1.0, allowed_gap: float = 0.25, pre_trigger_time: float = 0.0,
+        boot_time: float = 0.35, noise_up_time: float = 0.1, noise_down_time: float = 0.01,
+        noise_reduction_amount: float = 1.35, measure_freq: float = 20.0, measure_duration: Optional[float] = None,
+        measure_smooth_time: float = 0.4, hp_filter_freq: float = 50.0, lp_filter_freq: float = 6000.0,
+        hp_lifter_freq: float = 150.0, lp_lifter_freq: float = 2000.0):
+    """Voice activity detection (sox's vad): the audio from just before the first voice on,
+    (time,) or (channel, time) with the earliest activity of any channel deciding."""
+    _check_waveform("vad", waveform)
+    if waveform.dim() > 2:
+        raise ValueError(f"vad(): expected (time,) or (channel, time), got {tuple(waveform.shape)}")
+    rows = waveform.reshape(-1, waveform.shape[-1])
+    out = _kernels.vad(rows, float(sample_rate), trigger_level, trigger_time, search_time, allowed_gap,
+                       pre_trigger_time, boot_time, noise_up_time, noise_down_time, noise_reduction_amount,
+                       measure_freq, measure_duration or 0.0, measure_smooth_time, hp_filter_freq, lp_filter_freq,
+                       hp_lifter_freq, lp_lifter_freq)
+    return out.reshape(tuple(waveform.shape[:-1]) + (out.shape[-1],))

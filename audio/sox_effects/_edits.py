@@ -162,3 +162,74 @@ def remix(effect, args, waveform, rate):
 
 
 EFFECTS = {"trim": trim, "pad": pad, "reverse": reverse, "fade": fade, "channels": channels, "remix": remix}
+
+
+def _threshold(effect, text):
+    value, unit = (text[:-1], text[-1]) if text and text[-1] in "d%" else (text, "%")
+    level = number(effect, value, "threshold")
+    if unit == "%":
+        if not 0 <= level <= 100:
+            fail(effect, f"threshold must be in [0, 100] %, got {text}")
+        return level / 100
+    if level >= 0:
+        fail(effect, f"a threshold in dB must be negative, got {text}")
+    return 10 ** (level / 20)
+
+
+def silence(effect, args, waveform, rate):
+    """silence [-l] above-periods [duration threshold[d|%]] [below-periods duration threshold[d|%]];
+    a bare duration counts samples."""
+    from audio import _kernels
+
+    leave = args[:1] == ["-l"]
+    args = args[1:] if leave else list(args)
+    if not args:
+        fail(effect, "expected above-periods [duration threshold] [below-periods duration threshold]")
+    start_periods = int(number(effect, args[0], "above-periods", 0))
+    rest = args[1:]
+    start_duration, start_threshold = 0, 0.0
+    if start_periods > 0:
+        if len(rest) < 2:
+            fail(effect, "above-periods > 0 needs a duration and a threshold")
+        start_duration = samples(effect, rest[0], rate, default="s")
+        start_threshold = _threshold(effect, rest[1])
+        rest = rest[2:]
+    stop_periods, stop_duration, stop_threshold = 0, 0, 0.0
+    if rest:
+        if len(rest) != 3:
+            fail(effect, f"expected below-periods duration threshold, got {rest}")
+        stop_periods = int(number(effect, rest[0], "below-periods"))
+        stop_duration = samples(effect, rest[1], rate, default="s")
+        stop_threshold = _threshold(effect, rest[2])
+    out = _kernels.silence(waveform, float(rate), start_periods, start_duration, start_threshold, stop_periods,
+                           stop_duration, stop_threshold, leave)
+    return out, rate
+
+
+EFFECTS["silence"] = silence
+
+
+# vad's options: letter -> keyword of functional.vad
+_VAD_OPTIONS = {"t": "trigger_level", "T": "trigger_time", "s": "search_time", "g": "allowed_gap",
+                "p": "pre_trigger_time", "b": "boot_time", "N": "noise_up_time", "n": "noise_down_time",
+                "r": "noise_reduction_amount", "f": "measure_freq", "m": "measure_duration",
+                "M": "measure_smooth_time", "h": "hp_filter_freq", "l": "lp_filter_freq", "H": "hp_lifter_freq",
+                "L": "lp_lifter_freq"}
+
+
+def vad(effect, args, waveform, rate):
+    """vad [-t level] [-T time] [-s time] [-g gap] [-p time] [-b time] [-N t] [-n t] [-r n] [-f freq]
+    [-m time] [-M time] [-h freq] [-l freq] [-H freq] [-L freq]: trims up to the first voice."""
+    from audio.functional.filtering import vad as detect
+
+    options = {}
+    args = list(args)
+    while args:
+        flag = args.pop(0)
+        if len(flag) != 2 or flag[0] != "-" or flag[1] not in _VAD_OPTIONS or not args:
+            fail(effect, f"invalid option {flag!r} (or its value is missing)")
+        options[_VAD_OPTIONS[flag[1]]] = number(effect, args.pop(0), flag)
+    return detect(waveform, rate, **options), rate
+
+
+EFFECTS["vad"] = vad

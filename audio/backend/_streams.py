@@ -59,9 +59,10 @@ class ReadAdapter:
             return b""
         return data
 
-    def _fill(self, upto):
-        while len(self._buffer) < upto and not self._eof:
-            data = self._pull(max(_CHUNK, upto - len(self._buffer)))
+    def _fill(self, upto=None):
+        """Reads ahead until `upto` bytes are buffered (None: to the end of the stream)."""
+        while (upto is None or len(self._buffer) < upto) and not self._eof:
+            data = self._pull(_CHUNK if upto is None else max(_CHUNK, upto - len(self._buffer)))
             if not data:
                 self._eof = True
             self._buffer += data
@@ -69,7 +70,7 @@ class ReadAdapter:
     def _size(self):
         if self._length is not None:
             return self._length
-        self._fill(float("inf"))  # the length of an unannounced stream is known only at its end
+        self._fill()  # the length of an unannounced stream is known only at its end
         return len(self._buffer)
 
     # -- the interface soundfile calls

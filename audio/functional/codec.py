@@ -4,6 +4,8 @@ import math
 
 import core
 
+_OPUS_RATES = (8000, 12000, 16000, 24000, 48000)
+
 
 def mu_law_encoding(x, quantization_channels: int):
     """mu-law companding of x in [-1, 1] to integers in [0, quantization_channels) (int64)."""
@@ -34,9 +36,11 @@ def apply_codec(waveform, sample_rate: int, format: str, channels_first: bool = 
     from audio.backend import soundfile_backend
     from audio.sox_effects import apply_effects_tensor
 
+    rate = sample_rate
+    if format.lower() == "opus" and sample_rate not in _OPUS_RATES:  # opus codes these rates only
+        waveform, rate = apply_effects_tensor(waveform, sample_rate, [["rate", "48000"]], channels_first)
     buffer = io.BytesIO()
-    soundfile_backend.save(buffer, waveform, sample_rate, channels_first, compression, format, encoding,
-                           bits_per_sample)
+    soundfile_backend.save(buffer, waveform, rate, channels_first, compression, format, encoding, bits_per_sample)
     buffer.seek(0)
     decoded, decoded_rate = soundfile_backend.load(buffer, channels_first=channels_first, format=format)
     if decoded_rate != sample_rate:

@@ -111,23 +111,42 @@ def load(filepath, frame_offset: int = 0, num_frames: int = -1, normalize: bool 
             read_as, dtype = _INTEGER_WAV[f.subtype]
         start = min(frame_offset, f.frames)
         count = f.frames - start if num_frames == -1 else min(num_frames, f.frames - start)
-        data = core.empty((count, f.channels), dtype=dtype)
-        got = 0
-        if count > 0:
-            if start:
-                f.seek(start)
-            got = len(f.read(count, dtype=read_as, out=data.numpy()))
+        if start and count > 0:
+            f.seek(start)
+        data, got = _read_frames(f, count, read_as, dtype, channels_first)
         slack = _MPEG_FRAME if f.format == "MP3" else 0
         if got < count - slack:
             raise RuntimeError(f"load(): {what} is truncated: got {got} of the {count} frames its header "
                                f"announces from frame {start}")
         sample_rate, u8 = f.samplerate, f.subtype == "PCM_U8" and dtype == core.int16
-    waveform = data[:got]
+    waveform = data[:, :got] if channels_first else data[:got]
     if u8:  # libsndfile widens unsigned 8-bit to (u - 128) << 8
         waveform = ((waveform.to(core.int32) >> 8) + 128).to(core.uint8)
-    if channels_first:
-        waveform = waveform.t()
     return waveform.contiguous(), sample_rate
+
+
+_CHUNK = 1 << 15  # frames per read when de-interleaving: the chunk stays in cache
+
+
+def _read_frames(f, count, read_as, dtype, channels_first):
+    """(tensor, frames read): [channel, time] or [time, channel]. libsndfile returns
+    interleaved frames; for channels_first they are read a cache-sized chunk at a time and
+    transposed into place, so the interleaved copy never goes through main memory."""
+    channels = f.channels
+    if not channels_first or channels == 1:
+        data = core.empty((count, channels), dtype=dtype)
+        got = len(f.read(count, dtype=read_as, out=data.numpy())) if count > 0 else 0
+        return (data.t() if channels_first else data), got
+    data = core.empty((channels, count), dtype=dtype)
+    chunk = core.empty((min(_CHUNK, count), channels), dtype=dtype)
+    buffer, got = chunk.numpy(), 0
+    while got < count:
+        n = len(f.read(min(_CHUNK, count - got), dtype=read_as, out=buffer[:min(_CHUNK, count - got)]))
+        if n == 0:
+            break
+        data[:, got:got + n].copy_(chunk[:n].t())
+        got += n
+    return data, got
 
 
 def load_wav(filepath, frame_offset: int = 0, num_frames: int = -1, channels_first: bool = True):

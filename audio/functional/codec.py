@@ -7,12 +7,15 @@ import core
 _OPUS_RATES = (8000, 12000, 16000, 24000, 48000)
 
 
+def _floating(op, name, x):
+    if not isinstance(x, core.Tensor):
+        raise TypeError(f"{op}(): {name} must be a tensor, got {type(x).__name__}")
+    return x if x.is_floating_point() else x.to(core.float32)
+
+
 def mu_law_encoding(x, quantization_channels: int):
     """mu-law companding of x in [-1, 1] to integers in [0, quantization_channels) (int64)."""
-    if not isinstance(x, core.Tensor):
-        raise TypeError(f"mu_law_encoding(): x must be a tensor, got {type(x).__name__}")
-    if not x.is_floating_point():
-        x = x.to(core.float32)
+    x = _floating("mu_law_encoding", "x", x)
     mu = quantization_channels - 1.0
     companded = x.sign() * (x.abs() * mu).log1p() / math.log1p(mu)
     return ((companded + 1) / 2 * mu + 0.5).to(core.int64)
@@ -20,12 +23,8 @@ def mu_law_encoding(x, quantization_channels: int):
 
 def mu_law_decoding(x_mu, quantization_channels: int):
     """The inverse of mu_law_encoding: integers back to floats in [-1, 1]."""
-    if not isinstance(x_mu, core.Tensor):
-        raise TypeError(f"mu_law_decoding(): x_mu must be a tensor, got {type(x_mu).__name__}")
-    if not x_mu.is_floating_point():
-        x_mu = x_mu.to(core.float32)
+    x = _floating("mu_law_decoding", "x_mu", x_mu) / (quantization_channels - 1.0) * 2 - 1.0
     mu = quantization_channels - 1.0
-    x = x_mu / mu * 2 - 1.0
     return x.sign() * ((x.abs() * math.log1p(mu)).exp() - 1.0) / mu
 
 

@@ -125,28 +125,15 @@ def load(filepath, frame_offset: int = 0, num_frames: int = -1, normalize: bool 
     return waveform.contiguous(), sample_rate
 
 
-_CHUNK = 1 << 15  # frames per read when de-interleaving: the chunk stays in cache
-
-
 def _read_frames(f, count, read_as, dtype, channels_first):
     """(tensor, frames read): [channel, time] or [time, channel]. libsndfile returns
-    interleaved frames; for channels_first they are read a cache-sized chunk at a time and
-    transposed into place, so the interleaved copy never goes through main memory."""
-    channels = f.channels
-    if not channels_first or channels == 1:
-        data = core.empty((count, channels), dtype=dtype)
-        got = len(f.read(count, dtype=read_as, out=data.numpy())) if count > 0 else 0
-        return (data.t() if channels_first else data), got
-    data = core.empty((channels, count), dtype=dtype)
-    chunk = core.empty((min(_CHUNK, count), channels), dtype=dtype)
-    buffer, got = chunk.numpy(), 0
-    while got < count:
-        n = len(f.read(min(_CHUNK, count - got), dtype=read_as, out=buffer[:min(_CHUNK, count - got)]))
-        if n == 0:
-            break
-        data[:, got:got + n].copy_(chunk[:n].t())
-        got += n
-    return data, got
+    interleaved frames, which one transposed copy (on core's threads) de-interleaves; reading
+    in cache-sized chunks instead was faster on one thread only (measured: 11 vs 13 ms for
+    60 s of stereo, but 16 vs 13.5 ms on two threads, where each chunk's copy paid the
+    pool's hand-off)."""
+    data = core.empty((count, f.channels), dtype=dtype)
+    got = len(f.read(count, dtype=read_as, out=data.numpy())) if count > 0 else 0
+    return (data.t() if channels_first else data), got
 
 
 def load_wav(filepath, frame_offset: int = 0, num_frames: int = -1, channels_first: bool = True):

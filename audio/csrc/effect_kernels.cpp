@@ -8,6 +8,7 @@
 #include "ops/conversion.h"
 #include "tensor/errors.h"
 #include "wave_table.h"
+#include "waveform.h"
 
 namespace tz::audio {
 
@@ -18,10 +19,7 @@ struct Rows {
   Tensor in;
   int64_t channels, length;
   explicit Rows(const Tensor& w) {
-    TZ_CHECK(w.dim() == 2, Value, "waveform must be (channel, time), got ", w.dim(), " dims");
-    TZ_CHECK(w.dtype() == DType::Float32 || w.dtype() == DType::Float64, Type,
-             "waveform must be float32 or float64, got ", dtype_name(w.dtype()));
-    in = contiguous(to_dtype(w, DType::Float64));
+    in = checked_rows(w, DType::Float64);
     channels = w.sizes()[0];
     length = w.sizes()[1];
   }

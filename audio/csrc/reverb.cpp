@@ -4,8 +4,7 @@
 #include <cmath>
 #include <vector>
 
-#include "ops/conversion.h"
-#include "tensor/errors.h"
+#include "waveform.h"
 
 namespace tz::audio {
 
@@ -65,10 +64,7 @@ struct Network {
 
 Tensor reverb(const Tensor& waveform, double sample_rate, double reverberance, double hf_damping,
               double room_scale, double stereo_depth, double pre_delay_ms, double wet_gain_db, bool wet_only) {
-  TZ_CHECK(waveform.dim() == 2, Value, "reverb: waveform must be (channel, time)");
-  TZ_CHECK(waveform.dtype() == DType::Float32 || waveform.dtype() == DType::Float64, Type,
-           "reverb: waveform must be float32 or float64");
-  Tensor x = contiguous(to_dtype(waveform, DType::Float32));
+  Tensor x = checked_rows(waveform, DType::Float32);
   const int64_t in_ch = x.sizes()[0], n = x.sizes()[1];
   if (in_ch > 2) stereo_depth = 0;  // sox: stereo depth applies to mono and stereo only
   // Stereo with depth mixes both channels' networks; otherwise each channel runs alone

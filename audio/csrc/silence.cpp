@@ -3,8 +3,7 @@
 #include <cmath>
 #include <vector>
 
-#include "ops/conversion.h"
-#include "tensor/errors.h"
+#include "waveform.h"
 
 namespace tz::audio {
 
@@ -36,10 +35,7 @@ class Rms {
 Tensor silence(const Tensor& waveform, double sample_rate, int64_t start_periods, int64_t start_duration,
                double start_threshold, int64_t stop_periods, int64_t stop_duration, double stop_threshold,
                bool leave_silence) {
-  TZ_CHECK(waveform.dim() == 2, Value, "silence: waveform must be (channel, time)");
-  TZ_CHECK(waveform.dtype() == DType::Float32 || waveform.dtype() == DType::Float64, Type,
-           "silence: waveform must be float32 or float64");
-  Tensor x = contiguous(to_dtype(waveform, DType::Float64));
+  Tensor x = checked_rows(waveform, DType::Float64);
   const int64_t ch = x.sizes()[0], n = x.sizes()[1];
   const double* in = x.data<double>();
   auto sample = [&](int64_t t, int64_t c) { return in[c * n + t]; };

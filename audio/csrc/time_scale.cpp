@@ -5,19 +5,12 @@
 #include <vector>
 
 #include "iter/thread_pool.h"
-#include "ops/conversion.h"
-#include "tensor/errors.h"
+#include "waveform.h"
 
 namespace tz::audio {
 
 namespace {
 
-Tensor as_rows(const Tensor& w, const char* op) {
-  TZ_CHECK(w.dim() == 2, Value, op, ": waveform must be (channel, time), got ", w.dim(), " dims");
-  TZ_CHECK(w.dtype() == DType::Float32 || w.dtype() == DType::Float64, Type, op,
-           ": waveform must be float32 or float64, got ", dtype_name(w.dtype()));
-  return contiguous(to_dtype(w, DType::Float64));
-}
 
 // I0, the modified Bessel function of order 0 (its series converges fast for the betas used).
 double bessel_i0(double x) {
@@ -35,7 +28,7 @@ constexpr int kPhases = 1024;  // table resolution between input samples (linear
 
 Tensor resample(const Tensor& waveform, double in_rate, double out_rate, double bandwidth, double rejection_db) {
   TZ_CHECK(in_rate > 0 && out_rate > 0, Value, "rate: sample rates must be positive");
-  Tensor x = as_rows(waveform, "rate");
+  Tensor x = checked_rows(waveform, DType::Float64);
   const int64_t channels = x.sizes()[0], n_in = x.sizes()[1];
   const double ratio = out_rate / in_rate;
   const auto n_out = static_cast<int64_t>(std::llround(n_in * ratio));
@@ -206,7 +199,7 @@ class Wsola {
 Tensor tempo(const Tensor& waveform, double sample_rate, double factor, double segment_ms, double search_ms,
              double overlap_ms, bool quick) {
   TZ_CHECK(factor > 0, Value, "tempo: factor must be positive, got ", factor);
-  Tensor x = as_rows(waveform, "tempo");
+  Tensor x = checked_rows(waveform, DType::Float64);
   const int64_t channels = x.sizes()[0], n = x.sizes()[1];
   std::vector<float> frames(channels * n);
   for (int64_t c = 0; c < channels; ++c)

@@ -5,9 +5,8 @@
 #include <complex>
 #include <vector>
 
-#include "ops/conversion.h"
 #include "ops/views.h"
-#include "tensor/errors.h"
+#include "waveform.h"
 
 namespace tz::audio {
 
@@ -62,10 +61,7 @@ struct Channel {
 }  // namespace
 
 Tensor vad(const Tensor& waveform, double sample_rate, const VadOptions& o) {
-  TZ_CHECK(waveform.dim() == 2, Value, "vad: waveform must be (channel, time)");
-  TZ_CHECK(waveform.dtype() == DType::Float32 || waveform.dtype() == DType::Float64, Type,
-           "vad: waveform must be float32 or float64");
-  Tensor x = contiguous(to_dtype(waveform, DType::Float64));
+  Tensor x = checked_rows(waveform, DType::Float64);
   const int64_t channels = x.sizes()[0], n = x.sizes()[1];
   const double measure_duration = o.measure_duration > 0 ? o.measure_duration : 2.0 / o.measure_freq;
   const auto measure_len = static_cast<int64_t>(sample_rate * measure_duration + 0.5);

@@ -41,6 +41,8 @@ def lfilter(waveform, a_coeffs, b_coeffs, clamp: bool = True, batching: bool = T
     b = b_coeffs.reshape(-1, b_coeffs.shape[-1])
     filters = a.shape[0]
     a0 = a[:, :1]
+    if bool((a0 == 0).any()):
+        raise ValueError("lfilter(): a_coeffs[..., 0] must not be zero (the output's own coefficient)")
     a, b = a / a0, b / a0  # normalised here so that a[0] stays differentiable
     if a_coeffs.dim() == 1:
         x = waveform.reshape(-1, 1, shape[-1])

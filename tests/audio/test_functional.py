@@ -79,6 +79,8 @@ def test_lfilter_rejects_bad_input():
         F.lfilter(x, core.tensor([1.0, 0.5], dtype=core.float64), core.tensor([1.0, 0.5], dtype=core.float64))
     with pytest.raises(ValueError, match="rows before time"):
         F.lfilter(x, core.ones(3, 2), core.ones(3, 2))
+    with pytest.raises(ValueError, match="must not be zero"):
+        F.lfilter(x, core.tensor([0.0, 0.5]), core.tensor([1.0, 0.5]))
     with pytest.raises(TypeError, match="float32 or float64"):
         F.lfilter(core.zeros(2, 10, dtype=core.int32), core.tensor([1.0]), core.tensor([1.0]))
 

@@ -57,16 +57,16 @@ Tensor lag_products(const Tensor& g, const Tensor& s, int64_t order, int64_t fir
 // feed-forward part's output, dL/dv runs the recursion alone backwards; b's gradient pairs it
 // with the delayed input, a's (k >= 1) with the delayed output, negated.
 TensorList lfilter_grad(BackwardContext& c) {
-  const Tensor& a = c.tensor(1);
-  const Tensor& b = c.tensor(2);
+  const Tensor& a = c.input("a_coeffs");
+  const Tensor& b = c.input("b_coeffs");
   const int64_t order = a.sizes()[1];
   const Tensor reversed = flip_time(c.grad());
   Tensor gx, ga, gb;
-  if (c.needs_grad(0)) gx = flip_time(call_lfilter(reversed, a, b));
-  if (c.needs_grad(1) || c.needs_grad(2)) {
+  if (c.needs_grad("waveform")) gx = flip_time(call_lfilter(reversed, a, b));
+  if (c.needs_grad("a_coeffs") || c.needs_grad("b_coeffs")) {
     const Tensor gv = flip_time(call_lfilter(reversed, a, unit_impulse(b)));
-    if (c.needs_grad(1)) ga = F::neg(lag_products(gv, c.result(), order, 1));
-    if (c.needs_grad(2)) gb = lag_products(gv, c.tensor(0), order, 0);
+    if (c.needs_grad("a_coeffs")) ga = F::neg(lag_products(gv, c.result(), order, 1));
+    if (c.needs_grad("b_coeffs")) gb = lag_products(gv, c.input("waveform"), order, 0);
   }
   return {gx, ga, gb};
 }

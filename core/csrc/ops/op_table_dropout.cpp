@@ -14,7 +14,7 @@ DropoutArgs dropout_args(const Stack& a) {
 }
 
 TensorList dropout_grad(BackwardContext& c) {
-  return {F::tensor_call(TZ_OP("_dropout_apply"), {c.grad(), c.tensor(1), c.args[2]})};
+  return {F::tensor_call(TZ_OP("_dropout_apply"), {c.grad(), c.input("mask"), c.arg("scale")})};
 }
 
 const OpDef kDropoutOps[] = {

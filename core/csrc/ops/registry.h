@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <deque>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -60,6 +61,16 @@ struct Op {
   uint32_t result_mask = 0;     // which outputs "result"/"result<i>" saves (bit i: output i)
   bool saves_geometry = false;  // "geometry" in saves
   int overload_index = 0;       // among entries of the same base name (MulBackward<i>)
+  std::string node_name;        // its autograd nodes' name: "MulBackward0"
+  // Per argument: how many Tensor and Tensor[] arguments precede it (for input_index).
+  std::vector<std::pair<int, int>> inputs_before;
+  int tensor_args = 0, list_args = 0;
+
+  // The position of argument `name` in the schema; throws for a name the schema lacks.
+  size_t arg_index(std::string_view name) const;
+  // The tensor-input position of argument `arg` (its first element for a Tensor[]), given the
+  // number of tensor inputs of the call (Tensor[] lengths are only known then).
+  size_t input_index(size_t arg, size_t num_inputs) const;
 };
 
 class OpRegistry {

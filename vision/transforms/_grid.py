@@ -5,6 +5,8 @@ it decides which pixel a coordinate lands on.
 A grid is [1, oh, ow, 2]: for every output pixel the (x, y) it reads, normalised to [-1, 1]
 over the input (grid_sample's convention with align_corners=False).
 """
+import functools
+
 import core
 from core.nn import functional as nnf
 
@@ -18,7 +20,13 @@ def _base_grid(x0, y0, ow, oh, dtype):
 
 def affine_grid(matrix, w, h, ow, oh, dtype):
     """Output pixel centres (relative to the output centre) mapped through the 2x3 `matrix`
-    (input pixel units) and normalised by the input size."""
+    (input pixel units) and normalised by the input size. Grids are remembered: augmentation
+    policies draw their angles and shears from a few bins, so the same grids come back."""
+    return _affine_grid(tuple(float(v) for v in matrix), w, h, ow, oh, dtype)
+
+
+@functools.lru_cache(maxsize=32)  # at most 32 grids: ~13 MB at 224 x 224 in float32
+def _affine_grid(matrix, w, h, ow, oh, dtype):
     theta = core.tensor(matrix, dtype=dtype).reshape(2, 3)
     rescaled = theta.t() / core.tensor([0.5 * w, 0.5 * h], dtype=dtype)  # [3, 2]
     # a matrix product as torchvision's bmm: the same sums, so the same last bits

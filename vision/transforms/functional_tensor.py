@@ -536,14 +536,15 @@ def autocontrast(img):
 def _equalize_planes(planes):
     """torchvision's _scale_channel for every row of planes [M, H*W] (uint8) at once."""
     pixels = planes.to(core.int64)
-    histogram = core.zeros(planes.shape[0], 256, dtype=core.int64).scatter_add_(1, pixels, core.ones_like(pixels))
+    once = core.ones(1, 1, dtype=core.int64).expand_as(pixels)
+    histogram = core.zeros(planes.shape[0], 256, dtype=core.int64).scatter_add_(1, pixels, once)
     # the pixels outside the brightest occupied bin, spread over 255 steps
-    brightest = histogram.gather(1, pixels.amax(dim=1, keepdim=True))
+    brightest = histogram.gather(1, planes.amax(dim=1, keepdim=True).to(core.int64))
     step = (planes.shape[1] - brightest) // 255
     lut = (histogram.cumsum(1) + step // 2) // step.clamp(min=1)
     lut = core.cat([core.zeros_like(lut[:, :1]), lut[:, :-1]], 1).clamp(0, 255)  # value v maps by bin v - 1
     lut = core.where(step == 0, core.arange(256).expand_as(lut), lut)  # nothing to spread: unchanged
-    return lut.gather(1, pixels).to(core.uint8)
+    return lut.to(core.uint8).gather(1, pixels)
 
 
 @_keeps_layout

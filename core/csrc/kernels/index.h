@@ -17,7 +17,8 @@ void index_gather_kernel(const Tensor& out, const Tensor& src, const Tensor& off
 // order, so repeated offsets accumulate). values has dst's dtype.
 void index_scatter_kernel(const Tensor& dst, const Tensor& values, const Tensor& offsets, ScatterMode mode);
 // Along the last dim of contiguous tensors seen as rows (index: int64 [rows, k], src or dst:
-// [rows, n]): out[r][j] = src[r][index[r][j]], or dst[r][index[r][j]] += src[r][j] in order.
+// [rows, n]): out[r][j] = src[r][index[r][j]], or dst[r][index[r][j]] += src[r][j] in order
+// (src like index, or one value repeated: all strides 0).
 // They return false, having done nothing, when an index is outside [0, n): the general path
 // then reports it.
 bool gather_rows_kernel(const Tensor& out, const Tensor& src, const Tensor& index);

@@ -1,6 +1,7 @@
 // Element movement for indexing ops (see kernels/index.h). Plain loops: the work is
 // address arithmetic and memory traffic, which SIMD builds would not change.
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <type_traits>
 #include <vector>
@@ -197,20 +198,27 @@ int64_t row_grain(int64_t k) { return std::max<int64_t>(1, kRowGrainBytes / (8 *
 bool gather_rows_kernel(const Tensor& out, const Tensor& src, const Tensor& index) {
   const int64_t n = src.sizes().back(), k = index.sizes().back();
   if (index.numel() == 0) return true;
-  if (!indices_below(index, n)) return false;
+  if (n == 0) return false;
   const int64_t* pi = index.data<int64_t>();
+  std::atomic<bool> all_in_range{true};
   by_size(out.itemsize(), [&](auto tag) {
     using T = decltype(tag);
     T* po = static_cast<T*>(out.raw_data());
     const T* ps = static_cast<const T*>(src.raw_data());
     parallel_for(0, index.numel() / k, row_grain(k), [&](int64_t b, int64_t e) {
+      bool ok = true;  // checked on the way (clamped reads stay inside the row); out is fresh
       for (int64_t r = b; r < e; ++r) {
         const T* row = ps + r * n;
-        for (int64_t j = r * k; j < (r + 1) * k; ++j) po[j] = row[pi[j]];
+        for (int64_t j = r * k; j < (r + 1) * k; ++j) {
+          const uint64_t v = static_cast<uint64_t>(pi[j]);
+          ok &= v < static_cast<uint64_t>(n);
+          po[j] = row[std::min<uint64_t>(v, n - 1)];
+        }
       }
+      if (!ok) all_in_range = false;
     });
   });
-  return true;
+  return all_in_range;
 }
 
 bool scatter_add_rows_kernel(const Tensor& dst, const Tensor& src, const Tensor& index) {
@@ -218,6 +226,7 @@ bool scatter_add_rows_kernel(const Tensor& dst, const Tensor& src, const Tensor&
   if (index.numel() == 0) return true;
   if (!indices_below(index, n)) return false;
   const int64_t* pi = index.data<int64_t>();
+  const int64_t step = src.is_contiguous() ? 1 : 0;  // contiguous like index, or one value
   TZ_DISPATCH_ALL(dst.dtype(), "scatter_add", [&] {
     using T = scalar_t;
     T* pd = dst.data<T>();
@@ -226,7 +235,8 @@ bool scatter_add_rows_kernel(const Tensor& dst, const Tensor& src, const Tensor&
     parallel_for(0, index.numel() / k, row_grain(k), [&](int64_t b, int64_t e) {
       for (int64_t r = b; r < e; ++r) {
         T* row = pd + r * n;
-        for (int64_t j = r * k; j < (r + 1) * k; ++j) row[pi[j]] = combine(row[pi[j]], ps[j], ScatterMode::Add);
+        for (int64_t j = r * k; j < (r + 1) * k; ++j)
+          row[pi[j]] = combine(row[pi[j]], ps[j * step], ScatterMode::Add);
       }
     });
   });

@@ -25,12 +25,18 @@ Tensor dim_offsets(const Tensor& self, int64_t d, const Tensor& index) {
   return index_offsets({index}, index.sizes(), {self.sizes()[d]}, {self.strides()[d]}, bounds);
 }
 
+bool all_strides_zero(const Tensor& t) {
+  for (int64_t s : t.strides())
+    if (s != 0) return false;
+  return true;
+}
+
 // The rows kernels' case: along the last dim, contiguous int64 index and tensors, the index
 // covering every row of self (and, for scatter, as large as src).
 bool along_rows(const Tensor& self, int64_t d, const Tensor& index, const Tensor* src) {
   if (d != self.dim() - 1 || index.dtype() != DType::Int64 || !self.is_contiguous() || !index.is_contiguous())
     return false;
-  if (src && (!src->is_contiguous() || src->sizes() != index.sizes())) return false;
+  if (src && (src->sizes() != index.sizes() || !(src->is_contiguous() || all_strides_zero(*src)))) return false;
   for (int64_t k = 0; k < d; ++k)
     if (index.sizes()[k] != self.sizes()[k]) return false;
   return true;

@@ -102,16 +102,6 @@ class Tensor(_C._TensorBase):
             raise TypeError("len() of a 0-d tensor")
         return self._sizes[0]
 
-    def __iter__(self):
-        if self.ndim == 0:
-            raise TypeError("iteration over a 0-d tensor")
-        unbind = getattr(self, "unbind", None)  # the views family's op, with autograd, when present
-        if unbind is not None:
-            return iter(unbind(0))
-        sizes, strides, offset = self._sizes[1:], self._strides[1:], self.storage_offset()
-        return iter([self.as_strided(sizes, strides, offset + i * self._strides[0])
-                     for i in range(self._sizes[0])])
-
     def _single_value(self):
         if self.numel() != 1:
             raise ValueError("only one element tensors can be converted to Python scalars")
@@ -246,7 +236,7 @@ class Tensor(_C._TensorBase):
     def __iter__(self):
         if self.ndim == 0:
             raise TypeError("iteration over a 0-d tensor")
-        return iter(self.unbind(0))
+        return iter(self.unbind(0))  # views with autograd
 
     @property
     def real(self):
@@ -298,7 +288,6 @@ class Tensor(_C._TensorBase):
     # tensors nor numbers give NotImplemented, so `t == None` is False and `t + "a"` raises
     # Python's usual TypeError. Numpy defers to these, as it does to PyTorch's tensors.
     from core._elementwise import forward as _fw, reflected as _rf, inplace as _ip
-    __array_priority__ = 1000
     __add__, __radd__, __iadd__ = _fw("add"), _rf("add"), _ip("add_")
     __sub__, __rsub__, __isub__ = _fw("sub"), _rf("sub"), _ip("sub_")
     __mul__, __rmul__, __imul__ = _fw("mul"), _rf("mul"), _ip("mul_")

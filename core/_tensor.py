@@ -4,6 +4,7 @@ import copy
 
 import numpy as np
 
+from core._indexing import split as _split
 from core._native import _C
 from core._size import Size
 
@@ -255,9 +256,7 @@ class Tensor(_C._TensorBase):
 
     def split(self, split_size, dim=0):
         """Pieces of `split_size` along `dim` (the last may be smaller), or of the listed sizes."""
-        if isinstance(split_size, (builtins.list, builtins.tuple)):
-            return _C._methods["split_with_sizes"](self, split_size, dim)
-        return _C._methods["split"](self, split_size, dim)
+        return _split(self, split_size, dim)
 
     def where(self, condition, y):
         """`self` where `condition` holds, else `y` (core.where(condition, self, y))."""

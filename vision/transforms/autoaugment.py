@@ -11,9 +11,9 @@ import math
 from enum import Enum
 
 import core
+from core.nn import Module
 from vision.transforms import _random as R
 from vision.transforms import functional as F
-from vision.transforms._module import Module
 from vision.transforms.functional import InterpolationMode
 from vision.transforms.transforms import _tensor_fill
 

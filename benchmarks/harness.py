@@ -41,6 +41,34 @@ class Result:
     mismatch: List[str] = field(default_factory=list)
 
 
+def import_torchvision():
+    """torchvision, or None. The torchvision wheel on PyPI is a CUDA build whose C++ ops do not
+    load beside a CPU torch (registering their fake kernels fails); its Python code does, so on
+    that error the import is retried without registering them."""
+    import sys
+    import warnings
+
+    if torch is None:
+        return None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            import torchvision
+            return torchvision
+        except ImportError:
+            return None
+        except RuntimeError:
+            for name in [m for m in sys.modules if m.startswith("torchvision")]:
+                del sys.modules[name]
+            original = torch.library.register_fake
+            torch.library.register_fake = lambda *a, **k: (lambda f: f)
+            try:
+                import torchvision
+            finally:
+                torch.library.register_fake = original
+            return torchvision
+
+
 def set_threads(n):
     """The same thread count for our pool and PyTorch's (numpy's BLAS keeps its own)."""
     import core

@@ -11,8 +11,6 @@ from core._random import Generator, manual_seed, seed, initial_seed, default_gen
 from core._joining import meshgrid, cartesian_prod, broadcast_tensors, atleast_1d, atleast_2d, atleast_3d
 from core._linalg import einsum, tensordot
 from core._indexing import split
-from core._loss import (ctc_loss, binary_cross_entropy_with_logits, kl_div, margin_ranking_loss,  # noqa: F401
-                        cosine_embedding_loss, triplet_margin_loss, hinge_embedding_loss, poisson_nll_loss)
 from core._actnorm import *  # noqa: F401,F403  (batch_norm, dropout, ... of the nn families)
 from core.serialization import save, load
 from core import utils  # core.utils.data loads on first attribute access
@@ -70,4 +68,7 @@ del _export_ops
 __version__ = "0.1.0"
 
 from core import nn  # noqa: E402  (nn and optim build on the ops exported above)
+from core.nn._torch_losses import (ctc_loss, binary_cross_entropy_with_logits, kl_div,  # noqa: E402,F401
+                                   margin_ranking_loss, cosine_embedding_loss, triplet_margin_loss,
+                                   hinge_embedding_loss, poisson_nll_loss)
 from core import optim  # noqa: E402

@@ -6,6 +6,7 @@ import urllib.parse
 import warnings
 import zipfile
 
+from hub._atomic import atomic_open
 from hub._dirs import checkpoint_dir
 from hub._download import download_url_to_file, sha256_file
 from hub._errors import CorruptCacheError
@@ -56,8 +57,6 @@ def _is_legacy_zip_format(path):
 
 
 def _legacy_zip_load(path, model_dir, map_location):
-    from vision._atomic import atomic_open  # imported here: vision imports the hub
-
     warnings.warn("Falling back to the old format < 1.6. This support will be deprecated in favor of default "
                   "zipfile format introduced in 1.6. Please redo torch.save() to save it in the new "
                   "zipfile format.")

@@ -12,6 +12,7 @@ import os
 import urllib.parse
 import urllib.request
 
+from hub._atomic import atomic_open
 from hub._errors import DownloadError, HashMismatchError
 from hub._progress import progress_bar
 
@@ -126,8 +127,6 @@ def download_url_to_file(url, dst, hash_prefix=None, progress=True):
         hash_prefix (str, optional): the sha256 of the file must start with it.
         progress (bool): show a progress bar on stderr (only when stderr is a terminal).
     """
-    from vision._atomic import atomic_open  # imported here: vision imports the hub
-
     dst = os.path.expanduser(os.fspath(dst))
     os.makedirs(os.path.dirname(os.path.abspath(dst)), exist_ok=True)
     source = resolve_url(url)

@@ -8,7 +8,7 @@ import numpy as np
 from PIL import Image, ImageColor, ImageDraw, ImageFont
 
 import core
-from vision._atomic import atomic_open
+from hub._atomic import atomic_open
 
 __all__ = ["make_grid", "save_image", "draw_bounding_boxes", "draw_segmentation_masks"]
 

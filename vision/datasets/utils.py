@@ -16,7 +16,7 @@ import shutil
 import tarfile
 import zipfile
 
-from vision._atomic import atomic_open
+from hub._atomic import atomic_open
 
 __all__ = ["calculate_md5", "check_md5", "check_integrity", "download_url", "download_file_from_google_drive",
            "extract_archive", "download_and_extract_archive", "verify_str_arg", "list_dir", "list_files",

@@ -14,7 +14,7 @@ import numpy as np
 from PIL import Image, UnidentifiedImageError
 
 import core
-from vision._atomic import atomic_write_bytes
+from hub._atomic import atomic_write_bytes
 from vision.io import _png16
 
 __all__ = ["ImageReadMode", "read_file", "write_file", "decode_png", "encode_png", "write_png", "decode_jpeg",

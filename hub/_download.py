@@ -117,20 +117,22 @@ def _download_error(url, source, dst, why):
         f"or set {ENV_MIRROR} to a reachable mirror of {OFFICIAL_BASE}")
 
 
-def download_url_to_file(url, dst, hash_prefix=None, progress=True):
+def download_url_to_file(url, dst, hash_prefix=None, progress=True, *, hash_type="sha256"):
     """Downloads `url` to the file `dst`.
 
     Args:
         url (str): what to download (http(s)://, file:// or a path; official weight URLs go
             through $TENSORZOO_HUB_MIRROR when set).
         dst (str): the full path of the file to create (its directory is created if needed).
-        hash_prefix (str, optional): the sha256 of the file must start with it.
+        hash_prefix (str, optional): the file's digest must start with it.
         progress (bool): show a progress bar on stderr (only when stderr is a terminal).
+        hash_type (str): the digest `hash_prefix` is taken from: "sha256" (torch.hub's) or
+            "md5" (dataset tables), or another hashlib algorithm.
     """
+    digest = hashlib.new(hash_type)  # an unknown hash type fails before anything is fetched
     dst = os.path.expanduser(os.fspath(dst))
     os.makedirs(os.path.dirname(os.path.abspath(dst)), exist_ok=True)
     source = resolve_url(url)
-    digest = hashlib.sha256()
     received = [0]
     try:
         handle, total, chunks = _open_source(source)

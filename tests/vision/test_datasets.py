@@ -17,6 +17,7 @@ import pytest
 from PIL import Image
 
 import core
+import hub
 from vision import datasets as D
 from vision import transforms as T
 from vision.datasets.utils import (UnsafeArchiveError, check_integrity, download_url, extract_archive,
@@ -302,13 +303,12 @@ def test_download_url_md5(tmp_path, server):
     assert check_integrity(str(tmp_path / "d" / "f.bin"), good)
     download_url(url + "f.bin", str(tmp_path / "d"), md5=good)
     assert seen == ["/f.bin"]  # the verified file is reused
-    with pytest.raises(RuntimeError, match="MD5 mismatch"):
+    with pytest.raises(hub.HashMismatchError, match=f'expected "{"0" * 32}", got "{good}"'):
         download_url(url + "f.bin", str(tmp_path / "e"), filename="g.bin", md5="0" * 32)
     assert os.listdir(tmp_path / "e") == []  # nothing kept, no temp file
-    import requests
-
-    with pytest.raises(requests.HTTPError):
+    with pytest.raises(hub.DownloadError, match="HTTP 404"):
         download_url(url + "absent.bin", str(tmp_path / "e"))
+    assert os.listdir(tmp_path / "e") == []
 
 
 def _tar_with(path, entries):

@@ -1,7 +1,8 @@
 """Download and archive helpers of the vision datasets (torchvision 0.9's datasets/utils.py).
 
-Downloads go through `requests`, land in a temporary file beside the target and are renamed
-into place only once complete and (when an md5 is given) verified. extract_archive checks
+Downloads go through hub's download stack (streamed into a temporary file beside the target,
+renamed into place only once complete and, when an md5 is given, verified); Google Drive's
+confirmation page is answered here. extract_archive checks
 every member before extracting anything and refuses members that would land outside the
 target directory (absolute paths, '..', links pointing out, device files).
 """
@@ -16,13 +17,13 @@ import shutil
 import tarfile
 import zipfile
 
+import hub
 from hub._atomic import atomic_open
 
 __all__ = ["calculate_md5", "check_md5", "check_integrity", "download_url", "download_file_from_google_drive",
            "extract_archive", "download_and_extract_archive", "verify_str_arg", "list_dir", "list_files",
            "iterable_to_str", "UnsafeArchiveError"]
 
-USER_AGENT = "tensorzoo-vision"
 _GOOGLE_DRIVE_URL = "https://docs.google.com/uc?export=download"
 _CHUNK = 1024 * 1024
 
@@ -65,9 +66,10 @@ def _stream_to_file(response, fpath, md5):
 
 
 def download_url(url, root, filename=None, md5=None, max_redirect_hops=3, timeout=60):
-    """Downloads url into root/filename unless a file with the right md5 is already there."""
-    import requests
-
+    """Downloads url into root/filename unless a file with the right md5 is already there.
+    hub.download_url_to_file does the transfer (redirects and timeouts are its own: the last two
+    arguments are accepted for torchvision's signature); failures raise hub.DownloadError and a
+    wrong md5 hub.HashMismatchError, both RuntimeErrors, leaving nothing behind."""
     root = os.path.expanduser(os.fspath(root))
     if not filename:
         filename = os.path.basename(url)
@@ -80,11 +82,7 @@ def download_url(url, root, filename=None, md5=None, max_redirect_hops=3, timeou
     if file_id is not None:
         return download_file_from_google_drive(file_id, root, filename, md5)
     print("Downloading " + url + " to " + fpath)
-    with requests.Session() as session:
-        session.max_redirects = max_redirect_hops
-        with session.get(url, stream=True, timeout=timeout, headers={"User-Agent": USER_AGENT}) as response:
-            response.raise_for_status()
-            _stream_to_file(response, fpath, md5)
+    hub.download_url_to_file(url, fpath, hash_prefix=md5, hash_type="md5")
 
 
 def _get_google_drive_file_id(url):

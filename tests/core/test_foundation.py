@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import core
-from support import run_python
+from support import CAPABILITIES, run_python, run_with_capability
 
 
 def test_storage_is_64_byte_aligned():
@@ -106,7 +106,7 @@ def test_forked_child_can_use_the_thread_pool():
     assert result.returncode == 0, result.stderr
 
 
-@pytest.mark.parametrize("capability", ["baseline", "avx2", "avx512"])
+@pytest.mark.parametrize("capability", CAPABILITIES)
 def test_every_simd_build_gives_identical_results(capability):
     code = (
         "import numpy as np, core\n"
@@ -123,14 +123,10 @@ def test_every_simd_build_gives_identical_results(capability):
 
     with tempfile.TemporaryDirectory() as tmp:
         outputs = {}
-        for cap in ["default", capability]:
-            env = dict(os.environ)
-            if cap != "default":
-                env["TENSORZOO_CPU_CAPABILITY"] = cap
-            path = os.path.join(tmp, f"{cap}.npz")
-            run = run_python(code, path, env=env)
-            assert run.returncode == 0, run.stderr
-            outputs[cap] = np.load(path)
+        for cap in [None, capability]:
+            path = os.path.join(tmp, f"{cap or 'default'}.npz")
+            run_with_capability(code, cap, path)
+            outputs[cap or "default"] = np.load(path)
         for key in outputs["default"].files:
             np.testing.assert_array_equal(outputs["default"][key], outputs[capability][key])
 

@@ -1,12 +1,10 @@
 """Reductions, scans and softmax: errors, edge cases, NaN and tie rules, accuracy, determinism."""
-import json
-import os
 
 import numpy as np
 import pytest
 
 import core
-from support import run_python
+from support import assert_isa_builds_agree
 
 
 def T(values, dtype=None):
@@ -304,20 +302,8 @@ print(json.dumps(out))
 """
 
 
-def _run_with_capability(cap):
-    res = run_python(_ISA_SCRIPT, env=dict(os.environ, TENSORZOO_CPU_CAPABILITY=cap))
-    assert res.returncode == 0, res.stderr
-    return json.loads(res.stdout)
-
-
 def test_every_isa_build_gives_the_same_bits():
-    results = {cap: _run_with_capability(cap) for cap in ("baseline", "avx2", "avx512")}
-    ref = results["baseline"]
-    assert ref["cap"] == "baseline"
-    for cap, r in results.items():
-        for key in ref:
-            if key != "cap":
-                assert r[key] == ref[key], f"{key} differs between baseline and {r['cap']} (asked {cap})"
+    assert_isa_builds_agree(_ISA_SCRIPT)
 
 
 def test_vec_exp_is_within_two_ulp():

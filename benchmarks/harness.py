@@ -231,6 +231,34 @@ def format_table(results):
     return "\n".join(lines)
 
 
+def thread_counts(text):
+    """[1, 2] from "1,2": the --threads argument of the benchmarks."""
+    return [int(t) for t in str(text).split(",") if t.strip()]
+
+
+def run_and_print(benches, threads, repeats=7, name_filter=""):
+    """Times every bench whose name contains `name_filter` at each thread count of `threads`
+    and prints the header and the table of each run."""
+    benches = [b for b in benches if name_filter in b.name]
+    for n in thread_counts(threads):
+        set_threads(n)
+        print(header(n), flush=True)
+        results = [run_bench(bench, repeats=repeats) for bench in benches]
+        print()
+        print(format_table(results))
+        print()
+
+
+def bench_of(name, ours, theirs=None, numpy=None, check=True):
+    """A Bench from ours/PyTorch/numpy callables already bound to their inputs (None: n/a)."""
+    makers = {"ours": lambda: ours}
+    if theirs is not None and torch is not None:
+        makers["pytorch"] = lambda: theirs
+    if numpy is not None:
+        makers["numpy"] = lambda: numpy
+    return Bench(name, makers, check=check)
+
+
 def print_rows(rows):
     """Prints rows of strings as right-aligned columns (the first row is the header)."""
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]

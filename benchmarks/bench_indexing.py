@@ -2,7 +2,6 @@
 
     python benchmarks/bench_indexing.py [--threads 1,2] [--repeats R]
 """
-import argparse
 import glob
 import os
 import sys
@@ -51,14 +50,9 @@ def benches():
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--threads", default="1,2", help="comma-separated thread counts (default 1,2)")
-    parser.add_argument("--repeats", type=int, default=7, help="timed samples per library (median)")
-    args = parser.parse_args(argv)
     import harness
 
-    harness.run_and_print(benches(), args.threads, args.repeats)
-    return 0
+    return harness.bench_main(__doc__, benches, argv)
 
 
 if __name__ == "__main__":

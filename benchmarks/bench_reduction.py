@@ -4,7 +4,6 @@
 
 Prints median times per call (harness.time_interleaved) and the ratio ours / PyTorch.
 """
-import argparse
 import glob
 import os
 import sys
@@ -57,15 +56,9 @@ def benches():
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--threads", default="1,2", help="comma-separated thread counts (default 1,2)")
-    parser.add_argument("--repeats", type=int, default=7, help="timed samples per library (median)")
-    parser.add_argument("--filter", default="", help="only cases whose name contains this")
-    args = parser.parse_args(argv)
     import harness
 
-    harness.run_and_print(benches(), args.threads, args.repeats, args.filter)
-    return 0
+    return harness.bench_main(__doc__, benches, argv)
 
 
 if __name__ == "__main__":

@@ -249,6 +249,20 @@ def run_and_print(benches, threads, repeats=7, name_filter=""):
         print()
 
 
+def bench_main(doc, make_benches, argv=None):
+    """The command line of a benchmark script: --threads 1,2, --repeats R, --filter SUBSTRING;
+    `make_benches()` builds the Benches (after the arguments parse, so --help is instant)."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--threads", default="1,2", help="comma-separated thread counts (default 1,2)")
+    parser.add_argument("--repeats", type=int, default=7, help="timed samples per library (median)")
+    parser.add_argument("--filter", default="", help="only cases whose name contains this")
+    args = parser.parse_args(argv)
+    run_and_print(make_benches(), args.threads, args.repeats, args.filter)
+    return 0
+
+
 def bench_of(name, ours, theirs=None, numpy=None, check=True):
     """A Bench from ours/PyTorch/numpy callables already bound to their inputs (None: n/a)."""
     makers = {"ours": lambda: ours}

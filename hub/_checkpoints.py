@@ -8,7 +8,8 @@ import zipfile
 
 from hub._atomic import atomic_open
 from hub._dirs import checkpoint_dir
-from hub._download import download_url_to_file, sha256_file
+from hub._download import download_url_to_file
+from hub._hashing import sha256_file
 from hub._errors import CorruptCacheError
 
 __all__ = ["load_state_dict_from_url", "HASH_REGEX"]
@@ -57,6 +58,7 @@ def _is_legacy_zip_format(path):
 
 
 def _legacy_zip_load(path, model_dir, map_location):
+
     warnings.warn("Falling back to the old format < 1.6. This support will be deprecated in favor of default "
                   "zipfile format introduced in 1.6. Please redo torch.save() to save it in the new "
                   "zipfile format.")

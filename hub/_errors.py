@@ -1,6 +1,6 @@
 """The hub's exceptions. All are RuntimeErrors, like torch.hub's, so `except RuntimeError` still works."""
 
-__all__ = ["HubError", "DownloadError", "HashMismatchError", "CorruptCacheError"]
+__all__ = ["HubError", "DownloadError", "HashMismatchError", "CorruptCacheError", "ArchiveError", "UnsafeArchiveError"]
 
 
 class HubError(RuntimeError):
@@ -18,3 +18,13 @@ class HashMismatchError(HubError):
 
 class CorruptCacheError(HubError):
     """A cached file fails its hash re-check or cannot be loaded; delete it to download again."""
+
+
+class ArchiveError(HubError):
+    """An archive that cannot be extracted: corrupt, truncated or of an unknown kind.
+    Nothing from it is left in the target directory."""
+
+
+class UnsafeArchiveError(ArchiveError):
+    """An archive member that would land outside the target directory (an absolute path,
+    '..', a link) or is not a plain file or directory (a device, a FIFO)."""

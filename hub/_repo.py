@@ -12,6 +12,7 @@ import sys
 import tempfile
 import warnings
 
+from hub._archive import extract_archive
 from hub._dirs import get_dir
 from hub._download import download_url_to_file
 
@@ -69,8 +70,6 @@ def _extract_single_top_dir(zip_path, url, into):
     """Unpacks a GitHub archive (one top-level folder) into `into`; returns that folder's path."""
     import zipfile
 
-    from vision.datasets.utils import _extract_zip  # refuses members escaping the target
-
     try:
         with zipfile.ZipFile(zip_path) as z:
             tops = {info.filename.replace("\\", "/").split("/")[0] for info in z.infolist()}
@@ -79,7 +78,7 @@ def _extract_single_top_dir(zip_path, url, into):
     if len(tops) != 1:
         raise RuntimeError(f"hub: {url} is not a GitHub archive (expected one top-level folder, "
                            f"got {sorted(tops)})")
-    _extract_zip(zip_path, into)
+    extract_archive(zip_path, into)  # refuses members escaping `into`
     return os.path.join(into, tops.pop())
 
 

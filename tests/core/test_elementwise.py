@@ -542,6 +542,7 @@ def _float32_sample():
     ("log", np.log, 1.0),
     ("tanh", np.tanh, 2.0),
     ("sigmoid", lambda v: 1 / (1 + np.exp(-v)), 3.0),
+    ("erf", np.vectorize(math.erf, otypes=[np.float64]), 2.0),
 ])
 def test_vec_math_ulp_error(name, reference, max_ulp):
     x = _float32_sample()
@@ -568,6 +569,10 @@ def test_vec_math_special_values():
     sg = core.sigmoid(t([inf, -inf, nan, -100.0, 0.0])).numpy()
     assert sg[0] == 1 and sg[1] == 0 and math.isnan(sg[2]) and sg[4] == 0.5
     assert sg[3] == pytest.approx(math.exp(-100), rel=1e-6)
+    er = core.erf(t([inf, -inf, nan, -0.0, 0.0, 3.92, -10.0, 1e-30])).numpy()
+    assert er[0] == 1 and er[1] == -1 and math.isnan(er[2]) and er[4] == 0 and er[5] == 1 and er[6] == -1
+    assert math.copysign(1, er[3]) == -1
+    assert er[7] == pytest.approx(float(np.float32(1e-30)) * 2 / math.sqrt(math.pi), rel=1.2e-7)
 
 
 def test_large_tensors_take_the_parallel_path():

@@ -12,7 +12,10 @@ Two layers:
 Tolerances (max absolute difference on uint8 pixels; float images within 2e-5):
 - exact: flips, crops, pads, brightness/contrast/saturation, grayscale, invert, posterize,
   solarize, equalize, autocontrast, sharpness, convert_image_dtype, normalize, gamma,
-  nearest resize, NEAREST affine/rotate/perspective, every PIL path, AutoAugment;
+  nearest resize, NEAREST affine/rotate/perspective, every PIL path, AutoAugment; except
+  that NEAREST perspective on tensors may pick the neighbouring pixel for 0.2% of the output:
+  torch computes its sampling grid with a batched matmul whose summation order (and FMA use)
+  depends on the CPU, so a point within rounding of a pixel boundary can fall either side;
 - 1: adjust_hue (float32 HSV round trip), BILINEAR resize/rotate/affine/perspective and
   gaussian blur on uint8 (float summation order decides a few .5 roundings); RandAugment
   with BILINEAR on tensors: 2 (a 1-off pixel can be scaled by a later op).
@@ -56,9 +59,14 @@ def _np(x):
     return np.asarray(x.numpy()).astype(np.float64)
 
 
-def _assert_close(a, b, tol):
+def _assert_close(a, b, tol, boundary_pixels=0.0):
+    """|a - b| <= tol everywhere, but for a fraction `boundary_pixels` of the pixels."""
     a, b = _np(a), _np(b)
     assert a.shape == b.shape
+    if boundary_pixels:
+        off = (np.abs(a - b) > tol).any(axis=-3)  # a pixel is off if any channel is
+        assert off.mean() <= boundary_pixels, f"{off.sum()} of {off.size} pixels differ"
+        return
     assert np.abs(a - b).max() <= tol
 
 
@@ -186,7 +194,8 @@ def test_functional_tensor_ops(tv, kind, name, op, tol):
     import torchvision.transforms.functional as TF
 
     theirs, ours = _inputs(kind)
-    _assert_close(op(TF, theirs), op(F, ours), tol if kind != "float32" else 2e-5)
+    boundary_pixels = 0.002 if name == "perspective_nearest" else 0.0
+    _assert_close(op(TF, theirs), op(F, ours), tol if kind != "float32" else 2e-5, boundary_pixels)
 
 
 @pytest.mark.parametrize("name, op, tol", FUNCTIONAL_CASES, ids=[c[0] for c in FUNCTIONAL_CASES])

@@ -8,9 +8,10 @@ namespace tz {
 namespace {
 CpuCapability detect() {
   __builtin_cpu_init();
+  // The AVX-512 build's flags (CMakeLists.txt, TZ_ISA_avx512): F, BW, VL and DQ. Kernels
+  // that need more (VNNI for int8) check for it themselves.
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq") &&
-      __builtin_cpu_supports("avx512vnni") && __builtin_cpu_supports("avx512bf16"))
+      __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq"))
     return CpuCapability::AVX512;
   if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return CpuCapability::AVX2;
   return CpuCapability::Baseline;

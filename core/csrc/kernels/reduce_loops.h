@@ -9,7 +9,7 @@
 #include <utility>
 
 #include "kernels/reduce.h"
-#include "kernels/simd_vec.h"
+#include "kernels/vec_math.h"
 #include "tensor/dtype.h"
 
 // Vector arguments change the ABI between ISA builds; the builds never call each other.

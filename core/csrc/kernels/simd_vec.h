@@ -1,12 +1,9 @@
-// Vectorisable math for kernels/isa files, written on GCC vector types so one source
-// compiles to SSE2, AVX2 or AVX-512 with the file's flags. Shared by kernel families.
+// SIMD vectors for kernels/isa files, written on GCC vector types so one source compiles to
+// SSE2, AVX2 or AVX-512 with the file's flags: types, loads and stores, broadcasts, and
+// vfma(a, b, c) = a * b + c rounded once in every build (bit-identical kernels rely on it).
+// The math functions on them are kernels/vec_math.h's.
 // Only for kernels/isa/*.cpp: everything lives in tz::<capability>::vm, so the builds for
 // different ISAs never share (ODR-merge) a function.
-//   exp(vfloat x): Cody-Waite range reduction, degree-6 polynomial (Cephes expf
-//   coefficients), scaling by 2^n in two steps so denormal results round once.
-//   Max error about 1 ulp over the whole float range; exp(NaN) = NaN, exp(+inf) = inf,
-//   exp(-inf) = 0.
-//   vfma(a, b, c): a * b + c rounded once in every build (bit-identical kernels rely on it).
 #pragma once
 #include <immintrin.h>
 
@@ -112,46 +109,6 @@ template <typename V> TZ_VINLINE V vfma(const V& a, const V& b, const V& c) {
   return r;
 #endif
 }
-
-TZ_VINLINE vfloat exp(vfloat x) {
-  const float kLog2e = 1.44269504088896341f;
-  const float kLn2Hi = 0.693359375f, kLn2Lo = -2.12194440e-4f;
-  const float kMagic = 12582912.0f;  // 1.5 * 2^23: adding it rounds to an integer
-  // Beyond these bounds exp is inf or rounds to 0; clamping keeps n in range (NaN passes).
-  vfloat xc = x > 88.8f ? splat<vfloat>(88.8f) : x;
-  xc = xc < -104.0f ? splat<vfloat>(-104.0f) : xc;
-  vfloat m = xc * kLog2e + kMagic;
-  vfloat n = m - kMagic;
-  vint32 ni = (vint32)m - (vint32)splat<vfloat>(kMagic);
-  vfloat r = xc - n * kLn2Hi;
-  r = r - n * kLn2Lo;
-  vfloat p = splat<vfloat>(1.9875691500e-4f);
-  p = p * r + 1.3981999507e-3f;
-  p = p * r + 8.3334519073e-3f;
-  p = p * r + 4.1665795894e-2f;
-  p = p * r + 1.6666665459e-1f;
-  p = p * r + 5.0000001201e-1f;
-  vfloat y = p * (r * r) + r + 1.0f;
-  // 2^n as two factors 2^(n/2) and 2^(n - n/2), each a normal float for n in [-150, 128].
-  vint32 n1 = ni >> 1;
-  vint32 n2 = ni - n1;
-  vfloat s1 = (vfloat)((n1 + 127) << 23);
-  vfloat s2 = (vfloat)((n2 + 127) << 23);
-  return y * s1 * s2;
-}
-
-// Scalar form of the same computation (identical results to the vector lanes).
-inline float exp(float x) {
-  vfloat v = splat<vfloat>(x);
-  return exp(v)[0];
-}
-
-// Doubles: libm per lane.
-TZ_VINLINE vec<double> exp(vec<double> x) {
-  for (int i = 0; i < kLanes<double>; ++i) x[i] = std::exp(x[i]);
-  return x;
-}
-inline double exp(double x) { return std::exp(x); }
 
 }  // namespace tz::TZ_CPU_CAPABILITY::vm
 

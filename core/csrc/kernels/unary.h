@@ -21,6 +21,7 @@ enum class UnaryOp : uint8_t {
   RoundDecimals, Logit, NanToNum,
   // predicates: write bool
   IsNan, IsInf, IsPosInf, IsNegInf, IsFinite, Signbit,
+  NumOps  // the number of ops: keep last (ops/unary.cpp classifies each one)
 };
 
 struct UnaryArgs {

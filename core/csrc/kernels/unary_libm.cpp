@@ -15,11 +15,6 @@ constexpr double kPi = 3.14159265358979323846;
 constexpr double kLn2 = 0.69314718055994530942;
 constexpr double kLn10 = 2.30258509299404568402;
 
-template <typename T> T sigmoid(T x) {
-  T e = std::exp(-std::fabs(x));  // e^-|x| never overflows
-  return x < T(0) ? e / (T(1) + e) : T(1) / (T(1) + e);
-}
-
 // Inverse error function in double: Winitzki's closed form (relative error ~2e-3) refined by
 // Newton steps on erf, or on erfc in the tails where erf(x) is too close to 1 to resolve x.
 double erfinv(double y) {
@@ -62,7 +57,6 @@ void real_math(const TensorIter& iter, UnaryOp op, const UnaryArgs& args) {
     case UnaryOp::Asinh: return run_unary<T, T>(iter, [](T a) { return std::asinh(a); });
     case UnaryOp::Acosh: return run_unary<T, T>(iter, [](T a) { return std::acosh(a); });
     case UnaryOp::Atanh: return run_unary<T, T>(iter, [](T a) { return std::atanh(a); });
-    case UnaryOp::Sigmoid: return run_unary<T, T>(iter, [](T a) { return sigmoid(a); });
     case UnaryOp::Erf: return run_unary<T, T>(iter, [](T a) { return std::erf(a); });
     case UnaryOp::Erfc: return run_unary<T, T>(iter, [](T a) { return std::erfc(a); });
     case UnaryOp::Erfinv: return run_unary<T, T>(iter, [](T a) { return T(erfinv(double(a))); });

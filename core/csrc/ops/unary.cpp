@@ -1,5 +1,6 @@
 // The unary front-end: per-op dtype rules, then the unary kernel.
 #include <cmath>
+#include <iterator>
 #include <limits>
 
 #include "iter/tensor_iter.h"
@@ -11,10 +12,57 @@ namespace tz {
 
 namespace {
 
-// Ops from Sqrt to Logit take integer and bool inputs to the default float dtype.
-bool is_floating_op(UnaryOp op) { return op >= UnaryOp::Sqrt && op <= UnaryOp::Logit; }
-bool is_predicate(UnaryOp op) { return op >= UnaryOp::IsNan; }
-bool is_rounding(UnaryOp op) { return op >= UnaryOp::Floor && op <= UnaryOp::Trunc; }
+// How each op treats dtypes. One row per op, in the enum's order (checked below), so a new op
+// cannot inherit its neighbours' rules by where it was inserted.
+enum class UnaryClass : uint8_t {
+  KeepsDtype,  // computes in the input's dtype (the op's own checks refuse what it can't take)
+  Rounding,    // keeps the dtype and is the identity on integers
+  ToFloat,     // integer and bool inputs compute in the default float dtype
+  Predicate,   // writes bool
+};
+struct UnaryRow {
+  UnaryOp op;
+  UnaryClass cls;
+};
+using C = UnaryClass;
+constexpr UnaryRow kUnaryRows[] = {
+    {UnaryOp::Neg, C::KeepsDtype},       {UnaryOp::Abs, C::KeepsDtype},
+    {UnaryOp::Sign, C::KeepsDtype},      {UnaryOp::Sgn, C::KeepsDtype},
+    {UnaryOp::BitwiseNot, C::KeepsDtype},
+    {UnaryOp::Floor, C::Rounding},       {UnaryOp::Ceil, C::Rounding},
+    {UnaryOp::Round, C::Rounding},       {UnaryOp::Trunc, C::Rounding},
+    {UnaryOp::Frac, C::KeepsDtype},
+    {UnaryOp::Sqrt, C::ToFloat},         {UnaryOp::Rsqrt, C::ToFloat},
+    {UnaryOp::Reciprocal, C::ToFloat},   {UnaryOp::Exp, C::ToFloat},
+    {UnaryOp::Exp2, C::ToFloat},         {UnaryOp::Expm1, C::ToFloat},
+    {UnaryOp::Log, C::ToFloat},          {UnaryOp::Log2, C::ToFloat},
+    {UnaryOp::Log10, C::ToFloat},        {UnaryOp::Log1p, C::ToFloat},
+    {UnaryOp::Sin, C::ToFloat},          {UnaryOp::Cos, C::ToFloat},
+    {UnaryOp::Tan, C::ToFloat},          {UnaryOp::Asin, C::ToFloat},
+    {UnaryOp::Acos, C::ToFloat},         {UnaryOp::Atan, C::ToFloat},
+    {UnaryOp::Sinh, C::ToFloat},         {UnaryOp::Cosh, C::ToFloat},
+    {UnaryOp::Tanh, C::ToFloat},         {UnaryOp::Asinh, C::ToFloat},
+    {UnaryOp::Acosh, C::ToFloat},        {UnaryOp::Atanh, C::ToFloat},
+    {UnaryOp::Sigmoid, C::ToFloat},      {UnaryOp::Erf, C::ToFloat},
+    {UnaryOp::Erfc, C::ToFloat},         {UnaryOp::Erfinv, C::ToFloat},
+    {UnaryOp::Angle, C::ToFloat},        {UnaryOp::Conj, C::ToFloat},
+    {UnaryOp::RoundDecimals, C::ToFloat}, {UnaryOp::Logit, C::ToFloat},
+    {UnaryOp::NanToNum, C::KeepsDtype},
+    {UnaryOp::IsNan, C::Predicate},      {UnaryOp::IsInf, C::Predicate},
+    {UnaryOp::IsPosInf, C::Predicate},   {UnaryOp::IsNegInf, C::Predicate},
+    {UnaryOp::IsFinite, C::Predicate},   {UnaryOp::Signbit, C::Predicate},
+};
+constexpr bool rows_follow_the_enum() {
+  for (size_t i = 0; i < std::size(kUnaryRows); ++i)
+    if (kUnaryRows[i].op != static_cast<UnaryOp>(i)) return false;
+  return std::size(kUnaryRows) == static_cast<size_t>(UnaryOp::NumOps);
+}
+static_assert(rows_follow_the_enum(), "kUnaryRows: one row per UnaryOp, in declaration order");
+constexpr UnaryClass unary_class(UnaryOp op) { return kUnaryRows[static_cast<size_t>(op)].cls; }
+
+bool is_floating_op(UnaryOp op) { return unary_class(op) == UnaryClass::ToFloat; }
+bool is_predicate(UnaryOp op) { return unary_class(op) == UnaryClass::Predicate; }
+bool is_rounding(UnaryOp op) { return unary_class(op) == UnaryClass::Rounding; }
 
 [[noreturn]] void not_implemented(const char* name, DType t) {
   fail(ErrorKind::NotImplemented, name, "(): not implemented for dtype ", dtype_name(t));

@@ -11,10 +11,24 @@ enum class ErrorKind { Runtime, Value, Type, Index, NotImplemented };
 class Error : public std::runtime_error {
  public:
   Error(ErrorKind kind, const std::string& msg) : std::runtime_error(msg), kind_(kind) {}
+  ~Error() override;  // out of line: the vtable and typeinfo are emitted once, in errors.cpp
   ErrorKind kind() const { return kind_; }
  private:
   ErrorKind kind_;
 };
+
+// Throws Error(kind, a + b + c). Compiled once, in baseline code.
+[[noreturn]] void throw_error(ErrorKind kind, const char* a, const char* b = "", const char* c = "");
+
+#ifdef TZ_CPU_CAPABILITY
+// Kernel builds (kernels/isa/) fail through throw_error only: a template instantiated in an
+// ISA object is a COMDAT symbol that the linker may merge with another build's copy, so an
+// AVX-512 str_cat could end up serving every CPU (DESIGN.md). Internal linkage keeps this
+// wrapper out of that merging too.
+[[noreturn]] static inline void fail(ErrorKind kind, const char* a, const char* b = "", const char* c = "") {
+  throw_error(kind, a, b, c);
+}
+#else
 
 namespace detail {
 inline void append(std::ostringstream&) {}
@@ -36,6 +50,7 @@ template <typename... Parts>
 [[noreturn]] void fail(ErrorKind kind, const Parts&... parts) {
   throw Error(kind, str_cat(parts...));
 }
+#endif
 
 }  // namespace tz
 

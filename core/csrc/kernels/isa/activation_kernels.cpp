@@ -1,5 +1,5 @@
 // Activation kernels (kernels/activation.h). Every lambda is branchless (selects on bits,
-// the float32 exp/log/tanh/sigmoid of kernels/vec_math.h), so the contiguous loops of
+// the float32 exp/log/tanh/sigmoid/erf of kernels/vec_math.h), so the contiguous loops of
 // kernels/loops.h vectorise under each ISA build; float64 calls libm per element.
 #include <cmath>
 #include <cstdint>
@@ -13,50 +13,22 @@ namespace tz {
 namespace TZ_CPU_CAPABILITY {
 namespace {
 
-// cond ? a : b without a branch (GCC won't if-convert selects between computed values).
-template <typename T> inline T sel(bool cond, T a, T b) {
-  if constexpr (sizeof(T) == 4) {
-    return vec_math::select(cond, a, b);
-  } else {
-    uint64_t ua, ub, m = 0ull - static_cast<uint64_t>(cond);
-    std::memcpy(&ua, &a, 8);
-    std::memcpy(&ub, &b, 8);
-    uint64_t r = (ua & m) | (ub & ~m);
-    T out;
-    std::memcpy(&out, &r, 8);
-    return out;
-  }
-}
-template <typename T> inline T max_t(T a, T b) { return sel(a < b, b, a); }  // NaN in a passes
-template <typename T> inline T min_t(T a, T b) { return sel(b < a, b, a); }
-
-// Per-dtype math: vectorisable float32 versions, libm for float64.
-inline float exp_(float x) { return vec_math::exp(x); }
-inline double exp_(double x) { return std::exp(x); }
-inline float log_(float x) { return vec_math::log(x); }
-inline double log_(double x) { return std::log(x); }
-inline float tanh_(float x) { return vec_math::tanh(x); }
-inline double tanh_(double x) { return std::tanh(x); }
-inline float sigmoid_(float x) { return vec_math::sigmoid(x); }
-inline double sigmoid_(double x) { return 1.0 / (1.0 + std::exp(-x)); }
-inline float erf_(float x) { return std::erf(x); }
-inline double erf_(double x) { return std::erf(x); }
 // log(1 + z) for z >= 0 (Goldberg's trick: log(u) * z / (u - 1) with u = 1 + z rounded).
 inline float log1p_pos(float z) {
   float u = 1.0f + z, d = u - 1.0f;
-  return sel(d == 0.0f, z, vec_math::log(u) * (z / sel(d == 0.0f, 1.0f, d)));
+  return vm::select(d == 0.0f, z, vm::log(u) * (z / vm::select(d == 0.0f, 1.0f, d)));
 }
 inline double log1p_pos(double z) { return std::log1p(z); }
 // e^x - 1 for x <= 0 with full relative precision near 0 (Kahan's trick).
 inline float expm1_neg(float x) {
-  float u = vec_math::exp(x), d = u - 1.0f, l = vec_math::log(u);
-  float r = d * (x / sel(l == 0.0f, 1.0f, l));
-  return sel(u == 1.0f, x, sel(u == 0.0f, -1.0f, r));
+  float u = vm::exp(x), d = u - 1.0f, l = vm::log(u);
+  float r = d * (x / vm::select(l == 0.0f, 1.0f, l));
+  return vm::select(u == 1.0f, x, vm::select(u == 0.0f, -1.0f, r));
 }
 inline double expm1_neg(double x) { return std::expm1(x); }
 // log(1 + e^x) without overflow: max(x, 0) + log1p(e^-|x|).
 template <typename T> inline T softplus_(T x) {
-  return max_t(x, T(0)) + log1p_pos(exp_(-sel(x < T(0), -x, x)));
+  return vm::max(x, T(0)) + log1p_pos(vm::exp(-vm::select(x < T(0), -x, x)));
 }
 
 constexpr double kSqrt1_2 = 0.70710678118654752440;
@@ -70,37 +42,37 @@ void forward(const TensorIter& iter, ActOp op, const ActArgs& a) {
   switch (op) {
     case ActOp::Threshold:
       if (p0 == T(0) && p1 == T(0))  // relu
-        return run_unary<T, T>(iter, [](T x) { return sel(x <= T(0), T(0), x); });
-      return run_unary<T, T>(iter, [=](T x) { return sel(x <= p0, p1, x); });
+        return run_unary<T, T>(iter, [](T x) { return vm::select(x <= T(0), T(0), x); });
+      return run_unary<T, T>(iter, [=](T x) { return vm::select(x <= p0, p1, x); });
     case ActOp::LeakyRelu:
-      return run_unary<T, T>(iter, [=](T x) { return sel(x > T(0), x, x * p0); });
+      return run_unary<T, T>(iter, [=](T x) { return vm::select(x > T(0), x, x * p0); });
     case ActOp::Hardtanh:
-      return run_unary<T, T>(iter, [=](T x) { return min_t(max_t(x, p0), p1); });
+      return run_unary<T, T>(iter, [=](T x) { return vm::min(vm::max(x, p0), p1); });
     case ActOp::Elu: {
       const T neg = p0 * p1;
-      return run_unary<T, T>(iter, [=](T x) { return sel(x <= T(0), expm1_neg(min_t(x * p2, T(0))) * neg, x * p1); });
+      return run_unary<T, T>(iter, [=](T x) { return vm::select(x <= T(0), expm1_neg(vm::min(x * p2, T(0))) * neg, x * p1); });
     }
     case ActOp::Gelu:
-      return run_unary<T, T>(iter, [](T x) { return x * T(0.5) * (T(1) + erf_(x * T(kSqrt1_2))); });
+      return run_unary<T, T>(iter, [](T x) { return x * T(0.5) * (T(1) + vm::erf(x * T(kSqrt1_2))); });
     case ActOp::GeluTanh:
       return run_unary<T, T>(iter, [](T x) {
         T inner = T(kGeluBeta) * (x + T(kGeluKappa) * x * x * x);
-        return T(0.5) * x * (T(1) + tanh_(inner));
+        return T(0.5) * x * (T(1) + vm::tanh(inner));
       });
-    case ActOp::Silu: return run_unary<T, T>(iter, [](T x) { return x * sigmoid_(x); });
-    case ActOp::Mish: return run_unary<T, T>(iter, [](T x) { return x * tanh_(softplus_(x)); });
+    case ActOp::Silu: return run_unary<T, T>(iter, [](T x) { return x * vm::sigmoid(x); });
+    case ActOp::Mish: return run_unary<T, T>(iter, [](T x) { return x * vm::tanh(softplus_(x)); });
     case ActOp::Hardswish:
-      return run_unary<T, T>(iter, [](T x) { return x * min_t(max_t(x + T(3), T(0)), T(6)) / T(6); });
+      return run_unary<T, T>(iter, [](T x) { return x * vm::min(vm::max(x + T(3), T(0)), T(6)) / T(6); });
     case ActOp::Hardsigmoid:
-      return run_unary<T, T>(iter, [](T x) { return min_t(max_t(x + T(3), T(0)), T(6)) / T(6); });
+      return run_unary<T, T>(iter, [](T x) { return vm::min(vm::max(x + T(3), T(0)), T(6)) / T(6); });
     case ActOp::Softplus:
-      return run_unary<T, T>(iter, [=](T x) { T z = x * p0; return sel(z > p1, x, softplus_(z) / p0); });
+      return run_unary<T, T>(iter, [=](T x) { T z = x * p0; return vm::select(z > p1, x, softplus_(z) / p0); });
     case ActOp::Hardshrink:
-      return run_unary<T, T>(iter, [=](T x) { return sel((x >= -p0) & (x <= p0), T(0), x); });
+      return run_unary<T, T>(iter, [=](T x) { return vm::select((x >= -p0) & (x <= p0), T(0), x); });
     case ActOp::Softshrink:
-      return run_unary<T, T>(iter, [=](T x) { return sel(x > p0, x - p0, sel(x < -p0, x + p0, T(0))); });
+      return run_unary<T, T>(iter, [=](T x) { return vm::select(x > p0, x - p0, vm::select(x < -p0, x + p0, T(0))); });
     case ActOp::LogSigmoid:
-      return run_unary<T, T>(iter, [](T x) { return min_t(x, T(0)) - log1p_pos(exp_(-sel(x < T(0), -x, x))); });
+      return run_unary<T, T>(iter, [](T x) { return vm::min(x, T(0)) - log1p_pos(vm::exp(-vm::select(x < T(0), -x, x))); });
   }
 }
 
@@ -109,53 +81,53 @@ void backward(const TensorIter& iter, ActOp op, const ActArgs& a) {
   const T p0 = static_cast<T>(a.p0), p1 = static_cast<T>(a.p1), p2 = static_cast<T>(a.p2);
   switch (op) {
     case ActOp::Threshold:
-      return run_binary<T, T>(iter, [=](T g, T x) { return sel(x <= p0, T(0), g); });
+      return run_binary<T, T>(iter, [=](T g, T x) { return vm::select(x <= p0, T(0), g); });
     case ActOp::LeakyRelu:
-      return run_binary<T, T>(iter, [=](T g, T x) { return sel(x > T(0), g, g * p0); });
+      return run_binary<T, T>(iter, [=](T g, T x) { return vm::select(x > T(0), g, g * p0); });
     case ActOp::Hardtanh:
-      return run_binary<T, T>(iter, [=](T g, T x) { return sel((x <= p0) | (x >= p1), T(0), g); });
+      return run_binary<T, T>(iter, [=](T g, T x) { return vm::select((x <= p0) | (x >= p1), T(0), g); });
     case ActOp::Elu: {
       const T neg = p2 * p0 * p1;
       return run_binary<T, T>(iter, [=](T g, T x) {
-        return sel(x <= T(0), g * neg * exp_(min_t(x * p2, T(0))), g * p1);
+        return vm::select(x <= T(0), g * neg * vm::exp(vm::min(x * p2, T(0))), g * p1);
       });
     }
     case ActOp::Gelu:
       return run_binary<T, T>(iter, [](T g, T x) {
-        T cdf = T(0.5) * (T(1) + erf_(x * T(kSqrt1_2)));
-        T pdf = exp_(T(-0.5) * x * x) * T(kInvSqrt2Pi);
+        T cdf = T(0.5) * (T(1) + vm::erf(x * T(kSqrt1_2)));
+        T pdf = vm::exp(T(-0.5) * x * x) * T(kInvSqrt2Pi);
         return g * (cdf + x * pdf);
       });
     case ActOp::GeluTanh:
       return run_binary<T, T>(iter, [](T g, T x) {
         T x2 = x * x;
-        T t = tanh_(T(kGeluBeta) * (x + T(kGeluKappa) * x2 * x));
+        T t = vm::tanh(T(kGeluBeta) * (x + T(kGeluKappa) * x2 * x));
         T dinner = T(kGeluBeta) * (T(1) + T(3 * kGeluKappa) * x2);
         return g * (T(0.5) * (T(1) + t) + T(0.5) * x * (T(1) - t * t) * dinner);
       });
     case ActOp::Silu:
       return run_binary<T, T>(iter, [](T g, T x) {
-        T s = sigmoid_(x);
+        T s = vm::sigmoid(x);
         return g * s * (T(1) + x * (T(1) - s));
       });
     case ActOp::Mish:
       return run_binary<T, T>(iter, [](T g, T x) {
-        T t = tanh_(softplus_(x));
-        return g * (t + x * sigmoid_(x) * (T(1) - t * t));
+        T t = vm::tanh(softplus_(x));
+        return g * (t + x * vm::sigmoid(x) * (T(1) - t * t));
       });
     case ActOp::Hardswish:
       return run_binary<T, T>(iter, [](T g, T x) {
-        return sel(x <= T(-3), T(0), sel(x < T(3), g * (x * T(1.0 / 3.0) + T(0.5)), g));  // no divide: hot
+        return vm::select(x <= T(-3), T(0), vm::select(x < T(3), g * (x * T(1.0 / 3.0) + T(0.5)), g));  // no divide: hot
       });
     case ActOp::Hardsigmoid:
-      return run_binary<T, T>(iter, [](T g, T x) { return sel((x > T(-3)) & (x < T(3)), g / T(6), T(0)); });
+      return run_binary<T, T>(iter, [](T g, T x) { return vm::select((x > T(-3)) & (x < T(3)), g / T(6), T(0)); });
     case ActOp::Softplus:
-      return run_binary<T, T>(iter, [=](T g, T x) { T z = x * p0; return sel(z > p1, g, g * sigmoid_(z)); });
+      return run_binary<T, T>(iter, [=](T g, T x) { T z = x * p0; return vm::select(z > p1, g, g * vm::sigmoid(z)); });
     case ActOp::Hardshrink:
     case ActOp::Softshrink:
-      return run_binary<T, T>(iter, [=](T g, T x) { return sel((x >= -p0) & (x <= p0), T(0), g); });
+      return run_binary<T, T>(iter, [=](T g, T x) { return vm::select((x >= -p0) & (x <= p0), T(0), g); });
     case ActOp::LogSigmoid:
-      return run_binary<T, T>(iter, [](T g, T x) { return g * sigmoid_(-x); });
+      return run_binary<T, T>(iter, [](T g, T x) { return g * vm::sigmoid(-x); });
   }
 }
 
@@ -182,7 +154,7 @@ void act_kernel(const TensorIter& iter, DType dtype, ActOp op, const ActArgs& a)
 }
 
 template <typename T> void prelu_typed(const TensorIter& iter) {
-  run_binary<T, T>(iter, [](T x, T w) { return sel(x > T(0), x, w * x); });
+  run_binary<T, T>(iter, [](T x, T w) { return vm::select(x > T(0), x, w * x); });
 }
 void prelu_kernel(const TensorIter& iter, DType dtype) {
   if (dtype == DType::Float64) return prelu_typed<double>(iter);

@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <cmath>
 #include <type_traits>
-#include <vector>
 
 #include "kernels/conv.h"
+#include "kernels/isa_vector.h"
 #include "kernels/simd_vec.h"
 
 namespace tz {
@@ -106,7 +106,7 @@ void small_input_rows(const SmallInputConvArgs& a, int64_t begin, int64_t end) {
   // Output columns whose taps all lie inside the input row.
   const ConvRange inner = conv_valid_range(s.OW, s.W - (s.KW - 1) * s.dw, s.sw, -s.pw);
   // Input offsets of all taps in the packed weight's order, for rows with every kh inside.
-  std::vector<int64_t> taps;
+  Vector<int64_t> taps;
   for (int64_t kh = 0; kh < s.KH; ++kh)
     for (int64_t kw = 0; kw < s.KW; ++kw)
       for (int64_t c = 0; c < s.C; ++c) taps.push_back(kh * s.dh * a.x_h + kw * s.dw * a.x_w + c * a.x_c);
@@ -148,7 +148,7 @@ void weight_grad_rows(const SmallInputWeightGradArgs& a, int64_t begin, int64_t 
   // Output columns whose vector loads stay inside the row (a stride-2 load reads one more).
   const ConvRange inner = conv_valid_range(s.OW, s.W - (s.KW - 1) * s.dw - (kStride - 1), kStride, -s.pw);
   const int64_t vec_end = inner.lo + (inner.hi - inner.lo) / L * L;
-  std::vector<V> sums(s.O * taps, V{});
+  Vector<V> sums(s.O * taps, V{});
   for (int64_t task = begin; task < end; ++task) {
     const int64_t n = task / s.OH, oh = task % s.OH;
     const ConvRange kh_r = conv_valid_range(s.KH, s.H, s.dh, oh * s.sh - s.ph);

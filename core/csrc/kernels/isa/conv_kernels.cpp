@@ -10,9 +10,9 @@
 #include <cmath>
 #include <type_traits>
 #include <utility>
-#include <vector>
 
 #include "kernels/conv.h"
+#include "kernels/isa_vector.h"
 #include "kernels/simd_vec.h"
 
 namespace tz {
@@ -234,7 +234,7 @@ void bwd_input_nhwc(const DepthwiseArgs& a, int64_t begin, int64_t end) {
   T* gx = static_cast<T*>(a.out);
   const Blocks blk(C, kLanes<T>);
   const int64_t nl = blk.lanes();
-  std::vector<int64_t> khs(s.KH), ohs(s.KH), kws(s.KW), ows(s.KW);
+  Vector<int64_t> khs(s.KH), ohs(s.KH), kws(s.KW), ows(s.KW);
   // Input columns all of whose taps reach an output (stride 1 only): blocks of four.
   const bool unit = s.sw == 1 && mult == 1;
   const int64_t in_lo = unit ? std::max<int64_t>(0, (s.KW - 1) * s.dw - s.pw) : 0;
@@ -364,8 +364,8 @@ void bwd_weight_nhwc(const DepthwiseArgs& a, int64_t begin, int64_t end) {
 // ---------------------------------------------------------------- NCHW
 
 // For each kw, the output columns whose input column ow * sw + kw * dw - pw exists.
-std::vector<ConvRange> kw_ranges(const ConvShape& s) {
-  std::vector<ConvRange> r(s.KW);
+Vector<ConvRange> kw_ranges(const ConvShape& s) {
+  Vector<ConvRange> r(s.KW);
   for (int64_t kw = 0; kw < s.KW; ++kw) r[kw] = conv_valid_range(s.OW, s.W, s.sw, kw * s.dw - s.pw);
   return r;
 }
@@ -378,7 +378,7 @@ constexpr int64_t kNchwRowGroup = 4;
 // infinite or NaN weight, taps that fall on the padding are skipped (masked), as the NHWC
 // kernels skip them: 0 * inf must not turn an output into NaN.
 template <typename T> struct PaddedPlane {
-  std::vector<T> data;
+  Vector<T> data;
   int64_t top, left, row;  // zero rows above, zero columns before each row; row length
   PaddedPlane(const ConvShape& s, int64_t blocks_per_row, int64_t stride) {
     const int64_t last_read = stride * blocks_per_row * kLanes<T> - 1 + (s.KW - 1) * s.dw - s.pw;
@@ -534,7 +534,7 @@ void bwd_input_nchw(const DepthwiseArgs& a, int64_t begin, int64_t end) {
   const T* gy = static_cast<const T*>(a.in);
   const T* w = static_cast<const T*>(a.w);
   T* gx = static_cast<T*>(a.out);
-  const std::vector<ConvRange> kw_r = kw_ranges(s);
+  const Vector<ConvRange> kw_r = kw_ranges(s);
   for (int64_t task = begin; task < end; ++task) {
     const int64_t n = task / s.C, c = task % s.C;
     T* gp = gx + task * s.H * s.W;

@@ -6,9 +6,9 @@
 #include <cstring>
 #include <limits>
 #include <type_traits>
-#include <vector>
 
 #include "iter/thread_pool.h"
+#include "kernels/isa_vector.h"
 #include "kernels/nn_pool.h"
 #include "kernels/simd_vec.h"
 
@@ -43,7 +43,7 @@ void max_pool_impl(const T* x, T* out, int64_t* idx, const PoolGeom& g, const Po
   const int64_t L = g.L, W = g.W;
   const int64_t win = ((h.end[0] - h.start[0]) / h.step + 1) * ((w.end[0] - w.start[0]) / w.step + 1);
   parallel_for(0, g.P * g.oH, grain_for(g.oW * L * win), [&](int64_t b, int64_t e) {
-    std::vector<I> scratch(L);
+    Vector<I> scratch(L);
     // (p, oh) of row r, stepped without a division per row.
     for (int64_t r = b, p = b / g.oH, oh = b % g.oH; r < e; ++r, oh = oh + 1 == g.oH ? (++p, 0) : oh + 1) {
       const int64_t h0 = h.start[oh], h1 = h.end[oh];
@@ -150,7 +150,7 @@ void avg_pool_impl(const T* x, T* out, const PoolGeom& g, const PoolWindows& h, 
   const int64_t L = g.L, W = g.W;
   const int64_t win = (h.end[0] - h.start[0]) * (w.end[0] - w.start[0]);
   parallel_for(0, g.P * g.oH, grain_for(g.oW * L * win), [&](int64_t b, int64_t e) {
-    std::vector<Acc> acc(L);
+    Vector<Acc> acc(L);
     // (p, oh) of row r, stepped without a division per row.
     for (int64_t r = b, p = b / g.oH, oh = b % g.oH; r < e; ++r, oh = oh + 1 == g.oH ? (++p, 0) : oh + 1) {
       const int64_t h0 = h.start[oh], h1 = h.end[oh];
@@ -222,7 +222,7 @@ void interp_impl(const T* x, T* out, const PoolGeom& g, const InterpTaps& h, con
   const T* hw = static_cast<const T*>(h.weight);
   const T* ww = static_cast<const T*>(w.weight);
   parallel_for(0, g.P * g.oH, grain_for(g.oW * L * th * tw), [&](int64_t b, int64_t e) {
-    std::vector<T> inner(L);
+    Vector<T> inner(L);
     for (int64_t r = b, p = b / g.oH, oh = b % g.oH; r < e; ++r, oh = oh + 1 == g.oH ? (++p, 0) : oh + 1) {
       const T* xp = x + p * g.H * W * L;
       T* o = out + r * g.oW * L;

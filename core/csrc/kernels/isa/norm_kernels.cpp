@@ -2,8 +2,8 @@
 // flushed to double every kBlock elements; channels-last sums accumulate per channel in T
 // arrays flushed to double every kRowBlock rows, so float32 sums stay accurate.
 #include <algorithm>
-#include <vector>
 
+#include "kernels/isa_vector.h"
 #include "kernels/norm.h"
 #include "kernels/simd_vec.h"
 
@@ -110,14 +110,14 @@ void rows_normalize_t(const T* x, T* y, int64_t n, const T* mean, const T* rstd,
 }
 
 template <typename T>
-void flush(std::vector<T>& acc, double* out) {
+void flush(Vector<T>& acc, double* out) {
   for (size_t j = 0; j < acc.size(); ++j) out[j] += acc[j], acc[j] = T(0);
 }
 
 template <typename T>
 void rows_column_sums_t(const T* g, const T* x, int64_t n, const T* mean, const T* rstd, double* gw,
                         double* gb, int64_t begin, int64_t end) {
-  std::vector<T> aw(n), ab(n);
+  Vector<T> aw(n), ab(n);
   for (int64_t p0 = begin; p0 < end; p0 += kRowBlock) {
     for (int64_t p = p0; p < std::min(end, p0 + kRowBlock); ++p) {
       const T m = mean[p], r = rstd[p];
@@ -134,7 +134,7 @@ void rows_column_sums_t(const T* g, const T* x, int64_t n, const T* mean, const 
 
 template <typename T>
 void cl_moments_t(const T* x, int64_t C, const T* pivot, double* s1, double* s2, int64_t begin, int64_t end) {
-  std::vector<T> a1(C), a2(C);
+  Vector<T> a1(C), a2(C);
   for (int64_t r0 = begin; r0 < end; r0 += kRowBlock) {
     for (int64_t r = r0; r < std::min(end, r0 + kRowBlock); ++r) {
       const T* __restrict xr = x + r * C;
@@ -153,7 +153,7 @@ void cl_moments_t(const T* x, int64_t C, const T* pivot, double* s1, double* s2,
 template <typename T>
 void cl_grad_sums_t(const T* g, const T* x, int64_t C, const T* center, double* sg, double* sgx,
                     int64_t begin, int64_t end) {
-  std::vector<T> a1(C), a2(C);
+  Vector<T> a1(C), a2(C);
   for (int64_t r0 = begin; r0 < end; r0 += kRowBlock) {
     for (int64_t r = r0; r < std::min(end, r0 + kRowBlock); ++r) {
       const T* __restrict gr = g + r * C;

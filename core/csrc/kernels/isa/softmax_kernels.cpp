@@ -1,9 +1,10 @@
 // Softmax loops (see kernels/softmax.h): rows when the softmax dim is innermost, column
 // tiles (lanes across the inner dim) otherwise.
-#include <vector>
 
+#include "kernels/isa_vector.h"
 #include "kernels/reduce_loops.h"
 #include "kernels/softmax.h"
+#include "kernels/vec_math.h"
 
 #pragma GCC diagnostic ignored "-Wpsabi"
 
@@ -104,7 +105,7 @@ void softmax_impl(bool log, const T* in, T* out, int64_t outer, int64_t dim, int
     return;
   }
   const int64_t ntiles = (inner + kSoftmaxTile - 1) / kSoftmaxTile;
-  std::vector<T> line;
+  Vector<T> line;
   for (int64_t t = begin; t < end; ++t) {
     const int64_t o = t / ntiles, j0 = (t % ntiles) * kSoftmaxTile;
     const int64_t w = std::min(kSoftmaxTile, inner - j0);

@@ -1,5 +1,5 @@
 // Unary kernels that vectorise: sign/abs/rounding/sqrt-style ops for every real type, the
-// float32 exp/log/tanh/sigmoid of kernels/vec_math.h, predicates, and clamp with number
+// float32 exp/log/tanh/sigmoid/erf of kernels/vec_math.h (sigmoid for float64 too), predicates, and clamp with number
 // bounds. Everything else (libm transcendentals, complex64) is unary_libm_kernel's.
 #include <cmath>
 #include <limits>
@@ -78,18 +78,20 @@ bool floating(const TensorIter& iter, UnaryOp op, const UnaryArgs& args) {
       run_unary<bool, T>(iter, [](T a) { return std::fabs(a) < std::numeric_limits<T>::infinity(); });
       return true;
     case UnaryOp::Signbit: run_unary<bool, T>(iter, [](T a) { return std::signbit(a); }); return true;
+    case UnaryOp::Sigmoid: run_unary<T, T>(iter, [](T a) { return vm::sigmoid(a); }); return true;
     default: return false;
   }
 }
 
 bool float32_transcendental(const TensorIter& iter, UnaryOp op) {
   switch (op) {
-    case UnaryOp::Exp: run_unary<float, float>(iter, [](float a) { return vec_math::exp(a); }); return true;
-    case UnaryOp::Log: run_unary<float, float>(iter, [](float a) { return vec_math::log(a); }); return true;
-    case UnaryOp::Tanh: run_unary<float, float>(iter, [](float a) { return vec_math::tanh(a); }); return true;
+    case UnaryOp::Exp: run_unary<float, float>(iter, [](float a) { return vm::exp(a); }); return true;
+    case UnaryOp::Log: run_unary<float, float>(iter, [](float a) { return vm::log(a); }); return true;
+    case UnaryOp::Tanh: run_unary<float, float>(iter, [](float a) { return vm::tanh(a); }); return true;
     case UnaryOp::Sigmoid:
-      run_unary<float, float>(iter, [](float a) { return vec_math::sigmoid(a); });
+      run_unary<float, float>(iter, [](float a) { return vm::sigmoid(a); });
       return true;
+    case UnaryOp::Erf: run_unary<float, float>(iter, [](float a) { return vm::erf(a); }); return true;
     default: return false;
   }
 }

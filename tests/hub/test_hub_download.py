@@ -44,18 +44,6 @@ def test_hash_mismatch(server, tmp_path, helpers):
     _assert_nothing_written(tmp_path, helpers)
 
 
-def test_md5_checked_downloads(server, tmp_path, helpers):
-    url = server.add("/w.bin", DATA)
-    md5 = hashlib.md5(DATA).hexdigest()
-    hub.download_url_to_file(url, str(tmp_path / "w.bin"), hash_prefix=md5, progress=False, hash_type="md5")
-    assert (tmp_path / "w.bin").read_bytes() == DATA
-    with pytest.raises(hub.HashMismatchError, match=f'got "{md5}"'):
-        hub.download_url_to_file(url, str(tmp_path / "x.bin"), hash_prefix=SHA[:8], progress=False, hash_type="md5")
-    with pytest.raises(ValueError, match="unsupported hash type"):
-        hub.download_url_to_file(url, str(tmp_path / "y.bin"), hash_type="nonsense")
-    assert helpers.listdir(tmp_path) == ["w.bin"]
-
-
 def test_hash_mismatch_is_a_runtime_error(server, tmp_path):
     url = server.add("/w.bin", DATA)
     with pytest.raises(RuntimeError):  # torch.hub raises RuntimeError; ours subclass it

@@ -10,10 +10,12 @@ from core._dtype_info import finfo, iinfo, is_tensor
 from core._random import Generator, manual_seed, seed, initial_seed, default_generator, get_rng_state, set_rng_state
 from core._joining import meshgrid, cartesian_prod, broadcast_tensors, atleast_1d, atleast_2d, atleast_3d
 from core._linalg import einsum, tensordot
+from core._spectral import hann_window, hamming_window, blackman_window, bartlett_window, kaiser_window, stft, istft
 from core._indexing import split
 from core._actnorm import *  # noqa: F401,F403  (batch_norm, dropout, ... of the nn families)
 from core.serialization import save, load
 from core import utils  # core.utils.data loads on first attribute access
+from core import fft
 
 from core import autograd
 from core.autograd.grad_mode import no_grad, enable_grad, set_grad_enabled, inference_mode, is_grad_enabled
@@ -31,6 +33,7 @@ bfloat16 = _C.bfloat16
 float32 = _C.float32
 float64 = _C.float64
 complex64 = _C.complex64
+complex128 = _C.complex128
 quint8 = _C.quint8
 qint8 = _C.qint8
 qint32 = _C.qint32
@@ -42,6 +45,7 @@ short = int16
 int = int32  # noqa: A001
 long = int64
 cfloat = complex64
+cdouble = complex128
 memory_format = _C.memory_format
 contiguous_format = _C.contiguous_format
 preserve_format = _C.preserve_format

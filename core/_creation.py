@@ -8,7 +8,7 @@ from core._native import _C
 _NUMPY_OF = {
     _C.bool: np.bool_, _C.uint8: np.uint8, _C.int8: np.int8, _C.int16: np.int16,
     _C.int32: np.int32, _C.int64: np.int64, _C.float16: np.float16, _C.float32: np.float32,
-    _C.float64: np.float64, _C.complex64: np.complex64,
+    _C.float64: np.float64, _C.complex64: np.complex64, _C.complex128: np.complex128,
 }
 
 
@@ -59,8 +59,8 @@ def _infer_dtype(array):
         return _C.int64
     if kind == "f":
         return _C.get_default_dtype()
-    if kind == "c":
-        return _C.complex64
+    if kind == "c":  # the complex type that pairs with the default float
+        return _C.complex128 if _C.get_default_dtype() == _C.float64 else _C.complex64
     raise TypeError(f"tensor(): could not infer dtype of {array.dtype} data")
 
 
@@ -104,8 +104,6 @@ def _from_numpy_dtype(np_dtype):
     for ours, theirs in _NUMPY_OF.items():
         if np.dtype(theirs) == np_dtype:
             return ours
-    if np_dtype == np.complex128:  # the one complex type here is complex64
-        return _C.complex64
     raise TypeError(f"tensor(): can't convert np.ndarray of type {np_dtype}")
 
 

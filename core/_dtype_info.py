@@ -15,7 +15,7 @@ _FLOAT_LIMITS = {
     "float32": (32, 2.0 ** -23, (2 - 2.0 ** -23) * 2.0 ** 127, 2.0 ** -126, 1e-6),
     "float64": (64, 2.0 ** -52, (2 - 2.0 ** -52) * 2.0 ** 1023, 2.0 ** -1022, 1e-15),
 }
-_COMPLEX_PARTS = {"complex64": "float32"}
+_COMPLEX_PARTS = {"complex64": "float32", "complex128": "float64"}
 
 # bits, min, max of integer types; quantized types report their storage type's range.
 _INT_LIMITS = {

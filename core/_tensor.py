@@ -262,6 +262,16 @@ class Tensor(_C._TensorBase):
         """`self` where `condition` holds, else `y` (core.where(condition, self, y))."""
         return _C._functions["where"](condition, self, y)
 
+    def stft(self, *args, **kwargs):
+        """core.stft(self, ...)."""
+        from core._spectral import stft
+        return stft(self, *args, **kwargs)
+
+    def istft(self, *args, **kwargs):
+        """core.istft(self, ...)."""
+        from core._spectral import istft
+        return istft(self, *args, **kwargs)
+
     # ---- matmul operators (@)
     # An operand matmul cannot take (a str, a list) gives NotImplemented, so Python tries the
     # other operand's __rmatmul__ and then raises its usual "unsupported operand" TypeError.

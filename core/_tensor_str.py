@@ -232,8 +232,8 @@ def tensor_repr(t, tensor_contents=None):
     indent = len(prefix)
     suffixes = []
     default = _C.get_default_dtype()
-    # The default complex type pairs with the default float; float64's (complex128) is absent.
-    plain_dtypes = (default, _C.int64, _C.bool) + ((_C.complex64,) if default != _C.float64 else ())
+    # The default complex type pairs with the default float.
+    plain_dtypes = (default, _C.int64, _C.bool, _C.complex128 if default == _C.float64 else _C.complex64)
     shape = "size=" + str(tuple(t._sizes))
     dtype = "dtype=" + str(t.dtype)
     if t.dtype.is_quantized:

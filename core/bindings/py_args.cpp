@@ -35,7 +35,7 @@ bool to_scalar(PyObject* o, Scalar& out) {
   if (PyFloat_Check(o)) return out = Scalar(PyFloat_AS_DOUBLE(o)), true;
   if (PyComplex_Check(o)) {
     Py_complex c = PyComplex_AsCComplex(o);
-    return out = Scalar(complex64(float(c.real), float(c.imag))), true;
+    return out = Scalar(complex128(c.real, c.imag)), true;
   }
   if (is_tensor(o) && unwrap(o).numel() == 1) return out = item(unwrap(o)), true;
   if (is_numpy_scalar(o)) {
@@ -44,7 +44,7 @@ bool to_scalar(PyObject* o, Scalar& out) {
     if (std::strstr(name, "complex")) {
       Py_complex c = PyComplex_AsCComplex(o);
       if (c.real == -1.0 && PyErr_Occurred()) throw_python_error();
-      return out = Scalar(complex64(float(c.real), float(c.imag))), true;
+      return out = Scalar(complex128(c.real, c.imag)), true;
     }
   }
   // numpy scalars and other number-likes.

@@ -81,7 +81,7 @@ DLDataType dl_dtype(DType t) {
     case DType::Int8: case DType::Int16: case DType::Int32: case DType::Int64: return {kDLInt, bits, 1};
     case DType::Float16: case DType::Float32: case DType::Float64: return {kDLFloat, bits, 1};
     case DType::BFloat16: return {kDLBfloat, bits, 1};
-    case DType::Complex64: return {kDLComplex, bits, 1};
+    case DType::Complex64: case DType::Complex128: return {kDLComplex, bits, 1};
     default:
       fail(ErrorKind::Type, "__dlpack__(): DLPack has no type for ", dtype_name(t),
            " (quantized tensors cannot be exported)");
@@ -114,12 +114,13 @@ DType dtype_of(DLDataType dt) {
       break;
     case kDLComplex:
       if (dt.bits == 64) return DType::Complex64;
+      if (dt.bits == 128) return DType::Complex128;
       break;
     default:
       break;
   }
   fail(ErrorKind::Type, "from_dlpack(): unsupported DLPack type (code ", int(dt.code), ", bits ",
-       int(dt.bits), "); supported: bool, uint8, int8/16/32/64, float16/32/64, bfloat16, complex64");
+       int(dt.bits), "); supported: bool, uint8, int8/16/32/64, float16/32/64, bfloat16, complex64/128");
 }
 
 // What a producer capsule owns: the tensor (keeping its storage alive), the shape/strides

@@ -48,7 +48,7 @@ std::optional<DType> dtype_from_object(PyObject* obj) {
   if (obj == reinterpret_cast<PyObject*>(&PyFloat_Type)) return DType::Float64;
   if (obj == reinterpret_cast<PyObject*>(&PyLong_Type)) return DType::Int64;
   if (obj == reinterpret_cast<PyObject*>(&PyBool_Type)) return DType::Bool;
-  if (obj == reinterpret_cast<PyObject*>(&PyComplex_Type)) return DType::Complex64;
+  if (obj == reinterpret_cast<PyObject*>(&PyComplex_Type)) return DType::Complex128;
   return std::nullopt;
 }
 

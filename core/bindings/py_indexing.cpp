@@ -272,7 +272,7 @@ bool to_assigned_scalar(PyObject* o, Scalar& out) {
   if (PyFloat_Check(o)) return out = Scalar(PyFloat_AS_DOUBLE(o)), true;
   if (PyComplex_Check(o)) {
     Py_complex c = PyComplex_AsCComplex(o);
-    return out = Scalar(complex64(float(c.real), float(c.imag))), true;
+    return out = Scalar(complex128(c.real, c.imag)), true;
   }
   if (is_tensor(o) || PySequence_Check(o)) return false;
   if (PyIndex_Check(o)) return out = Scalar(to_int64(o)), true;  // numpy integers

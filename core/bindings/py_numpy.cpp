@@ -28,6 +28,7 @@ std::optional<DType> dtype_from_numpy(const pyb::dtype& dt) {
     if (size == 8) return DType::Float64;
   }
   if (kind == 'c' && size == 8) return DType::Complex64;
+  if (kind == 'c' && size == 16) return DType::Complex128;
   return std::nullopt;
 }
 
@@ -43,6 +44,7 @@ pyb::dtype numpy_dtype(DType t) {
     case DType::Float32: return pyb::dtype("float32");
     case DType::Float64: return pyb::dtype("float64");
     case DType::Complex64: return pyb::dtype("complex64");
+    case DType::Complex128: return pyb::dtype("complex128");
     default: fail(ErrorKind::Type, "numpy(): got unsupported ScalarType ", dtype_name(t));
   }
 }
@@ -51,7 +53,7 @@ Tensor from_numpy(pyb::array arr) {
   auto dt = dtype_from_numpy(arr.dtype());
   TZ_CHECK(dt.has_value(), Type, "from_numpy(): can't convert np.ndarray of type numpy.",
            std::string(pyb::str(arr.dtype().attr("type").attr("__name__"))),
-           ". The only supported types are: float64, float32, float16, complex64, int64, int32, "
+           ". The only supported types are: float64, float32, float16, complex64, complex128, int64, int32, "
            "int16, int8, uint8, and bool.");
   TZ_CHECK(arr.dtype().byteorder() != '>', Value, "from_numpy(): given numpy array has byte order "
            "different from the native byte order. Conversion between byte orders is currently "

@@ -31,7 +31,7 @@ PyObject* scalar_to_py(const Scalar& s) {
   if (s.is_bool()) return PyBool_FromLong(s.to_bool());
   if (s.is_integral()) return PyLong_FromLongLong(s.to_int());
   if (s.is_complex()) {
-    complex64 c = s.to_complex();
+    complex128 c = s.to_complex128();
     return PyComplex_FromDoubles(c.real(), c.imag());
   }
   return PyFloat_FromDouble(s.to_double());

@@ -37,7 +37,7 @@ TORCH_SIZE = TorchName("torch", "Size")
 _STORAGE_TYPES = {dtype: TorchName("torch", name) for dtype, name in STORAGE_NAME_OF.items()}
 _DTYPES = {getattr(_C, n): TorchName("torch", n) for n in (
     "bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32",
-    "float64", "complex64", "quint8", "qint8", "qint32")}
+    "float64", "complex64", "complex128", "quint8", "qint8", "qint32")}
 
 
 class SavedStorage:

@@ -280,7 +280,7 @@ def _torch_globals():
         table[f"torch.{name}"] = StorageType(name)
         table[f"torch.storage.{name}" if name == "UntypedStorage" else f"torch.cuda.{name}"] = StorageType(name)
     for name in ("bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16",
-                 "float32", "float64", "complex64", "quint8", "qint8", "qint32"):
+                 "float32", "float64", "complex64", "complex128", "quint8", "qint8", "qint32"):
         table[f"torch.{name}"] = getattr(_C, name)
     for scheme in ("per_tensor_affine", "per_tensor_symmetric", "per_channel_affine",
                    "per_channel_symmetric", "per_channel_affine_float_qparams"):

@@ -15,10 +15,10 @@ STORAGE_DTYPES = {
     "FloatStorage": _C.float32, "DoubleStorage": _C.float64, "HalfStorage": _C.float16,
     "BFloat16Storage": _C.bfloat16, "LongStorage": _C.int64, "IntStorage": _C.int32,
     "ShortStorage": _C.int16, "CharStorage": _C.int8, "ByteStorage": _C.uint8,
-    "BoolStorage": _C.bool, "ComplexFloatStorage": _C.complex64,
+    "BoolStorage": _C.bool, "ComplexFloatStorage": _C.complex64, "ComplexDoubleStorage": _C.complex128,
     "QUInt8Storage": _C.quint8, "QInt8Storage": _C.qint8, "QInt32Storage": _C.qint32,
     "UntypedStorage": _C.uint8,
-    "ComplexDoubleStorage": None, "QUInt4x2Storage": None, "QUInt2x4Storage": None,
+    "QUInt4x2Storage": None, "QUInt2x4Storage": None,
 }
 STORAGE_NAME_OF = {dtype: name for name, dtype in STORAGE_DTYPES.items()
                    if dtype is not None and name != "UntypedStorage"}
@@ -27,10 +27,10 @@ STORAGE_NAME_OF = {dtype: name for name, dtype in STORAGE_DTYPES.items()
 _RAW_NUMPY = {
     _C.bool: np.bool_, _C.uint8: np.uint8, _C.int8: np.int8, _C.int16: np.int16,
     _C.int32: np.int32, _C.int64: np.int64, _C.float16: np.float16, _C.float32: np.float32,
-    _C.float64: np.float64, _C.complex64: np.complex64, _C.bfloat16: np.uint16,
+    _C.float64: np.float64, _C.complex64: np.complex64, _C.complex128: np.complex128, _C.bfloat16: np.uint16,
     _C.quint8: np.uint8, _C.qint8: np.int8, _C.qint32: np.int32,
 }
-# numpy's byteswap swaps the two float32 halves of a complex64 separately, as it should.
+# numpy's byteswap swaps the two halves of a complex number separately, as it should.
 
 
 class StorageType:

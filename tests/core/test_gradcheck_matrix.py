@@ -21,9 +21,10 @@ for _mod in pkgutil.iter_modules(op_matrix.__path__):
 
 MAX_CASES = 3  # per op: gradcheck is O(numel^2); the op matrix covers breadth
 
-# Complex-only entries: there is no complex128 (view_as_complex needs float32) and gradcheck
-# is real-valued; tests/core/test_indexing_grad.py checks their gradients by hand.
-COMPLEX_ONLY = {"view_as_real", "view_as_complex", "imag"}  # imag: tests/parity/test_elementwise_grad_parity.py
+# Entries with complex inputs or outputs: gradcheck is real-valued. tests/core/test_indexing_grad.py
+# checks the views by hand, tests/parity/test_elementwise_grad_parity.py imag, and
+# tests/core/test_fft_grad.py the FFT primitives (through view_as_real in float64).
+COMPLEX_ONLY = {"view_as_real", "view_as_complex", "imag", "_fft_c2c", "_fft_r2c", "_fft_c2r"}
 
 
 # Casts to a lower precision: finite differences in their output dtype are meaningless;
@@ -121,7 +122,7 @@ def _callable(name, method, args, kwargs, transposed):
 @pytest.mark.parametrize("name,kind,method,deriv", DIFFERENTIABLE, ids=[e[0] for e in DIFFERENTIABLE])
 def test_gradcheck(name, kind, method, deriv):
     if name in COMPLEX_ONLY:
-        pytest.skip("complex-only op: checked in tests/core/test_indexing_grad.py")
+        pytest.skip("complex input or output: checked by hand (see COMPLEX_ONLY)")
     if name in LOWER_PRECISION_CASTS:
         pytest.skip("cast to a lower precision: checked in tests/core/test_autograd_engine.py")
     ref = registry.REFERENCES.get(name)

@@ -408,7 +408,7 @@ def test_hostile_opcodes_are_refused(body, message):
     (rebuild_v2("0", 4, 0, (4, 4), (0,)), FOUR, "different lengths"),
     (rebuild_v2("0", 4, 0, (2,), (-1,)), FOUR, "negative"),
     (rebuild_v2("0", 4, -1, (2,), (1,)), FOUR, "negative"),
-    (rebuild_v2("0", 4, 0, (4,), (1,), kind="ComplexDoubleStorage"), FOUR, "not supported"),
+    (rebuild_v2("0", 4, 0, (4,), (1,), kind="QUInt4x2Storage"), FOUR, "not supported"),
     (rebuild_v2("0", 4, 0, (4,), (1,)) + rebuild_v2("0", 2, 0, (2,), (1,), kind="IntStorage")
      + pickle.TUPLE2, FOUR, "declared twice"),
 ])

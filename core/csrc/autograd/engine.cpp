@@ -27,10 +27,10 @@ struct Capture {
 
 bool has_nan(const Tensor& t) {
   if (!t.defined() || !(is_floating(t.dtype()) || is_complex(t.dtype()))) return false;
-  Tensor c = contiguous(to_dtype(t, is_complex(t.dtype()) ? DType::Complex64 : DType::Float64));
+  Tensor c = contiguous(to_dtype(t, is_complex(t.dtype()) ? DType::Complex128 : DType::Float64));
   int64_t n = t.numel();
   if (is_complex(t.dtype())) {
-    const complex64* p = c.data<complex64>();
+    const complex128* p = c.data<complex128>();
     for (int64_t i = 0; i < n; ++i)
       if (std::isnan(p[i].real()) || std::isnan(p[i].imag())) return true;
     return false;
@@ -51,8 +51,8 @@ Tensor fit_gradient(Tensor grad, const OutputMeta& meta, const Node& producer, s
              shape_str(grad.sizes()), " but expected shape compatible with ", shape_str(meta.sizes));
     grad = sum_to(grad, meta.sizes);
   }
-  if (grad.dtype() != meta.dtype && !is_complex(meta.dtype))
-    grad = F::tensor_call(TZ_OP("to.dtype"), {grad, meta.dtype});
+  // Also real -> complex: a real gradient (of real(z), say) is the complex one with zero imaginary part.
+  if (grad.dtype() != meta.dtype) grad = F::tensor_call(TZ_OP("to.dtype"), {grad, meta.dtype});
   return grad;
 }
 

@@ -46,8 +46,8 @@ Tensor conj(const Tensor& x) { return is_complex(x.dtype()) ? op(TZ_OP("conj"), 
 
 Scalar conj(const Scalar& s) {
   if (!s.is_complex()) return s;
-  complex64 v = s.to_complex();
-  return Scalar(complex64(v.real(), -v.imag()));
+  complex128 v = s.to_complex128();
+  return Scalar(complex128(v.real(), -v.imag()));
 }
 
 Tensor scale(const Tensor& x, const Scalar& s) {

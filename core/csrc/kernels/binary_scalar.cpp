@@ -106,12 +106,13 @@ void floating(const TensorIter& iter, BinaryOp op) {
 }
 
 // z^w in complex<double>; 0^0 is 1 and 0^w is 0 for real w > 0 (std::pow gives NaN there).
-complex64 complex_pow(complex64 a, complex64 b) {
+template <typename Z> Z complex_pow(Z a, Z b) {
   using C = std::complex<double>;
-  if (b == complex64(0)) return complex64(1);
-  if (a == complex64(0) && b.imag() == 0 && b.real() > 0) return complex64(0);
+  using P = typename Z::value_type;
+  if (b == Z(0)) return Z(1);
+  if (a == Z(0) && b.imag() == 0 && b.real() > 0) return Z(0);
   C r = std::pow(C(a.real(), a.imag()), C(b.real(), b.imag()));
-  return complex64(float(r.real()), float(r.imag()));
+  return Z(P(r.real()), P(r.imag()));
 }
 
 }  // namespace
@@ -126,7 +127,10 @@ void binary_scalar_kernel(const TensorIter& iter, DType dtype, BinaryOp op) {
     case DType::Float32: return floating<float>(iter, op);
     case DType::Float64: return floating<double>(iter, op);
     case DType::Complex64:
-      if (op == BinaryOp::Pow) return run_binary<complex64, complex64>(iter, complex_pow);
+      if (op == BinaryOp::Pow) return run_binary<complex64, complex64>(iter, complex_pow<complex64>);
+      fail(ErrorKind::NotImplemented, "not implemented for dtype ", dtype_name(dtype));
+    case DType::Complex128:
+      if (op == BinaryOp::Pow) return run_binary<complex128, complex128>(iter, complex_pow<complex128>);
       [[fallthrough]];
     default: fail(ErrorKind::NotImplemented, "not implemented for dtype ", dtype_name(dtype));
   }

@@ -23,7 +23,7 @@ using vm::splat;
 using vm::vec;
 using vm::Wide;
 
-template <typename T> constexpr bool kVectorized = !std::is_same_v<T, complex64>;
+template <typename T> constexpr bool kVectorized = !is_complex_v<T>;
 template <typename X> TZ_VINLINE X zero() { return X{}; }
 
 // Integer lanes of the same width as T, for masks.

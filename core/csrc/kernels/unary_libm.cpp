@@ -1,6 +1,6 @@
 // Unary kernels that call libm (compiled once; they gain nothing from ISA builds): the
 // transcendentals of float64 (and of float32 where kernels/vec_math.h has no version),
-// erfinv, logit, angle, and every complex64 op (computed in complex<double>, then rounded).
+// erfinv, logit, angle, and every complex op (computed in complex<double>; complex64 then rounded).
 #include <cmath>
 #include <complex>
 #include <limits>
@@ -75,8 +75,6 @@ void real_math(const TensorIter& iter, UnaryOp op, const UnaryArgs& args) {
 }
 
 using C = std::complex<double>;
-inline C widen(complex64 z) { return C(z.real(), z.imag()); }
-inline complex64 narrow(C z) { return complex64(float(z.real()), float(z.imag())); }
 
 // e^z - 1 without cancellation for small z: Re = expm1(x) cos(y) - 2 sin^2(y/2), Im = e^x sin(y).
 C expm1(C z) {
@@ -89,55 +87,62 @@ C log1p(C z) {
   return C(std::log1p(x * (2 + x) + y * y) / 2, std::atan2(y, 1 + x));
 }
 
-template <typename F>
+// complex64 computes in complex<double> and rounds; complex128 computes in place.
+template <typename Z, typename F>
 void complex_map(const TensorIter& iter, F f) {
-  run_unary<complex64, complex64>(iter, [f](complex64 a) { return narrow(f(widen(a))); });
+  using P = typename Z::value_type;
+  run_unary<Z, Z>(iter, [f](Z a) {
+    C r = f(C(a.real(), a.imag()));
+    return Z(P(r.real()), P(r.imag()));
+  });
 }
 
+template <typename Z>
 void complex_math(const TensorIter& iter, UnaryOp op, const UnaryArgs& args) {
+  using P = typename Z::value_type;  // the parts' type
   switch (op) {
-    case UnaryOp::Neg: return run_unary<complex64, complex64>(iter, [](complex64 a) { return -a; });
-    case UnaryOp::Conj: return run_unary<complex64, complex64>(iter, [](complex64 a) { return std::conj(a); });
-    case UnaryOp::Abs: return run_unary<float, complex64>(iter, [](complex64 a) { return float(std::abs(widen(a))); });
-    case UnaryOp::Angle: return run_unary<float, complex64>(iter, [](complex64 a) { return float(std::arg(widen(a))); });
+    case UnaryOp::Neg: return run_unary<Z, Z>(iter, [](Z a) { return -a; });
+    case UnaryOp::Conj: return run_unary<Z, Z>(iter, [](Z a) { return std::conj(a); });
+    case UnaryOp::Abs: return run_unary<P, Z>(iter, [](Z a) { return P(std::abs(C(a.real(), a.imag()))); });
+    case UnaryOp::Angle: return run_unary<P, Z>(iter, [](Z a) { return P(std::atan2(double(a.imag()), double(a.real()))); });
     case UnaryOp::Sgn:
-      return complex_map(iter, [](C z) { return z == C(0) ? C(0) : z / std::abs(z); });
-    case UnaryOp::Sqrt: return complex_map(iter, [](C z) { return std::sqrt(z); });
-    case UnaryOp::Rsqrt: return complex_map(iter, [](C z) { return 1.0 / std::sqrt(z); });
-    case UnaryOp::Reciprocal: return complex_map(iter, [](C z) { return 1.0 / z; });
-    case UnaryOp::Exp: return complex_map(iter, [](C z) { return std::exp(z); });
-    case UnaryOp::Exp2: return complex_map(iter, [](C z) { return std::exp(z * kLn2); });
-    case UnaryOp::Expm1: return complex_map(iter, [](C z) { return expm1(z); });
-    case UnaryOp::Log: return complex_map(iter, [](C z) { return std::log(z); });
-    case UnaryOp::Log2: return complex_map(iter, [](C z) { return std::log(z) / kLn2; });
-    case UnaryOp::Log10: return complex_map(iter, [](C z) { return std::log(z) / kLn10; });
-    case UnaryOp::Log1p: return complex_map(iter, [](C z) { return log1p(z); });
-    case UnaryOp::Sin: return complex_map(iter, [](C z) { return std::sin(z); });
-    case UnaryOp::Cos: return complex_map(iter, [](C z) { return std::cos(z); });
-    case UnaryOp::Tan: return complex_map(iter, [](C z) { return std::tan(z); });
-    case UnaryOp::Asin: return complex_map(iter, [](C z) { return std::asin(z); });
-    case UnaryOp::Acos: return complex_map(iter, [](C z) { return std::acos(z); });
-    case UnaryOp::Atan: return complex_map(iter, [](C z) { return std::atan(z); });
-    case UnaryOp::Sinh: return complex_map(iter, [](C z) { return std::sinh(z); });
-    case UnaryOp::Cosh: return complex_map(iter, [](C z) { return std::cosh(z); });
-    case UnaryOp::Tanh: return complex_map(iter, [](C z) { return std::tanh(z); });
-    case UnaryOp::Asinh: return complex_map(iter, [](C z) { return std::asinh(z); });
-    case UnaryOp::Acosh: return complex_map(iter, [](C z) { return std::acosh(z); });
-    case UnaryOp::Atanh: return complex_map(iter, [](C z) { return std::atanh(z); });
-    case UnaryOp::Sigmoid: return complex_map(iter, [](C z) { return 1.0 / (1.0 + std::exp(-z)); });
+      return complex_map<Z>(iter, [](C z) { return z == C(0) ? C(0) : z / std::abs(z); });
+    case UnaryOp::Sqrt: return complex_map<Z>(iter, [](C z) { return std::sqrt(z); });
+    case UnaryOp::Rsqrt: return complex_map<Z>(iter, [](C z) { return 1.0 / std::sqrt(z); });
+    case UnaryOp::Reciprocal: return complex_map<Z>(iter, [](C z) { return 1.0 / z; });
+    case UnaryOp::Exp: return complex_map<Z>(iter, [](C z) { return std::exp(z); });
+    case UnaryOp::Exp2: return complex_map<Z>(iter, [](C z) { return std::exp(z * kLn2); });
+    case UnaryOp::Expm1: return complex_map<Z>(iter, [](C z) { return expm1(z); });
+    case UnaryOp::Log: return complex_map<Z>(iter, [](C z) { return std::log(z); });
+    case UnaryOp::Log2: return complex_map<Z>(iter, [](C z) { return std::log(z) / kLn2; });
+    case UnaryOp::Log10: return complex_map<Z>(iter, [](C z) { return std::log(z) / kLn10; });
+    case UnaryOp::Log1p: return complex_map<Z>(iter, [](C z) { return log1p(z); });
+    case UnaryOp::Sin: return complex_map<Z>(iter, [](C z) { return std::sin(z); });
+    case UnaryOp::Cos: return complex_map<Z>(iter, [](C z) { return std::cos(z); });
+    case UnaryOp::Tan: return complex_map<Z>(iter, [](C z) { return std::tan(z); });
+    case UnaryOp::Asin: return complex_map<Z>(iter, [](C z) { return std::asin(z); });
+    case UnaryOp::Acos: return complex_map<Z>(iter, [](C z) { return std::acos(z); });
+    case UnaryOp::Atan: return complex_map<Z>(iter, [](C z) { return std::atan(z); });
+    case UnaryOp::Sinh: return complex_map<Z>(iter, [](C z) { return std::sinh(z); });
+    case UnaryOp::Cosh: return complex_map<Z>(iter, [](C z) { return std::cosh(z); });
+    case UnaryOp::Tanh: return complex_map<Z>(iter, [](C z) { return std::tanh(z); });
+    case UnaryOp::Asinh: return complex_map<Z>(iter, [](C z) { return std::asinh(z); });
+    case UnaryOp::Acosh: return complex_map<Z>(iter, [](C z) { return std::acosh(z); });
+    case UnaryOp::Atanh: return complex_map<Z>(iter, [](C z) { return std::atanh(z); });
+    case UnaryOp::Sigmoid: return complex_map<Z>(iter, [](C z) { return 1.0 / (1.0 + std::exp(-z)); });
     case UnaryOp::IsNan:
-      return run_unary<bool, complex64>(iter, [](complex64 a) { return std::isnan(a.real()) || std::isnan(a.imag()); });
+      return run_unary<bool, Z>(iter, [](Z a) { return std::isnan(a.real()) || std::isnan(a.imag()); });
     case UnaryOp::IsInf:
-      return run_unary<bool, complex64>(iter, [](complex64 a) { return std::isinf(a.real()) || std::isinf(a.imag()); });
+      return run_unary<bool, Z>(iter, [](Z a) { return std::isinf(a.real()) || std::isinf(a.imag()); });
     case UnaryOp::IsFinite:
-      return run_unary<bool, complex64>(iter, [](complex64 a) { return std::isfinite(a.real()) && std::isfinite(a.imag()); });
+      return run_unary<bool, Z>(iter, [](Z a) { return std::isfinite(a.real()) && std::isfinite(a.imag()); });
     case UnaryOp::NanToNum: {
-      const float inf = std::numeric_limits<float>::infinity();
-      const float nan = float(args.p0), pinf = float(args.p1), ninf = float(args.p2);
-      auto fix = [=](float v) { return v != v ? nan : v == inf ? pinf : v == -inf ? ninf : v; };
-      return run_unary<complex64, complex64>(iter, [fix](complex64 a) { return complex64(fix(a.real()), fix(a.imag())); });
+      const P inf = std::numeric_limits<P>::infinity();
+      const P nan = P(args.p0), pinf = P(args.p1), ninf = P(args.p2);
+      auto fix = [=](P v) { return v != v ? nan : v == inf ? pinf : v == -inf ? ninf : v; };
+      return run_unary<Z, Z>(iter, [fix](Z a) { return Z(fix(a.real()), fix(a.imag())); });
     }
-    default: fail(ErrorKind::NotImplemented, "not implemented for dtype complex64");
+    default: fail(ErrorKind::NotImplemented, "not implemented for complex dtypes");
   }
 }
 
@@ -147,7 +152,8 @@ void unary_libm_kernel(const TensorIter& iter, DType dtype, UnaryOp op, const Un
   switch (dtype) {
     case DType::Float32: return real_math<float>(iter, op, args);
     case DType::Float64: return real_math<double>(iter, op, args);
-    case DType::Complex64: return complex_math(iter, op, args);
+    case DType::Complex64: return complex_math<complex64>(iter, op, args);
+    case DType::Complex128: return complex_math<complex128>(iter, op, args);
     default: fail(ErrorKind::NotImplemented, "not implemented for dtype ", dtype_name(dtype));
   }
 }

@@ -109,7 +109,7 @@ BinaryOp div_mode_op(const char* rounding_mode, const char* name) {
 }
 
 DType float_power_dtype(const Tensor& a, const Tensor& b) {
-  return is_complex(a.dtype()) || is_complex(b.dtype()) ? DType::Complex64 : DType::Float64;
+  return is_complex(a.dtype()) || is_complex(b.dtype()) ? DType::Complex128 : DType::Float64;
 }
 
 }  // namespace

@@ -155,6 +155,7 @@ Scalar item(const Tensor& t) {
       out = Scalar(*to_dtype(t, DType::Float64).data<double>());
       break;
     case DType::Complex64: out = Scalar(*t.data<complex64>()); break;
+    case DType::Complex128: out = Scalar(*t.data<complex128>()); break;
     default:
       TZ_DISPATCH_REAL(t.dtype(), "item", [&] { out = Scalar(static_cast<int64_t>(*t.data<scalar_t>())); });
   }
@@ -165,7 +166,7 @@ namespace {
 // Indexed by DType.
 constexpr const char* kTypeNames[kNumDTypes] = {
     "BoolTensor", "ByteTensor", "CharTensor", "ShortTensor", "IntTensor", "LongTensor",
-    "HalfTensor", "BFloat16Tensor", "FloatTensor", "DoubleTensor", "ComplexFloatTensor",
+    "HalfTensor", "BFloat16Tensor", "FloatTensor", "DoubleTensor", "ComplexFloatTensor", "ComplexDoubleTensor",
     "QUInt8Tensor", "QInt8Tensor", "QInt32Tensor"};
 }  // namespace
 

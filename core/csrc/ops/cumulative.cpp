@@ -77,6 +77,7 @@ Tensor cumulative(const Tensor& t, int64_t dim, std::optional<DType> dtype, bool
     case DType::Float32: go(float{}); break;
     case DType::Float64: go(double{}); break;
     case DType::Complex64: go(complex64{}); break;
+    case DType::Complex128: go(complex128{}); break;
     default: fail(ErrorKind::Type, name, "(): not implemented for '", dtype_name(ct), "'");
   }
   return to_dtype(res, out);

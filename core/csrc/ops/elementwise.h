@@ -30,7 +30,7 @@ Tensor fmod(const Tensor& a, const Tensor& b);       // sign of a (C's fmod)
 // Integer bases with a negative Python-number exponent raise like PyTorch.
 Tensor pow(const Tensor& base, const Tensor& exponent);
 const Tensor& pow_(const Tensor& self, const Tensor& exponent);
-Tensor float_power(const Tensor& base, const Tensor& exponent);  // in float64 (or complex64)
+Tensor float_power(const Tensor& base, const Tensor& exponent);  // in float64 (or complex128)
 const Tensor& float_power_(const Tensor& self, const Tensor& exponent);
 Tensor square(const Tensor& t);
 const Tensor& square_(const Tensor& t);

@@ -20,8 +20,8 @@ Tensor plus(const Tensor& t, double v) {
 Scalar alpha_factor(const Scalar& alpha, bool negate) {
   const double sign = negate ? -1.0 : 1.0;
   if (alpha.is_complex()) {
-    complex64 z = alpha.to_complex();
-    return Scalar(complex64(float(sign) * z.real(), -float(sign) * z.imag()));
+    complex128 z = alpha.to_complex128();
+    return Scalar(complex128(sign * z.real(), -sign * z.imag()));
   }
   return alpha.is_integral() && !alpha.is_bool() ? Scalar(int64_t(sign) * alpha.to_int()) : Scalar(sign * alpha.to_double());
 }

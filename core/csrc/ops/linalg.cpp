@@ -16,7 +16,7 @@ namespace {
 const char* cpp_type_name(DType t) {
   static constexpr const char* names[kNumDTypes] = {
       "bool", "unsigned char", "signed char", "short int", "int", "long int", "c10::Half",
-      "c10::BFloat16", "float", "double", "c10::complex<float>", "c10::quint8", "c10::qint8",
+      "c10::BFloat16", "float", "double", "c10::complex<float>", "c10::complex<double>", "c10::quint8", "c10::qint8",
       "c10::qint32"};
   return names[static_cast<int>(t)];
 }
@@ -26,7 +26,7 @@ void check_supported(DType t, const char* op) {
            "\" not implemented for '", scalar_type_name(t), "'");
 }
 
-bool is_zero(const Scalar& s) { return s.to_complex() == complex64(0); }
+bool is_zero(const Scalar& s) { return s.to_complex128() == complex128(0); }
 
 // For BLAS dtypes, a copy when the trailing matrix has no unit stride BLAS can use.
 Tensor blas_ready(const Tensor& t) {

@@ -14,7 +14,9 @@ DType combine_categories(Opt higher, Opt lower) {
   if (!higher) return *lower;
   if (!lower) return *higher;
   if (is_complex(*higher)) return *higher;
-  if (is_complex(*lower)) return *lower;  // no complex128: every complex is complex64
+  // A lower-priority complex takes the precision of a higher-priority float (float64 and a
+  // complex64 scalar give complex128; float32 and a complex128 scalar give complex64).
+  if (is_complex(*lower)) return is_floating(*higher) ? complex_dtype_of(*higher) : *lower;
   if (is_floating(*higher)) return *higher;
   if (*higher == DType::Bool || is_floating(*lower)) return promote_types(*higher, *lower);
   return *higher;

@@ -34,14 +34,14 @@ void check_writable(const Tensor& t, const char* op) {
              "single memory location. Please clone() the tensor before performing the operation.");
 }
 
-// A float32 view of a complex64 tensor's (real, imag) pairs, sharing storage.
+// A real view (float32 or float64) of a complex tensor's (real, imag) pairs, sharing storage.
 Tensor real_view(const Tensor& t) {
   Shape sizes = t.sizes(), strides = t.strides();
   for (int64_t& s : strides) s *= 2;
   sizes.push_back(2);
   strides.push_back(1);
-  return Tensor(std::make_shared<TensorImpl>(t.storage(), sizes, strides, t.offset() * 2, DType::Float32,
-                                             t.impl()->version));
+  return Tensor(std::make_shared<TensorImpl>(t.storage(), sizes, strides, t.offset() * 2,
+                                             complex_part_dtype(t.dtype()), t.impl()->version));
 }
 
 // Mantissa digits of a floating dtype.

@@ -262,7 +262,7 @@ Tensor complex_as_real(const Tensor& t) {
   sizes.push_back(2);
   strides.push_back(1);
   return Tensor(std::make_shared<TensorImpl>(t.storage(), sizes, strides, t.offset() * 2,
-                                             DType::Float32, t.impl()->version));
+                                             complex_part_dtype(t.dtype()), t.impl()->version));
 }
 
 Tensor real_as_complex(const Tensor& t) {
@@ -271,7 +271,7 @@ Tensor real_as_complex(const Tensor& t) {
   Shape sizes(t.sizes().begin(), t.sizes().end() - 1), strides(t.strides().begin(), t.strides().end() - 1);
   for (int64_t& s : strides) s /= 2;
   return Tensor(std::make_shared<TensorImpl>(t.storage(), sizes, strides, t.offset() / 2,
-                                             DType::Complex64, t.impl()->version));
+                                             complex_dtype_of(t.dtype()), t.impl()->version));
 }
 
 }  // namespace tz

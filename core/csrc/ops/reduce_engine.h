@@ -42,9 +42,9 @@ DimSplit split_at_dim(const Shape& sizes, int64_t d);
 Tensor reshaped(const Tensor& contiguous_tensor, const Shape& shape);
 // The same bytes seen as another dtype of the same item size (bool as uint8).
 Tensor reinterpret_dtype(const Tensor& t, DType dtype);
-// complex64 (...) seen as float32 (..., 2).
+// complex64/128 (...) seen as float32/64 (..., 2).
 Tensor complex_as_real(const Tensor& t);
-// float32 (..., 2) contiguous in the last dim seen as complex64 (...).
+// float32/64 (..., 2) contiguous in the last dim seen as complex64/128 (...).
 Tensor real_as_complex(const Tensor& t);
 
 }  // namespace tz

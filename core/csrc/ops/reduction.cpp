@@ -45,6 +45,11 @@ void divide_by(const Tensor& r, double n) {
     for (int64_t i = 0, m = r.numel(); i < m; ++i) p[i] /= static_cast<float>(n);
     return;
   }
+  if (r.dtype() == DType::Complex128) {
+    complex128* p = r.data<complex128>();
+    for (int64_t i = 0, m = r.numel(); i < m; ++i) p[i] /= n;
+    return;
+  }
   update_floats(r, [n](auto x, int64_t) { return x / n; });
 }
 
@@ -234,10 +239,12 @@ std::pair<Tensor, Tensor> var_mean(const Tensor& t, const OptDims& dim, double c
     Tensor real = complex_as_real(t1);
     ReduceDims rdr = reduce_dims(real, explicit_dims(t1, dim), true, name);
     auto [ssd, m] = sq_dev_and_mean(real, rdr);
-    var = Tensor::empty(rd.keep_shape, DType::Float32);
-    const float* s = ssd.data<float>();
-    float* v = var.data<float>();
-    for (int64_t i = 0; i < var.numel(); ++i) v[i] = static_cast<float>((s[2 * i] + s[2 * i + 1]) / dof);
+    var = Tensor::empty(rd.keep_shape, real.dtype());
+    TZ_DISPATCH_FLOATING(real.dtype(), name, [&] {
+      const scalar_t* s = ssd.data<scalar_t>();
+      scalar_t* v = var.data<scalar_t>();
+      for (int64_t i = 0; i < var.numel(); ++i) v[i] = static_cast<scalar_t>((s[2 * i] + s[2 * i + 1]) / dof);
+    });
     mean = real_as_complex(m);
   } else {
     Tensor in = to_dtype(t, compute_dtype(t.dtype()));
@@ -245,7 +252,7 @@ std::pair<Tensor, Tensor> var_mean(const Tensor& t, const OptDims& dim, double c
     update_floats(var, [dof](auto x, int64_t) { return x / dof; });
   }
   if (take_sqrt) update_floats(var, [](auto x, int64_t) { return std::sqrt(x); });
-  DType real_out = is_complex(t.dtype()) ? DType::Float32 : t.dtype();
+  DType real_out = is_complex(t.dtype()) ? complex_part_dtype(t.dtype()) : t.dtype();
   return {finish(var, rd, real_out), finish(mean, rd, t.dtype())};
 }
 
@@ -266,12 +273,12 @@ Tensor norm(const Tensor& t, double p, const OptDims& dim, bool keepdim, std::op
     if (p == 2) {
       // |z|^2 = re^2 + im^2: the 2-norm of the real view over the dims and the pair dim.
       dims.push_back(src1.dim());
-      Tensor r = reduce(real, reduce_dims(real, dims, true, "norm"), ReduceArgs{ReduceOp::SqSum, DType::Float32});
+      Tensor r = reduce(real, reduce_dims(real, dims, true, "norm"), ReduceArgs{ReduceOp::SqSum, real.dtype()});
       update_floats(r, [](auto x, int64_t) { return std::sqrt(x); });
-      return finish(r, rd, DType::Float32);
+      return finish(r, rd, real.dtype());
     }
     Tensor mag = reduce(real, reduce_dims(real, IntList{src1.dim()}, false, "norm"),
-                        ReduceArgs{ReduceOp::SqSum, DType::Float32});
+                        ReduceArgs{ReduceOp::SqSum, real.dtype()});
     update_floats(mag, [](auto x, int64_t) { return std::sqrt(x); });
     return norm(reshaped(mag, src.sizes()), p, dim, keepdim, std::nullopt);
   }

@@ -64,10 +64,10 @@ const Tensor& triangular_(const Tensor& t, int64_t k, bool lower) {
 // The sum of n elements `stride` apart, accumulated in int64, double or complex<double>.
 template <typename T>
 Scalar strided_sum(const T* p, int64_t n, int64_t stride) {
-  if constexpr (std::is_same_v<T, complex64>) {
-    std::complex<double> acc = 0;
-    for (int64_t i = 0; i < n; ++i) acc += std::complex<double>(p[i * stride]);
-    return Scalar(complex64(float(acc.real()), float(acc.imag())));
+  if constexpr (is_complex_v<T>) {
+    complex128 acc = 0;
+    for (int64_t i = 0; i < n; ++i) acc += complex128(p[i * stride]);
+    return Scalar(acc);
   } else if constexpr (std::is_integral_v<T>) {
     int64_t acc = 0;
     for (int64_t i = 0; i < n; ++i) acc += static_cast<int64_t>(p[i * stride]);

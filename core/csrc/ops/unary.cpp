@@ -79,7 +79,7 @@ DType unary_result_type(UnaryOp op, DType t, const char* name) {
       return t;
     case UnaryOp::Abs:
       if (boolean) not_implemented(name, t);
-      return cplx ? DType::Float32 : t;
+      return cplx ? complex_part_dtype(t) : t;
     case UnaryOp::Sign:
       TZ_CHECK(!cplx, NotImplemented, name, "(): Unlike NumPy, torch.sign is not intended to "
                "support complex numbers. Please use torch.sgn instead.");
@@ -100,7 +100,7 @@ DType unary_result_type(UnaryOp op, DType t, const char* name) {
       if (cplx) not_implemented(name, t);
       return to_floating(t);
     case UnaryOp::Angle:
-      return cplx ? DType::Float32 : to_floating(t);
+      return cplx ? complex_part_dtype(t) : to_floating(t);
     case UnaryOp::IsPosInf: case UnaryOp::IsNegInf: case UnaryOp::Signbit:
       TZ_CHECK(!cplx, Runtime, name, "(): does not support complex inputs.");
       return DType::Bool;
@@ -122,7 +122,7 @@ void run_unary(UnaryOp op, const Tensor& out, const Tensor& t, const UnaryArgs& 
   const DType ct = compute_dtype(is_floating_op(op) ? to_floating(t.dtype()) : t.dtype());
   DType kernel_out = ct;
   if (is_predicate(op)) kernel_out = DType::Bool;
-  else if (ct == DType::Complex64 && (op == UnaryOp::Abs || op == UnaryOp::Angle)) kernel_out = DType::Float32;
+  else if (is_complex(ct) && (op == UnaryOp::Abs || op == UnaryOp::Angle)) kernel_out = complex_part_dtype(ct);
   Tensor o = out.dtype() == kernel_out ? out : Tensor::empty(out.sizes(), kernel_out);
   Tensor in = to_dtype(t, ct);  // alive while iterating
   TensorIter iter({o, in}, out.sizes());
@@ -198,12 +198,12 @@ const Tensor& logit_(const Tensor& t, std::optional<double> eps) {
 }
 
 namespace {
-// The largest finite value of a floating dtype (of the real part for complex64).
+// The largest finite value of a floating dtype (of the real part for complex types).
 double finite_max(DType t) {
   switch (t) {
     case DType::Float16: return 65504.0;
     case DType::BFloat16: return 3.38953138925153547590e38;
-    case DType::Float64: return std::numeric_limits<double>::max();
+    case DType::Float64: case DType::Complex128: return std::numeric_limits<double>::max();
     default: return std::numeric_limits<float>::max();
   }
 }
@@ -227,12 +227,13 @@ const Tensor& nan_to_num_(const Tensor& t, std::optional<double> nan, std::optio
 }
 
 namespace {
-// A float32 view of the real (part = 0) or imaginary (part = 1) parts of a complex64 tensor.
+// A real view of the real (part = 0) or imaginary (part = 1) parts of a complex tensor.
 Tensor complex_part(const Tensor& t, int part) {
   Shape strides = t.strides();
   for (int64_t& s : strides) s *= 2;
   return Tensor(std::make_shared<TensorImpl>(t.storage(), t.sizes(), std::move(strides),
-                                             t.offset() * 2 + part, DType::Float32, t.impl()->version));
+                                             t.offset() * 2 + part, complex_part_dtype(t.dtype()),
+                                             t.impl()->version));
 }
 }  // namespace
 

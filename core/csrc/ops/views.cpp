@@ -261,26 +261,25 @@ Tensor view_as_real(const Tensor& t) {
   for (int64_t& s : strides) s *= 2;
   sizes.push_back(2);
   strides.push_back(1);
-  return view_with_dtype(t, sizes, strides, t.offset() * 2, DType::Float32);
+  return view_with_dtype(t, sizes, strides, t.offset() * 2, complex_part_dtype(t.dtype()));
 }
 
 Tensor view_as_complex(const Tensor& t) {
-  TZ_CHECK(t.dtype() != DType::Float64, NotImplemented, "view_as_complex(): complex128 is not "
-           "supported, so only float32 tensors can be viewed as complex (got float64)");
-  TZ_CHECK(t.dtype() == DType::Float32, Runtime, "view_as_complex(): view_as_complex is only supported "
+  TZ_CHECK(t.dtype() == DType::Float32 || t.dtype() == DType::Float64, Runtime, "view_as_complex(): view_as_complex is only supported "
            "for float and double tensors, but got a tensor of scalar type: ", dtype_name(t.dtype()));
   TZ_CHECK(t.dim() > 0, Runtime, "view_as_complex(): Input tensor must have one or more dimensions");
   TZ_CHECK(t.sizes().back() == 2, Runtime, "view_as_complex(): Tensor must have a last dimension of size 2");
   Shape sizes(t.sizes().begin(), t.sizes().end() - 1), strides(t.strides().begin(), t.strides().end() - 1);
   // An empty tensor's strides mean nothing: view it with contiguous ones.
-  if (t.numel() == 0) return view_with_dtype(t, sizes, contiguous_strides(sizes), 0, DType::Complex64);
+  const DType complex_type = complex_dtype_of(t.dtype());
+  if (t.numel() == 0) return view_with_dtype(t, sizes, contiguous_strides(sizes), 0, complex_type);
   TZ_CHECK(t.strides().back() == 1, Runtime, "view_as_complex(): Tensor must have a last dimension with stride 1");
   for (int64_t& s : strides) {
     TZ_CHECK(s % 2 == 0, Runtime, "view_as_complex(): Tensor must have a stride divisible by 2 for all but last dimension");
     s /= 2;
   }
   TZ_CHECK(t.offset() % 2 == 0, Runtime, "view_as_complex(): Tensor must have a storage_offset divisible by 2");
-  return view_with_dtype(t, sizes, strides, t.offset() / 2, DType::Complex64);
+  return view_with_dtype(t, sizes, strides, t.offset() / 2, complex_type);
 }
 
 }  // namespace tz

@@ -16,6 +16,7 @@ class Scalar {
   Scalar(int64_t v) : kind_(Kind::Int), i_(v) {}
   Scalar(double v) : kind_(Kind::Float), d_(v) {}
   Scalar(complex64 v) : kind_(Kind::Complex), d_(v.real()), imag_(v.imag()) {}
+  Scalar(complex128 v) : kind_(Kind::Complex), d_(v.real()), imag_(v.imag()) {}
 
   Kind kind() const { return kind_; }
   bool is_bool() const { return kind_ == Kind::Bool; }
@@ -27,16 +28,17 @@ class Scalar {
   double to_double() const { return is_integral() ? static_cast<double>(i_) : d_; }
   bool to_bool() const { return is_integral() ? i_ != 0 : (d_ != 0 || imag_ != 0); }
   complex64 to_complex() const { return {float(to_double()), float(imag_)}; }
+  complex128 to_complex128() const { return {to_double(), imag_}; }
 
   template <typename T> T to() const;
 
-  // The dtype this number has on its own: bool, int64, default float, complex64.
+  // The dtype this number has on its own: bool, int64, default float, its complex type.
   DType natural_dtype() const {
     switch (kind_) {
       case Kind::Bool: return DType::Bool;
       case Kind::Int: return DType::Int64;
       case Kind::Float: return default_float_dtype();
-      default: return DType::Complex64;
+      default: return complex_dtype_of(default_float_dtype());
     }
   }
 
@@ -54,5 +56,6 @@ template <> inline bool Scalar::to<bool>() const { return to_bool(); }
 template <> inline Half Scalar::to<Half>() const { return Half(float(to_double())); }
 template <> inline BFloat16 Scalar::to<BFloat16>() const { return BFloat16(float(to_double())); }
 template <> inline complex64 Scalar::to<complex64>() const { return to_complex(); }
+template <> inline complex128 Scalar::to<complex128>() const { return to_complex128(); }
 
 }  // namespace tz

@@ -17,9 +17,8 @@ FLOATS = ("float16", "float32", "float64")
 
 
 def torch_result_type(*values):
-    """PyTorch's promotion, with complex64 as the only complex dtype (no complex128 here)."""
-    dt = _torch_result_type(*values)
-    return C64 if dt.kind == "c" else dt
+    """PyTorch's promotion (float64 with complex64 gives complex128, as in torch)."""
+    return _torch_result_type(*values)
 
 
 def _arr(value, dtype):
@@ -148,7 +147,7 @@ def _pow(a, b):
 
 def _float_power(a, b):
     cplx = any(np.asarray(v).dtype.kind == "c" for v in (a, b))
-    return _binary(np.power, a, b, C64 if cplx else F64, C128 if cplx else F64)
+    return _binary(np.power, a, b, C128 if cplx else F64, C128 if cplx else F64)
 
 
 reference("pow")(_pow)

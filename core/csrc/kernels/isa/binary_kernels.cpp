@@ -40,10 +40,10 @@ void compare(const TensorIter& iter, BinaryOp op) {
     case BinaryOp::Eq: return run_binary<bool, T>(iter, [](T a, T b) { return a == b; });
     case BinaryOp::Ne: return run_binary<bool, T>(iter, [](T a, T b) { return a != b; });
     case BinaryOp::Lt:
-      if constexpr (!std::is_same_v<T, complex64>) return run_binary<bool, T>(iter, [](T a, T b) { return a < b; });
+      if constexpr (!is_complex_v<T>) return run_binary<bool, T>(iter, [](T a, T b) { return a < b; });
       break;
     case BinaryOp::Le:
-      if constexpr (!std::is_same_v<T, complex64>) return run_binary<bool, T>(iter, [](T a, T b) { return a <= b; });
+      if constexpr (!is_complex_v<T>) return run_binary<bool, T>(iter, [](T a, T b) { return a <= b; });
       break;
     default: break;
   }
@@ -104,7 +104,7 @@ void typed(const TensorIter& iter, DType dtype, BinaryOp op, Scalar alpha) {
     case BinaryOp::Eq: case BinaryOp::Ne: case BinaryOp::Lt: case BinaryOp::Le:
       return compare<T>(iter, op);
     case BinaryOp::Maximum: case BinaryOp::Minimum: case BinaryOp::Fmax: case BinaryOp::Fmin:
-      if constexpr (!std::is_same_v<T, complex64>) return minmax<T>(iter, op);
+      if constexpr (!is_complex_v<T>) return minmax<T>(iter, op);
       break;
     case BinaryOp::BitAnd: case BinaryOp::BitOr: case BinaryOp::BitXor:
     case BinaryOp::Lshift: case BinaryOp::Rshift:
@@ -138,6 +138,7 @@ void binary_kernel(const TensorIter& iter, DType dtype, BinaryOp op, Scalar alph
     case DType::Float32: return typed<float>(iter, dtype, op, alpha);
     case DType::Float64: return typed<double>(iter, dtype, op, alpha);
     case DType::Complex64: return typed<complex64>(iter, dtype, op, alpha);
+    case DType::Complex128: return typed<complex128>(iter, dtype, op, alpha);
     default: fail(ErrorKind::NotImplemented, "not implemented for dtype ", dtype_name(dtype));
   }
 }

@@ -10,12 +10,16 @@ template <typename To, typename From>
 inline To convert(From v) {
   if constexpr (std::is_same_v<To, From>) {
     return v;
-  } else if constexpr (std::is_same_v<From, complex64> && std::is_same_v<To, bool>) {
-    return v.real() != 0.f || v.imag() != 0.f;  // nonzero if either part is
-  } else if constexpr (std::is_same_v<From, complex64>) {
+  } else if constexpr (is_complex_v<From> && is_complex_v<To>) {
+    using Part = typename To::value_type;
+    return To(static_cast<Part>(v.real()), static_cast<Part>(v.imag()));
+  } else if constexpr (is_complex_v<From> && std::is_same_v<To, bool>) {
+    return v.real() != 0 || v.imag() != 0;  // nonzero if either part is
+  } else if constexpr (is_complex_v<From>) {
     return convert<To>(v.real());  // like numpy: the imaginary part is dropped
-  } else if constexpr (std::is_same_v<To, complex64>) {
-    return complex64(static_cast<float>(convert<double>(v)), 0.f);
+  } else if constexpr (is_complex_v<To>) {
+    using Part = typename To::value_type;
+    return To(static_cast<Part>(convert<double>(v)), Part(0));
   } else if constexpr (std::is_same_v<From, Half> || std::is_same_v<From, BFloat16>) {
     return convert<To>(static_cast<float>(v));
   } else if constexpr (std::is_same_v<To, Half> || std::is_same_v<To, BFloat16>) {

@@ -207,6 +207,7 @@ template <class F> void with_reducer(const ReduceArgs& a, F&& f) {
     case DType::Int64: return with_reducer_t<int64_t>(a, f);
     case DType::UInt8: return with_reducer_t<uint8_t>(a, f);
     case DType::Complex64: return with_reducer_t<complex64>(a, f);
+    case DType::Complex128: return with_reducer_t<complex128>(a, f);
     default: fail(ErrorKind::Runtime, "reduce kernel: unsupported dtype ", dtype_name(a.dtype));
   }
 }

@@ -1,0 +1,2 @@
+"""Kaldi-compatible feature extraction (torchaudio.compliance)."""
+from audio.compliance import kaldi  # noqa: F401

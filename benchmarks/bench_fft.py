@@ -1,0 +1,81 @@
+"""FFT and audio feature benchmarks: ours against torch.fft / torchaudio and numpy.fft:
+
+    python benchmarks/bench_fft.py [--threads 1 2]
+
+fft of 2^20 and of the prime 1000003 (complex64), rfft of 64 x 4096 (float32), and on 60 s
+of audio: MelSpectrogram and MFCC at 16 kHz (torchaudio's defaults), Resample 44.1 kHz ->
+16 kHz. The audio cases compare with torchaudio only (numpy has none; outputs unchecked).
+"""
+import argparse
+import glob
+import os
+import sys
+
+import numpy as np
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+_ROOT = os.path.dirname(_HERE)
+sys.path.insert(0, _HERE)  # harness
+if glob.glob(os.path.join(_ROOT, "core", "_C*.so")):
+    sys.path.insert(1, _ROOT)  # an in-place build (tools/dev_build.sh) wins over an installed one
+
+import harness  # noqa: E402
+from harness import Bench, run_bench  # noqa: E402
+
+import core  # noqa: E402
+import audio.transforms as T  # noqa: E402
+
+try:
+    import torch
+    import torchaudio
+except ImportError:  # numpy only
+    torch = torchaudio = None
+
+
+def fft_cases(rng):
+    for name, n in [("fft 2^20 c64", 1 << 20), ("fft 1000003 (prime) c64", 1000003)]:
+        x = (rng.standard_normal(n) + 1j * rng.standard_normal(n)).astype(np.complex64)
+        yield Bench(name, {
+            "ours": lambda x=x: (lambda t=core.tensor(x): lambda: core.fft.fft(t))(),
+            "pytorch": lambda x=x: (lambda t=torch.tensor(x): lambda: torch.fft.fft(t))() if torch else None,
+            "numpy": lambda x=x: lambda: np.fft.fft(x).astype(np.complex64),
+        })
+    x = rng.standard_normal((64, 4096)).astype(np.float32)
+    yield Bench("rfft 64x4096 f32", {
+        "ours": lambda: (lambda t=core.tensor(x): lambda: core.fft.rfft(t))(),
+        "pytorch": lambda: (lambda t=torch.tensor(x): lambda: torch.fft.rfft(t))() if torch else None,
+        "numpy": lambda: lambda: np.fft.rfft(x).astype(np.complex64),
+    })
+
+
+def audio_cases(rng):
+    speech = rng.standard_normal(60 * 16000).astype(np.float32) * 0.1
+    music = rng.standard_normal(60 * 44100).astype(np.float32) * 0.1
+    for name, ours, theirs, signal in [
+        ("MelSpectrogram 60 s @16k", lambda: T.MelSpectrogram(), lambda: torchaudio.transforms.MelSpectrogram(), speech),
+        ("MFCC 60 s @16k", lambda: T.MFCC(), lambda: torchaudio.transforms.MFCC(), speech),
+        ("Resample 44.1k->16k 60 s", lambda: T.Resample(44100, 16000),
+         lambda: torchaudio.transforms.Resample(44100, 16000), music),
+    ]:
+        yield Bench(name, {
+            "ours": lambda ours=ours, s=signal: (lambda m=ours(), t=core.tensor(s): lambda: m(t))(),
+            "pytorch": (lambda theirs=theirs, s=signal: (lambda m=theirs(), t=torch.tensor(s): lambda: m(t))())
+            if torchaudio else (lambda: None),
+        }, check=False)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])
+    args = parser.parse_args()
+    rng = np.random.default_rng(0)
+    for threads in args.threads:
+        harness.set_threads(threads)
+        print(harness.header(threads))
+        results = [run_bench(b) for b in list(fft_cases(rng)) + list(audio_cases(rng))]
+        print(harness.format_table(results))
+        print()
+
+
+if __name__ == "__main__":
+    main()

@@ -12,7 +12,9 @@ from core._joining import meshgrid, cartesian_prod, broadcast_tensors, atleast_1
 from core._linalg import einsum, tensordot
 from core._spectral import hann_window, hamming_window, blackman_window, bartlett_window, kaiser_window, stft, istft
 from core._indexing import split
-from core._actnorm import *  # noqa: F401,F403  (batch_norm, dropout, ... of the nn families)
+from core._normalization import batch_norm, layer_norm, group_norm, instance_norm
+from core._dropout import *  # noqa: F401,F403  (dropout, feature_dropout, alpha_dropout and in-place forms)
+from core._distance import pairwise_distance, cosine_similarity
 from core.serialization import save, load
 from core import utils  # core.utils.data loads on first attribute access
 from core import fft

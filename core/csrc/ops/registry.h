@@ -4,6 +4,7 @@
 // bindings and (later) autograd recording are derived from these entries.
 #pragma once
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -65,12 +66,14 @@ class OpRegistry {
  public:
   static OpRegistry& get();
   void add(const OpDef* defs, size_t n);
-  const std::vector<Op>& ops() const { return ops_; }
+  const std::deque<Op>& ops() const { return ops_; }
   // Every overload registered under a base name, in table order.
   const std::vector<const Op*>& overloads(const std::string& name) const;
 
  private:
-  std::vector<Op> ops_;
+  // A deque: extension modules (audio._C, ...) add tables after core's, and the Op references
+  // already handed out (TZ_OP caches, the Python callables) must stay valid.
+  std::deque<Op> ops_;
   mutable std::unordered_map<std::string, std::vector<const Op*>> by_name_;
 };
 

@@ -4,6 +4,7 @@ import copy
 
 import numpy as np
 
+from core._indexing import split as _split
 from core._native import _C
 from core._size import Size
 
@@ -101,16 +102,6 @@ class Tensor(_C._TensorBase):
         if self.ndim == 0:
             raise TypeError("len() of a 0-d tensor")
         return self._sizes[0]
-
-    def __iter__(self):
-        if self.ndim == 0:
-            raise TypeError("iteration over a 0-d tensor")
-        unbind = getattr(self, "unbind", None)  # the views family's op, with autograd, when present
-        if unbind is not None:
-            return iter(unbind(0))
-        sizes, strides, offset = self._sizes[1:], self._strides[1:], self.storage_offset()
-        return iter([self.as_strided(sizes, strides, offset + i * self._strides[0])
-                     for i in range(self._sizes[0])])
 
     def _single_value(self):
         if self.numel() != 1:
@@ -246,7 +237,7 @@ class Tensor(_C._TensorBase):
     def __iter__(self):
         if self.ndim == 0:
             raise TypeError("iteration over a 0-d tensor")
-        return iter(self.unbind(0))
+        return iter(self.unbind(0))  # views with autograd
 
     @property
     def real(self):
@@ -265,9 +256,7 @@ class Tensor(_C._TensorBase):
 
     def split(self, split_size, dim=0):
         """Pieces of `split_size` along `dim` (the last may be smaller), or of the listed sizes."""
-        if isinstance(split_size, (builtins.list, builtins.tuple)):
-            return _C._methods["split_with_sizes"](self, split_size, dim)
-        return _C._methods["split"](self, split_size, dim)
+        return _split(self, split_size, dim)
 
     def where(self, condition, y):
         """`self` where `condition` holds, else `y` (core.where(condition, self, y))."""
@@ -308,7 +297,6 @@ class Tensor(_C._TensorBase):
     # tensors nor numbers give NotImplemented, so `t == None` is False and `t + "a"` raises
     # Python's usual TypeError. Numpy defers to these, as it does to PyTorch's tensors.
     from core._elementwise import forward as _fw, reflected as _rf, inplace as _ip
-    __array_priority__ = 1000
     __add__, __radd__, __iadd__ = _fw("add"), _rf("add"), _ip("add_")
     __sub__, __rsub__, __isub__ = _fw("sub"), _rf("sub"), _ip("sub_")
     __mul__, __rmul__, __imul__ = _fw("mul"), _rf("mul"), _ip("mul_")

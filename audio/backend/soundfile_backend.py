@@ -9,7 +9,7 @@ import warnings
 import soundfile
 
 import core
-from core.serialization._io import open_sink
+from hub._atomic import atomic_open
 
 from audio.backend import _formats
 from audio.backend._streams import ReadAdapter
@@ -197,7 +197,7 @@ def save(filepath, src, sample_rate: int, channels_first: bool = True, compressi
                              f"{frames.shape[1]} channels): {message}") from None
 
     if is_path:
-        with open_sink(filepath) as stream:  # temp file + rename; removed if encoding fails
+        with atomic_open(filepath, "wb") as stream:  # temp file + rename; removed if encoding fails
             encode(stream.fileno(), closefd=False)
     else:
         buffer = io.BytesIO()  # encode fully first: a failure writes nothing to the caller's stream

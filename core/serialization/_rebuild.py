@@ -124,8 +124,6 @@ def _parameter(data, requires_grad, fn):
         raise refuse(f"{fn}: data must be a tensor, got {type(data).__name__}")
     if type(requires_grad) is not bool:
         raise refuse(f"{fn}: requires_grad must be a bool")
-    if parameter.Parameter is None:  # until core.nn.Parameter exists: a leaf tensor
-        return data.requires_grad_(requires_grad) if requires_grad else data
     return parameter.Parameter(data, requires_grad)
 
 
@@ -304,9 +302,3 @@ SAFE_BUILTINS = {
 
 # Globals that name a class rather than a callable the safe loader may call.
 PARAMETER_CLASS = "torch.nn.parameter.Parameter"
-
-
-def resolve_parameter_class():
-    from core.nn import parameter
-
-    return parameter.Parameter if parameter.Parameter is not None else _C._TensorBase

@@ -8,7 +8,7 @@ view of that tensor, so tensors that shared a storage when saved share it again.
 import numpy as np
 
 from core._native import _C
-from core.serialization._errors import corrupt
+from core.serialization._errors import corrupt, refuse
 
 # torch storage class name -> our dtype (None: a torch type with no counterpart here).
 STORAGE_DTYPES = {
@@ -135,3 +135,23 @@ def storage_bytes(tensor):
     if array.dtype.byteorder == ">":  # never on the little-endian hosts we build for
         array = array.astype(array.dtype.newbyteorder("<"))
     return np.ascontiguousarray(array).reshape(-1).view(np.uint8), numel
+
+
+def _ascii(value):
+    return value.decode("ascii") if isinstance(value, bytes) else value
+
+
+def check_storage_pid(pid, length):
+    """(dtype, key, location, numel) of a ('storage', type, key, location, numel[, ...]) id."""
+    if type(pid) is not tuple or len(pid) != length:
+        raise refuse(f"malformed storage persistent id {pid!r}")
+    storage_type, key, location, numel = pid[1], _ascii(pid[2]), _ascii(pid[3]), pid[4]
+    if not isinstance(storage_type, StorageType):
+        raise refuse(f"storage type must be a torch storage class, got {storage_type!r}")
+    if storage_type.dtype is None:
+        raise corrupt(f"storages of type torch.{storage_type.name} are not supported by tensorzoo")
+    if type(key) is not str or type(location) is not str:
+        raise refuse("storage key and location must be strings")
+    if type(numel) is not int or numel < 0:
+        raise corrupt(f"storage {key!r}: invalid element count {numel!r}")
+    return storage_type.dtype, key, location, numel

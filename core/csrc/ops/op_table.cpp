@@ -911,7 +911,7 @@ const OpDef kOpTable[] = {
     {"_log_softmax_backward_data(Tensor grad_output, Tensor output, int dim) -> Tensor", kInternal, N::Keep,
      OP { return softmax_backward_data(a[0].tensor(), a[1].tensor(), a[2].to_int(), true); }, ""},
     // The kernels' vectorised float32 exp, exposed for its accuracy tests.
-    {"_vec_exp(Tensor self) -> Tensor", kFunction, N::Keep,
+    {"_vec_exp(Tensor self) -> Tensor", kInternal, N::Keep,
      OP { return vec_exp(a[0].tensor()); }, ""},
 
     // ---------------------------------------------------------------- sorting

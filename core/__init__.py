@@ -75,3 +75,4 @@ __version__ = "0.1.0"
 
 from core import nn  # noqa: E402  (nn and optim build on the ops exported above)
 from core import optim  # noqa: E402
+from core import distributed  # noqa: E402  (MPI itself starts only in init_process_group)

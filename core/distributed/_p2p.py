@@ -19,33 +19,41 @@ def _tag(tag, op_name):
     return tag
 
 
-def isend(tensor, dst, group=None, tag=0):
-    """Starts sending `tensor` to global rank `dst`; don't modify it before wait() returns."""
-    check_tensor(tensor, "isend")
-    pg = _group.resolve(group, "isend")
+def _isend(op_name, tensor, dst, group, tag):
+    check_tensor(tensor, op_name)
+    pg = _group.resolve(group, op_name)
     if pg is None:
         return None
     buf = Staged(tensor)
-    request = pg.comm.Isend(buf.spec(), _peer(pg, dst, "isend", "destination"), _tag(tag, "isend"))
-    return RequestWork("isend", request, [tensor])
+    request = pg.comm.Isend(buf.spec(), _peer(pg, dst, op_name, "destination"), _tag(tag, op_name))
+    return RequestWork(op_name, request, [tensor])
+
+
+def _irecv(op_name, tensor, src, group, tag):
+    check_tensor(tensor, op_name)
+    pg = _group.resolve(group, op_name)
+    if pg is None:
+        return None
+    peer = _mpi.load().ANY_SOURCE if src is None else _peer(pg, src, op_name, "source")
+    buf = Staged(tensor, load=False)
+    request = pg.comm.Irecv(buf.spec(), peer, _tag(tag, op_name))
+    return RequestWork(op_name, request, [tensor], group=pg, on_done=buf.finish)
+
+
+def isend(tensor, dst, group=None, tag=0):
+    """Starts sending `tensor` to global rank `dst`; don't modify it before wait() returns."""
+    return _isend("isend", tensor, dst, group, tag)
 
 
 def irecv(tensor, src=None, group=None, tag=0):
     """Starts receiving into `tensor` from global rank `src` (any rank when None); the Work's
     source_rank() tells which rank sent it."""
-    check_tensor(tensor, "irecv")
-    pg = _group.resolve(group, "irecv")
-    if pg is None:
-        return None
-    peer = _mpi.load().ANY_SOURCE if src is None else _peer(pg, src, "irecv", "source")
-    buf = Staged(tensor, load=False)
-    request = pg.comm.Irecv(buf.spec(), peer, _tag(tag, "irecv"))
-    return RequestWork("irecv", request, [tensor], group=pg, on_done=buf.finish)
+    return _irecv("irecv", tensor, src, group, tag)
 
 
 def send(tensor, dst, group=None, tag=0):
     """Sends `tensor` to global rank `dst` and returns when it may be reused."""
-    work = isend(tensor, dst, group, tag)
+    work = _isend("send", tensor, dst, group, tag)
     if work is not None:
         work.wait()
 
@@ -53,7 +61,7 @@ def send(tensor, dst, group=None, tag=0):
 def recv(tensor, src=None, group=None, tag=0):
     """Receives into `tensor` from global rank `src` (any rank when None); returns the sender's
     rank (-1 on a rank outside `group`)."""
-    work = irecv(tensor, src, group, tag)
+    work = _irecv("recv", tensor, src, group, tag)
     if work is None:
         return -1
     return work.source_rank()

@@ -94,3 +94,36 @@ def numpy_reduce(arrays, op):
     reducer = {"MIN": np.minimum, "MAX": np.maximum, "BAND": np.bitwise_and, "BOR": np.bitwise_or,
                "BXOR": np.bitwise_xor}[op]
     return reducer.reduce(stacked, axis=0)
+
+
+def ddp_model(seed=1, batch_norm="sync"):
+    """The small float64 conv net of the DDP tests (batch_norm: "sync", "plain" or None)."""
+    import core
+    import core.nn as nn
+
+    core.manual_seed(seed)
+    norm = {"sync": [nn.SyncBatchNorm(6)], "plain": [nn.BatchNorm2d(6)], None: []}[batch_norm]
+    return nn.Sequential(nn.Conv2d(3, 6, 3, padding=1), *norm, nn.ReLU(), nn.Conv2d(6, 4, 3, stride=2),
+                         nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(4, 5)).double()
+
+
+def ddp_batches(steps, batch=8):
+    """`steps` (input, target) batches of `batch` samples, the same on every rank."""
+    import core
+
+    g = core.Generator()
+    g.manual_seed(5)
+    return [(core.randn(batch, 3, 7, 7, generator=g, dtype=core.float64), core.randint(0, 5, (batch,), generator=g))
+            for _ in range(steps)]
+
+
+def sync_bn_case():
+    """name -> (whole batch, upstream gradient, where each of 2 ranks' shares start, momentum)."""
+    import core
+
+    g = core.Generator()
+    g.manual_seed(11)
+    image = core.randn(8, 3, 4, 5, generator=g, dtype=core.float64) * 3 + 1
+    sequence = core.randn(7, 4, 6, generator=g, dtype=core.float64)
+    return {"2d": (image, core.randn(image.shape, generator=g, dtype=core.float64), [0, 3, 8], 0.1),
+            "1d_cumulative": (sequence, core.randn(sequence.shape, generator=g, dtype=core.float64), [0, 4, 7], None)}

@@ -17,9 +17,12 @@ import core.distributed as dist
 FIRST_BUCKET_BYTES = 1024 * 1024  # torch's dist._DEFAULT_FIRST_BUCKET_BYTES: the first bucket launches early
 
 
-def bucket_assignment(params, bucket_bytes_cap, first_bucket_bytes=FIRST_BUCKET_BYTES):
+def bucket_assignment(params, bucket_bytes_cap, first_bucket_bytes=None):
     """Lists of parameter indices, one per bucket: parameters taken in reverse order, one dtype per
-    bucket, a bucket closed once it holds `limit` bytes (the first one per dtype: first_bucket_bytes)."""
+    bucket, a bucket closed once it holds `limit` bytes (the first one per dtype: first_bucket_bytes,
+    default FIRST_BUCKET_BYTES)."""
+    if first_bucket_bytes is None:
+        first_bucket_bytes = FIRST_BUCKET_BYTES
     open_buckets, sizes, limits, closed = {}, {}, {}, []
     for index in reversed(range(len(params))):
         p = params[index]

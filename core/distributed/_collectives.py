@@ -10,9 +10,10 @@ __all__ = ["barrier", "broadcast", "all_reduce", "reduce", "all_gather", "gather
 
 
 def _start(pg, op_name, fn, async_op, outputs, signature):
+    """Runs `fn` now or (async_op) on the worker; `signature()` describes the call for debug mode."""
     state = _group.state()
     if state.debug:
-        fn = _checked(pg, op_name, signature, fn)
+        fn = _checked(pg, op_name, signature(), fn)
     return _work.run(state.worker, op_name, fn, async_op, outputs)
 
 
@@ -37,7 +38,7 @@ def barrier(group=None, async_op=False, device_ids=None):
     pg = _group.resolve(group, "barrier")
     if pg is None:
         return None
-    return _start(pg, "barrier", lambda: pg.comm.Barrier(), async_op, (), "barrier()")
+    return _start(pg, "barrier", lambda: pg.comm.Barrier(), async_op, (), lambda: "barrier()")
 
 
 def broadcast(tensor, src, group=None, async_op=False):
@@ -52,7 +53,7 @@ def broadcast(tensor, src, group=None, async_op=False):
     def fn():
         pg.comm.Bcast(buf.spec(), root)
         buf.finish()
-    return _start(pg, "broadcast", fn, async_op, [tensor], _signature("broadcast", tensor, f"src {src}"))
+    return _start(pg, "broadcast", fn, async_op, [tensor], lambda: _signature("broadcast", tensor, f"src {src}"))
 
 
 def all_reduce(tensor, op=ReduceOp.SUM, group=None, async_op=False):
@@ -69,7 +70,7 @@ def all_reduce(tensor, op=ReduceOp.SUM, group=None, async_op=False):
         if how.average:
             buf.data.div_(pg.size())
         buf.finish()
-    return _start(pg, "all_reduce", fn, async_op, [tensor], _signature("all_reduce", tensor, op))
+    return _start(pg, "all_reduce", fn, async_op, [tensor], lambda: _signature("all_reduce", tensor, op))
 
 
 def reduce(tensor, dst, op=ReduceOp.SUM, group=None, async_op=False):
@@ -91,7 +92,7 @@ def reduce(tensor, dst, op=ReduceOp.SUM, group=None, async_op=False):
             buf.finish()
         else:
             pg.comm.Reduce(buf.spec(how.mpi_type), None, how.mpi_op, root)
-    return _start(pg, "reduce", fn, async_op, [tensor], _signature("reduce", tensor, op, f"dst {dst}"))
+    return _start(pg, "reduce", fn, async_op, [tensor], lambda: _signature("reduce", tensor, op, f"dst {dst}"))
 
 
 def all_gather(tensor_list, tensor, group=None, async_op=False):
@@ -106,7 +107,7 @@ def all_gather(tensor_list, tensor, group=None, async_op=False):
     def fn():
         pg.comm.Allgather(send.spec(), recv.spec())
         recv.finish()
-    return _start(pg, "all_gather", fn, async_op, tensor_list, _signature("all_gather", tensor))
+    return _start(pg, "all_gather", fn, async_op, tensor_list, lambda: _signature("all_gather", tensor))
 
 
 def gather(tensor, gather_list=None, dst=0, group=None, async_op=False):
@@ -129,7 +130,7 @@ def gather(tensor, gather_list=None, dst=0, group=None, async_op=False):
         pg.comm.Gather(send.spec(), recv.spec() if recv else None, root)
         if recv:
             recv.finish()
-    return _start(pg, "gather", fn, async_op, gather_list or [], _signature("gather", tensor, f"dst {dst}"))
+    return _start(pg, "gather", fn, async_op, gather_list or [], lambda: _signature("gather", tensor, f"dst {dst}"))
 
 
 def scatter(tensor, scatter_list=None, src=0, group=None, async_op=False):
@@ -151,7 +152,7 @@ def scatter(tensor, scatter_list=None, src=0, group=None, async_op=False):
     def fn():
         pg.comm.Scatter(send.spec() if send else None, recv.spec(), root)
         recv.finish()
-    return _start(pg, "scatter", fn, async_op, [tensor], _signature("scatter", tensor, f"src {src}"))
+    return _start(pg, "scatter", fn, async_op, [tensor], lambda: _signature("scatter", tensor, f"src {src}"))
 
 
 def reduce_scatter(output, input_list, op=ReduceOp.SUM, group=None, async_op=False):
@@ -169,7 +170,7 @@ def reduce_scatter(output, input_list, op=ReduceOp.SUM, group=None, async_op=Fal
         if how.average:
             recv.data.div_(pg.size())
         recv.finish()
-    return _start(pg, "reduce_scatter", fn, async_op, [output], _signature("reduce_scatter", output, op))
+    return _start(pg, "reduce_scatter", fn, async_op, [output], lambda: _signature("reduce_scatter", output, op))
 
 
 def _all_to_all_counts(pg, send, recv):
@@ -194,7 +195,7 @@ def all_to_all(output_tensor_list, input_tensor_list, group=None, async_op=False
     check_list(output_tensor_list, pg.size(), "all_to_all", "output_tensor_list", dtype)
     send, recv = StagedList(input_tensor_list), StagedList(output_tensor_list, load=False)
     return _start(pg, "all_to_all", _all_to_all_counts(pg, send, recv), async_op, output_tensor_list,
-                  f"all_to_all({dtype})")
+                  lambda: f"all_to_all({dtype})")
 
 
 class _Splits:
@@ -237,4 +238,4 @@ def all_to_all_single(output, input, output_split_sizes=None, input_split_sizes=
     send = _Splits(input, input_split_sizes, peers, "all_to_all_single", "input", True)
     recv = _Splits(output, output_split_sizes, peers, "all_to_all_single", "output", False)
     return _start(pg, "all_to_all_single", _all_to_all_counts(pg, send, recv), async_op, [output],
-                  f"all_to_all_single({input.dtype})")
+                  lambda: f"all_to_all_single({input.dtype})")

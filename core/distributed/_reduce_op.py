@@ -40,8 +40,18 @@ class Reduction:
         self.average = average
 
 
+_CACHE = {}
+
+
 def reduction(dtype, op, op_name):
     """The Reduction of `op` over tensors of `dtype`, or a clear error where MPI cannot reduce."""
+    found = _CACHE.get((dtype, op))
+    if found is None:
+        found = _CACHE[(dtype, op)] = _make_reduction(dtype, op, op_name)
+    return found
+
+
+def _make_reduction(dtype, op, op_name):
     if not isinstance(op, ReduceOp):
         raise TypeError(f"{op_name}: op must be a core.distributed.ReduceOp, got {op!r}")
     MPI = _mpi.load()

@@ -10,10 +10,12 @@ Work); reductions of float16/bfloat16 run in float32 (MPI has no 16-bit float ar
 bool SUM/PRODUCT mean or/and. An uncaught exception on one rank aborts every rank (MPI_Abort)
 rather than leaving them blocked; TORCH_DISTRIBUTED_DEBUG=DETAIL makes the ranks check before
 each collective that they all called the same one with the same dtype and shape.
+launcher_info() (tensorzoo's) tells a script whether mpiexec, srun or torchrun started it.
 """
 from core.distributed import _mpi
 from core.distributed._collectives import (all_gather, all_reduce, all_to_all, all_to_all_single, barrier,
                                            broadcast, gather, reduce, reduce_scatter, scatter)
+from core.distributed._launch_env import LaunchInfo, launcher_info
 from core.distributed._group import (Backend, GroupMember, ProcessGroup, default_pg_timeout, destroy_process_group,
                                      get_backend, get_rank, get_world_size, group, init_process_group,
                                      is_initialized, new_group)
@@ -27,7 +29,7 @@ __all__ = ["is_available", "is_mpi_available", "is_gloo_available", "is_nccl_ava
            "destroy_process_group", "is_initialized", "new_group", "get_rank", "get_world_size", "get_backend",
            "barrier", "broadcast", "all_reduce", "reduce", "all_gather", "gather", "scatter", "reduce_scatter",
            "all_to_all", "all_to_all_single", "send", "recv", "isend", "irecv", "broadcast_object_list",
-           "all_gather_object", "gather_object", "scatter_object_list"]
+           "all_gather_object", "gather_object", "scatter_object_list", "LaunchInfo", "launcher_info"]
 
 
 def is_mpi_available():

@@ -68,6 +68,27 @@ def _all_reduce_timings(repeats):
     return rows
 
 
+def _step_seconds(model, optimizer, x, y, steps, before=None, after=None):
+    """Seconds of each of `steps` training steps (after one warm-up step); `before` runs ahead of
+    each step, `after(model)` after each timed one."""
+    import core.nn.functional as F
+
+    seconds = []
+    for step in range(steps + 1):
+        if before is not None:
+            before()
+        start = time.perf_counter()
+        loss = F.cross_entropy(model(x), y)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        if step:
+            seconds.append(time.perf_counter() - start)
+            if after is not None:
+                after(model)
+    return seconds
+
+
 def _hidden_share(timeline):
     grads_ready, intervals = timeline
     busy = sum(end - start for start, end in intervals)
@@ -78,7 +99,6 @@ def _hidden_share(timeline):
 def _ddp_timings(steps, image_size, bucket_caps):
     import core
     import core.distributed as dist
-    import core.nn.functional as F
     from vision.models import mobilenet_v3_small
 
     rows = []
@@ -88,20 +108,14 @@ def _ddp_timings(steps, image_size, bucket_caps):
         ddp = core.nn.parallel.DistributedDataParallel(mobilenet_v3_small(), bucket_cap_mb=cap)
         optimizer = core.optim.SGD(ddp.parameters(), lr=0.01, momentum=0.9)
         x = core.randn(16, 3, image_size, image_size)
-        y = core.randint(0, 1000, (16,)) + rank
-        seconds, hidden, comm_seconds = [], [], []
-        for step in range(steps + 1):  # the first step warms up
-            dist.barrier()
-            start = time.perf_counter()
-            loss = F.cross_entropy(ddp(x), y)
-            optimizer.zero_grad()
-            loss.backward()
-            optimizer.step()
-            if step:
-                seconds.append(time.perf_counter() - start)
-                share, busy = _hidden_share(ddp.reducer.timeline)
-                hidden.append(share)
-                comm_seconds.append(busy)
+        y = (core.randint(0, 1000, (16,)) + rank) % 1000
+        hidden, comm_seconds = [], []
+
+        def record(model):
+            share, busy = _hidden_share(model.reducer.timeline)
+            hidden.append(share)
+            comm_seconds.append(busy)
+        seconds = _step_seconds(ddp, optimizer, x, y, steps, before=dist.barrier, after=record)
         rows.append({"bucket_cap_mb": cap, "buckets": len(ddp.reducer.buckets), "step": statistics.median(seconds),
                      "hidden": statistics.median(hidden), "all_reduce": statistics.median(comm_seconds)})
     return rows
@@ -124,7 +138,6 @@ def rank_main(args):
 
 def _single_process_step(threads, batch, steps, image_size):
     import core
-    import core.nn.functional as F
     from vision.models import mobilenet_v3_small
 
     core.set_num_threads(threads)
@@ -132,15 +145,7 @@ def _single_process_step(threads, batch, steps, image_size):
     model = mobilenet_v3_small()
     optimizer = core.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
     x, y = core.randn(batch, 3, image_size, image_size), core.randint(0, 1000, (batch,))
-    seconds = []
-    for step in range(steps + 1):
-        start = time.perf_counter()
-        loss = F.cross_entropy(model(x), y)
-        optimizer.zero_grad()
-        loss.backward()
-        optimizer.step()
-        if step:
-            seconds.append(time.perf_counter() - start)
+    seconds = _step_seconds(model, optimizer, x, y, steps)
     return statistics.median(seconds)
 
 

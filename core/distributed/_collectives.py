@@ -110,6 +110,18 @@ def all_gather(tensor_list, tensor, group=None, async_op=False):
     return _start(pg, "all_gather", fn, async_op, tensor_list, lambda: _signature("all_gather", tensor))
 
 
+def _list_at_root(pg, root, tensors, like, op_name, what, role, load):
+    """The list argument of gather/scatter: required (and checked) on the root, refused elsewhere."""
+    if pg.rank() != root:
+        if tensors:
+            raise ValueError(f"{op_name}: Argument ``{what}`` must NOT be specified on non-{role} ranks.")
+        return None
+    if tensors is None:
+        raise ValueError(f"{op_name}: Argument ``{what}`` must be specified on {role} rank.")
+    check_list(tensors, pg.size(), op_name, what, like.dtype, like.shape)
+    return StagedList(tensors, load=load)
+
+
 def gather(tensor, gather_list=None, dst=0, group=None, async_op=False):
     """gather_list[i] (on global rank `dst` only) receives `tensor` of the group's i-th rank."""
     check_tensor(tensor, "gather")
@@ -117,14 +129,8 @@ def gather(tensor, gather_list=None, dst=0, group=None, async_op=False):
     if pg is None:
         return None
     root = pg.group_rank(dst, "gather")
-    send, recv = Staged(tensor), None
-    if pg.rank() == root:
-        if gather_list is None:
-            raise ValueError("gather: Argument ``gather_list`` must be specified on destination rank.")
-        check_list(gather_list, pg.size(), "gather", "gather_list", tensor.dtype, tensor.shape)
-        recv = StagedList(gather_list, load=False)
-    elif gather_list:
-        raise ValueError("gather: Argument ``gather_list`` must NOT be specified on non-destination ranks.")
+    send = Staged(tensor)
+    recv = _list_at_root(pg, root, gather_list, tensor, "gather", "gather_list", "destination", load=False)
 
     def fn():
         pg.comm.Gather(send.spec(), recv.spec() if recv else None, root)
@@ -140,14 +146,8 @@ def scatter(tensor, scatter_list=None, src=0, group=None, async_op=False):
     if pg is None:
         return None
     root = pg.group_rank(src, "scatter")
-    send, recv = None, Staged(tensor, load=False)
-    if pg.rank() == root:
-        if scatter_list is None:
-            raise ValueError("scatter: Argument ``scatter_list`` must be specified on source rank.")
-        check_list(scatter_list, pg.size(), "scatter", "scatter_list", tensor.dtype, tensor.shape)
-        send = StagedList(scatter_list)
-    elif scatter_list:
-        raise ValueError("scatter: Argument ``scatter_list`` must NOT be specified on non-source ranks.")
+    send = _list_at_root(pg, root, scatter_list, tensor, "scatter", "scatter_list", "source", load=True)
+    recv = Staged(tensor, load=False)
 
     def fn():
         pg.comm.Scatter(send.spec() if send else None, recv.spec(), root)

@@ -78,3 +78,4 @@ from core.nn._torch_losses import (ctc_loss, binary_cross_entropy_with_logits, k
                                    margin_ranking_loss, cosine_embedding_loss, triplet_margin_loss,
                                    hinge_embedding_loss, poisson_nll_loss)
 from core import optim  # noqa: E402
+from core import distributed  # noqa: E402  (MPI itself starts only in init_process_group)

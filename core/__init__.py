@@ -16,6 +16,8 @@ from core._loss import (ctc_loss, binary_cross_entropy_with_logits, kl_div, marg
                         cosine_embedding_loss, triplet_margin_loss, hinge_embedding_loss, poisson_nll_loss)
 from core._actnorm import *  # noqa: F401,F403  (batch_norm, dropout, ... of the nn families)
 from core.serialization import save, load
+from core._qscheme import (qscheme, per_tensor_affine, per_channel_affine, per_tensor_symmetric,  # noqa: F401
+                           per_channel_symmetric, per_channel_affine_float_qparams)
 from core import utils  # core.utils.data loads on first attribute access
 from core import fft
 
@@ -75,3 +77,4 @@ __version__ = "0.1.0"
 
 from core import nn  # noqa: E402  (nn and optim build on the ops exported above)
 from core import optim  # noqa: E402
+from core import backends, quantization  # noqa: E402,F401  (eager-mode quantization on nn)

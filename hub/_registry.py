@@ -22,6 +22,7 @@ _BUILTIN = {
     "resnext101_32x8d": "vision.models.resnet:resnext101_32x8d",
     "wide_resnet50_2": "vision.models.resnet:wide_resnet50_2",
     "wide_resnet101_2": "vision.models.resnet:wide_resnet101_2",
+    "quantized_mobilenet_v3_large": "vision.models.quantization.mobilenetv3:quantized_mobilenet_v3_large",
 }
 
 _registry = dict(_BUILTIN)  # name -> "module:attribute" or a callable

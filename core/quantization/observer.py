@@ -64,9 +64,6 @@ class _ObserverBase(ObserverBase):
                  quant_max=None):
         super().__init__(dtype=dtype)
         self.qscheme = qscheme
-        if reduce_range:
-            warnings.warn("Please use quant_min and quant_max to specify the range for observers. "
-                          "reduce_range will be deprecated in a future release of PyTorch.")
         self.reduce_range = reduce_range
         self.register_buffer("eps", core.tensor([_EPS]))
         if self.qscheme not in (core.per_tensor_affine, core.per_tensor_symmetric, core.per_channel_affine,

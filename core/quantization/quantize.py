@@ -103,11 +103,17 @@ def add_quant_dequant(module):
 
 
 def _remove_activation_post_process(module):
-    if hasattr(module, "activation_post_process") and not isinstance(module, (nnq.FloatFunctional,)):
+    if hasattr(module, "activation_post_process") and _is_activation_post_process(module.activation_post_process):
         delattr(module, "activation_post_process")
     for handle_id, hook in list(module._forward_hooks.items()):
         if hook is _observer_forward_hook:
             module._forward_hooks.pop(handle_id)
+
+
+def _is_activation_post_process(module):
+    from core.quantization.fake_quantize import FakeQuantizeBase
+    from core.quantization.observer import ObserverBase
+    return isinstance(module, (ObserverBase, FakeQuantizeBase))
 
 
 def _remove_qconfig(module):

@@ -4,10 +4,13 @@
 #include <cmath>
 #include <cstring>
 
+#include "iter/tensor_iter.h"
 #include "iter/thread_pool.h"
 #include "kernels/quant.h"
 #include "ops/conversion.h"
 #include "ops/joining.h"
+#include "ops/promotion.h"
+#include "ops/views.h"
 #include "quantized/quantize.h"
 #include "tensor/memory_format.h"
 
@@ -59,19 +62,24 @@ Tensor binary(QBinaryOp kind, const Tensor& a, const Tensor& b, double scale, in
   const Quantizer& qa = quint8_quantizer(a, op);
   const Quantizer& qb = quint8_quantizer(b, op);
   check_qparams(scale, zero_point, 0, 255, op);
-  TZ_CHECK(a.sizes() == b.sizes(), Runtime, op, "(): the operands must have the same shape, got ",
-           shape_str(a.sizes()), " and ", shape_str(b.sizes()));
-  bool nhwc;
-  Tensor ab = dense_bytes(a, &nhwc);
-  Tensor bb = contiguous(int_view(b), nhwc ? MemoryFormat::ChannelsLast : MemoryFormat::Contiguous);
-  Tensor y = empty_quantized(a.sizes(), DType::QUInt8, per_tensor_quantizer(scale, zero_point), nhwc);
+  // Broadcast operands (the SE block's (N, C, 1, 1) scale times its input) are expanded;
+  // the result is NHWC when either full-shape operand is.
+  const Shape shape = broadcast_shapes(a.sizes(), b.sizes(), op);
+  auto full_nhwc = [&](const Tensor& t) {
+    return t.sizes() == shape && t.dim() == 4 && !t.is_contiguous() && is_contiguous_as(t, MemoryFormat::ChannelsLast);
+  };
+  const bool nhwc = full_nhwc(a) || full_nhwc(b);
+  const MemoryFormat format = nhwc ? MemoryFormat::ChannelsLast : MemoryFormat::Contiguous;
+  Tensor ab = contiguous(expand(int_view(a), IntList(shape.begin(), shape.end())), format);
+  Tensor bb = contiguous(expand(int_view(b), IntList(shape.begin(), shape.end())), format);
+  Tensor y = empty_quantized(shape, DType::QUInt8, per_tensor_quantizer(scale, zero_point), nhwc);
   QBinaryArgs args{static_cast<float>(qa.scale), static_cast<float>(qb.scale), 1.0f / static_cast<float>(scale),
                    static_cast<float>(qa.scale * qb.scale / scale), static_cast<int32_t>(qa.zero_point),
                    static_cast<int32_t>(qb.zero_point), static_cast<int32_t>(zero_point), relu};
   const uint8_t* pa = ab.data<uint8_t>();
   const uint8_t* pb = bb.data<uint8_t>();
   uint8_t* py = y.data<uint8_t>();
-  parallel_for(0, a.numel(), kGrain, [&](int64_t s, int64_t e) { qbinary_stub(kind, pa + s, pb + s, py + s, e - s, args); });
+  parallel_for(0, y.numel(), kGrain, [&](int64_t s, int64_t e) { qbinary_stub(kind, pa + s, pb + s, py + s, e - s, args); });
   return y;
 }
 

@@ -51,7 +51,8 @@ def qconv2d(x, x_scale, x_zp, w, w_scales, w_zps, bias, out_scale, out_zp, strid
 
 def quantize(x, scale, zp, qmin, qmax, dtype):
     inv = F32(1) / F32(scale)
-    return np.clip(np.rint(x.astype(F32) * inv) + F32(zp), qmin, qmax).astype(dtype)
+    rounded = np.rint(x.astype(F32) * inv).astype(np.float64) + zp  # int32 bounds need float64
+    return np.clip(rounded, qmin, qmax).astype(dtype)
 
 
 def dequantize(q, scale, zp):

@@ -57,7 +57,7 @@ CONV_CASES = [  # x shape, weight shape, stride, padding, dilation, groups, per_
     ((1, 16, 7, 7), (16, 1, 3, 3), (1, 1), (2, 2), (2, 2), 16, True),     # dilated depthwise
     ((2, 32, 6, 5), (48, 32, 1, 1), (1, 1), (0, 0), (1, 1), 1, True),     # pointwise (GEMM on the input)
     ((1, 8, 8, 8), (12, 4, 3, 3), (1, 2), (1, 0), (1, 1), 2, False),      # grouped
-    ((1, 6, 5, 5), (6, 1, 3, 3), (1, 1), (1, 1), (1, 1), 3, True),        # groups with 2 input channels each
+    ((1, 6, 5, 5), (6, 2, 3, 3), (1, 1), (1, 1), (1, 1), 3, True),        # groups with 2 input channels each
 ]
 
 

@@ -43,6 +43,12 @@ class Tensor(_C._TensorBase):
     def is_quantized(self):
         return self.dtype.is_quantized
 
+    def qscheme(self):
+        """The quantization scheme of a quantized tensor (core.per_tensor_affine, ...)."""
+        from core._qscheme import _by_name
+
+        return _by_name(_C._internal["_qscheme_name"](self))
+
     def is_floating_point(self):
         return self.dtype.is_floating_point
 
@@ -154,9 +160,8 @@ class Tensor(_C._TensorBase):
         # dtype, shape and the C-ordered bytes: independent of numpy's pickle format.
         from core._creation import _rebuild_tensor
 
-        if self.dtype.is_quantized:
-            raise NotImplementedError("pickling quantized tensors is not supported; "
-                                      "pickle t.dequantize() or t.int_repr() instead")
+        if self.dtype.is_quantized:  # the integers and the quantizer (deep copies, data loaders)
+            return (_rebuild_quantized, (self.int_repr(), _quantizer_params(self)))
         payload = self.to(_C.float32) if self.dtype == _C.bfloat16 else self
         data = np.ascontiguousarray(_C._to_numpy(payload)).tobytes()
         requires_grad = builtins.bool(getattr(self, "requires_grad", False))
@@ -344,6 +349,20 @@ class _RemovableHandle:
 
 
 _DL_CPU = 1  # DLPack's kDLCPU
+
+
+def _quantizer_params(t):
+    """(scheme name, scale(s), zero point(s)[, axis]) of a quantized tensor."""
+    name = _C._internal["_qscheme_name"](t)
+    if name == "per_tensor_affine":
+        return (name, t.q_scale(), t.q_zero_point())
+    return (name, t.q_per_channel_scales(), t.q_per_channel_zero_points(), t.q_per_channel_axis())
+
+
+def _rebuild_quantized(ints, params):
+    if params[0] == "per_tensor_affine":
+        return _C._functions["_make_per_tensor_quantized_tensor"](ints, params[1], params[2])
+    return _C._functions["_make_per_channel_quantized_tensor"](ints, params[1], params[2], params[3])
 
 # Tensor dtypes numpy has no type for (PyTorch's names in the error message).
 _NO_NUMPY_TYPE = {_C.bfloat16: "BFloat16", _C.quint8: "QUInt8", _C.qint8: "QInt8", _C.qint32: "QInt32"}

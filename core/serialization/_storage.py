@@ -121,11 +121,10 @@ def storage_bytes(tensor):
     """The bytes of the whole storage under `tensor` (little-endian) as a flat uint8 array,
     and its element count."""
     dtype = tensor.dtype
-    if dtype.is_quantized:
-        raise NotImplementedError("save(): quantized tensors cannot be saved yet "
-                                  "(save t.int_repr() with its scale and zero point)")
     numel = tensor._storage_nbytes() // dtype.itemsize
     base = tensor.detach() if getattr(tensor, "requires_grad", False) else tensor
+    if dtype.is_quantized:  # the stored integers, viewed without the quantizer
+        base = _C._internal["_int_view"](base)
     flat = base.as_strided((numel,), (1,), 0)
     if dtype == _C.bfloat16:
         wide = _C._to_numpy(flat.to(_C.float32))

@@ -248,6 +248,34 @@ void make_return_type(const Op& op, PyObject* namedtuple) {
   g_return_types[&op] = type;
 }
 
+// _C._bind_ops(names) -> {name: callable}: callables for ops an extension module registered
+// after core._C was loaded (vision's kernels). Unknown names raise KeyError.
+PyObject* bind_ops(PyObject*, PyObject* names) {
+  static std::map<std::string, std::vector<const Op*>> bound;  // lives as long as the process
+  PyObject* seq = PySequence_Fast(names, "_bind_ops(): expected a sequence of op names");
+  if (!seq) return nullptr;
+  PyObject* dict = PyDict_New();
+  for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq); ++i) {
+    const char* name = PyUnicode_AsUTF8(PySequence_Fast_GET_ITEM(seq, i));
+    if (!name) return Py_DECREF(seq), Py_DECREF(dict), nullptr;
+    const auto& overloads = OpRegistry::get().overloads(name);
+    if (overloads.empty()) {
+      PyErr_Format(PyExc_KeyError, "_bind_ops(): no op named '%s' in the op table", name);
+      return Py_DECREF(seq), Py_DECREF(dict), nullptr;
+    }
+    auto& kept = bound[name];
+    kept = overloads;
+    PyObject* f = make_op(name, &kept);
+    PyDict_SetItemString(dict, name, f);
+    Py_DECREF(f);
+  }
+  Py_DECREF(seq);
+  return dict;
+}
+
+PyMethodDef bind_ops_def = {"_bind_ops", bind_ops, METH_O,
+                            "{name: callable} for op-table entries registered by other extension modules"};
+
 }  // namespace
 
 void init_ops(PyObject* module) {
@@ -290,6 +318,7 @@ void init_ops(PyObject* module) {
   PyModule_AddObject(module, "_functions", make_dict(functions));
   PyModule_AddObject(module, "_methods", make_dict(methods));
   PyModule_AddObject(module, "_internal", make_dict(internal));
+  PyModule_AddObject(module, "_bind_ops", PyCFunction_New(&bind_ops_def, nullptr));
 }
 
 }  // namespace tz::py

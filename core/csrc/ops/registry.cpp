@@ -38,14 +38,13 @@ void parse_saves(Op& op) {
 TensorList not_differentiable(BackwardContext&) { return {}; }
 
 void OpRegistry::add(const OpDef* defs, size_t n) {
-  ops_.reserve(ops_.size() + n);
   for (size_t i = 0; i < n; ++i) {
     Op op{parse_schema(defs[i].signature), defs[i]};
     parse_saves(op);
     for (const Op& other : ops_) op.overload_index += other.schema.name == op.schema.name;
     ops_.push_back(std::move(op));
   }
-  by_name_.clear();  // `ops_` may have moved: rebuild the index on next use
+  by_name_.clear();  // new names: rebuild the index on next use
 }
 
 const Op& find_op(const std::string& full_name) {

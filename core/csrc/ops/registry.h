@@ -4,6 +4,7 @@
 // bindings and (later) autograd recording are derived from these entries.
 #pragma once
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -65,16 +66,18 @@ class OpRegistry {
  public:
   static OpRegistry& get();
   void add(const OpDef* defs, size_t n);
-  const std::vector<Op>& ops() const { return ops_; }
+  const std::deque<Op>& ops() const { return ops_; }
   // Every overload registered under a base name, in table order.
   const std::vector<const Op*>& overloads(const std::string& name) const;
 
  private:
-  std::vector<Op> ops_;
+  // A deque: entries never move, so `const Op&` held by TZ_OP call sites, recorded nodes
+  // and Python callables stay valid when another extension module registers its table later.
+  std::deque<Op> ops_;
   mutable std::unordered_map<std::string, std::vector<const Op*>> by_name_;
 };
 
-// Registers a static table at load time.
+// Registers a static table at load time (core's own, or an extension module's when it loads).
 struct OpTableRegistrar {
   template <size_t N> explicit OpTableRegistrar(const OpDef (&defs)[N]) {
     OpRegistry::get().add(defs, N);

@@ -22,6 +22,10 @@ _BUILTIN = {
     "resnext101_32x8d": "vision.models.resnet:resnext101_32x8d",
     "wide_resnet50_2": "vision.models.resnet:wide_resnet50_2",
     "wide_resnet101_2": "vision.models.resnet:wide_resnet101_2",
+    # vision.models.detection (not torchvision hub entrypoints, registered here for hub.load by name)
+    "fasterrcnn_resnet50_fpn": "vision.models.detection.faster_rcnn:fasterrcnn_resnet50_fpn",
+    "fasterrcnn_mobilenet_v3_large_fpn": "vision.models.detection.faster_rcnn:fasterrcnn_mobilenet_v3_large_fpn",
+    "fasterrcnn_mobilenet_v3_large_320_fpn": "vision.models.detection.faster_rcnn:fasterrcnn_mobilenet_v3_large_320_fpn",
 }
 
 _registry = dict(_BUILTIN)  # name -> "module:attribute" or a callable

@@ -1,5 +1,6 @@
 """Feature Pyramid Network (Lin et al. 2017): lateral 1x1 convs, a nearest-upsampled top-down
 path and 3x3 output convs, plus optional extra levels."""
+import re
 from collections import OrderedDict
 
 from core import nn
@@ -41,6 +42,17 @@ class FeaturePyramidNetwork(nn.Module):
         if extra_blocks is not None:
             assert isinstance(extra_blocks, ExtraFPNBlock)
         self.extra_blocks = extra_blocks
+
+    def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
+                              error_msgs):
+        # torchvision >= 0.13 wraps each conv in a Conv2dNormActivation ("inner_blocks.0.0.weight"):
+        # checkpoints it writes load here under 0.9's names ("inner_blocks.0.weight")
+        pattern = re.compile(re.escape(prefix) + r"(inner_blocks|layer_blocks)\.(\d+)\.0\.(weight|bias)$")
+        for key in [k for k in state_dict if pattern.match(k)]:
+            block, index, kind = pattern.match(key).groups()
+            state_dict[f"{prefix}{block}.{index}.{kind}"] = state_dict.pop(key)
+        super()._load_from_state_dict(state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
+                                      error_msgs)
 
     def get_result_from_inner_blocks(self, x, idx):
         return self.inner_blocks[idx](x)

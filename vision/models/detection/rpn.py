@@ -22,6 +22,16 @@ class RPNHead(nn.Module):
             nn.init.normal_(layer.weight, std=0.01)
             nn.init.constant_(layer.bias, 0)
 
+    def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
+                              error_msgs):
+        # torchvision >= 0.13 names the 3x3 conv "conv.0.0" (a Conv2dNormActivation in a Sequential)
+        for kind in ("weight", "bias"):
+            newer = f"{prefix}conv.0.0.{kind}"
+            if newer in state_dict:
+                state_dict[f"{prefix}conv.{kind}"] = state_dict.pop(newer)
+        super()._load_from_state_dict(state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
+                                      error_msgs)
+
     def forward(self, x):
         logits, bbox_reg = [], []
         for feature in x:

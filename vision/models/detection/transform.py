@@ -89,8 +89,8 @@ class GeneralizedRCNNTransform(nn.Module):
         return maxes
 
     def batch_images(self, images, size_divisible=32):
-        if not images:
-            raise ValueError("GeneralizedRCNNTransform: expected a non-empty list of images")
+        if not images:  # IndexError, as torchvision's max_by_axis raises on an empty list
+            raise IndexError("GeneralizedRCNNTransform: expected a non-empty list of images, got an empty list")
         max_size = self.max_by_axis([list(img.shape) for img in images])
         stride = float(size_divisible)
         max_size[1] = int(math.ceil(float(max_size[1]) / stride) * stride)

@@ -45,6 +45,8 @@ def test_demo_prints_detections_and_writes_the_image(tmp_path, mirror, capsys):
         for m in model.modules():
             if isinstance(m, (nn.Conv2d, nn.Linear)):
                 m.weight.copy_(core.randn(m.weight.shape) / m.weight[0].numel() ** 0.5)
+                if m.bias is not None:
+                    m.bias.copy_(core.randn(m.bias.shape) * 0.1)
         model.roi_heads.box_predictor.cls_score.weight.mul_(30)
     publish(faster_rcnn, "fasterrcnn_mobilenet_v3_large_320_fpn_coco", model)
     path, image, _ = _shapes_image(tmp_path)

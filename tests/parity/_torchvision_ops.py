@@ -18,6 +18,6 @@ def torchvision_with_ops():
 
     try:
         tv.ops.nms(torch.zeros(0, 4), torch.zeros(0), 0.5)
-    except (RuntimeError, AttributeError) as e:
+    except Exception as e:  # noqa: BLE001 - missing operator, unregistered kernel, failed load: all mean skip
         pytest.skip(f"torchvision's C++ ops are unavailable: {str(e).splitlines()[0]}")
     return tv

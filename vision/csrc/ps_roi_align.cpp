@@ -88,17 +88,13 @@ void backward(const Tensor& grad, const Tensor& rois, T scale, int64_t PH, int64
   });
 }
 
-void check_channels(const char* op, int64_t C, int64_t PH, int64_t PW) {
-  TZ_CHECK(C % (PH * PW) == 0, Runtime, op, "(): input channels must be a multiple of pooling height * pooling "
-           "width, got ", C, " channels for ", PH, "x", PW, " bins");
-}
 
 }  // namespace
 
 Tensor ps_roi_align(const Tensor& input, const Tensor& rois, double spatial_scale, int64_t pooled_height,
                     int64_t pooled_width, int64_t sampling_ratio) {
   RoiArgs a = check_roi_args("ps_roi_align", input, rois, pooled_height, pooled_width);
-  check_channels("ps_roi_align", a.C, pooled_height, pooled_width);
+  check_ps_channels("ps_roi_align", a.C, pooled_height, pooled_width);
   Tensor out = zeros({a.K, a.C / (pooled_height * pooled_width), pooled_height, pooled_width}, input.dtype());
   if (out.numel() == 0 || a.H == 0 || a.W == 0) return out;
   a.input = contiguous(input);
@@ -113,7 +109,7 @@ Tensor ps_roi_align_backward(const Tensor& grad, const Tensor& rois, double spat
                              int64_t pooled_width, int64_t sampling_ratio, int64_t batch_size, int64_t channels,
                              int64_t height, int64_t width) {
   const char* op = "_ps_roi_align_backward";
-  check_channels(op, channels, pooled_height, pooled_width);
+  check_ps_channels(op, channels, pooled_height, pooled_width);
   const Tensor r = check_roi_grad(op, grad, rois, channels / (pooled_height * pooled_width), pooled_height,
                                   pooled_width, batch_size);
   Tensor grad_input = zeros({batch_size, channels, height, width}, grad.dtype());

@@ -50,4 +50,9 @@ Tensor check_roi_grad(const char* op, const Tensor& grad, const Tensor& rois, in
   return r;
 }
 
+void check_ps_channels(const char* op, int64_t channels, int64_t pooled_height, int64_t pooled_width) {
+  TZ_CHECK(channels % (pooled_height * pooled_width) == 0, Runtime, op, "(): input channels must be a multiple of "
+           "pooling height * pooling width, got ", channels, " channels for ", pooled_height, "x", pooled_width, " bins");
+}
+
 }  // namespace tz::vision

@@ -22,6 +22,9 @@ RoiArgs check_roi_args(const char* op, const Tensor& input, const Tensor& rois, 
 Tensor check_roi_grad(const char* op, const Tensor& grad, const Tensor& rois, int64_t channels_out,
                       int64_t pooled_height, int64_t pooled_width, int64_t batch_size);
 
+// The position-sensitive ops need C to be a multiple of PH * PW.
+void check_ps_channels(const char* op, int64_t channels, int64_t pooled_height, int64_t pooled_width);
+
 // The four pixels around (y, x) and their weights; all weights 0 when the point lies outside.
 template <typename T>
 struct Tap {

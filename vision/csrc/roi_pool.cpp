@@ -149,10 +149,6 @@ void ps_roi_pool_backward_kernel(const Tensor& grad, const Tensor& rois, T scale
   });
 }
 
-void check_ps_channels(const char* op, int64_t C, int64_t PH, int64_t PW) {
-  TZ_CHECK(C % (PH * PW) == 0, Runtime, op, "(): input channels must be a multiple of pooling height * pooling "
-           "width, got ", C, " channels for ", PH, "x", PW, " bins");
-}
 
 }  // namespace
 

@@ -91,6 +91,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
 
     import harness
+
     import core
 
     torch, tv = harness.torch, None
@@ -121,12 +122,12 @@ def main(argv=None):
                 return run
 
             cases = {"eval 1x480x640": ({"ours": infer(core, ours, core.tensor(image))},
-                                        lambda: infer(torch, theirs, torch.from_numpy(image)))}
+                                        lambda theirs=theirs: infer(torch, theirs, torch.from_numpy(image)))}
             if args.stages:
                 ours_stages = _stages(core, ours, core.tensor(image))
                 theirs_stages = _stages(torch, theirs, torch.from_numpy(image)) if theirs is not None else {}
                 for stage, fn in ours_stages.items():
-                    cases[f"  {stage}"] = ({"ours": fn}, lambda stage=stage: theirs_stages[stage])
+                    cases[f"  {stage}"] = ({"ours": fn}, lambda stage=stage, t=theirs_stages: t[stage])
             for case, (fns, make_theirs) in cases.items():
                 if theirs is not None:
                     fns["pytorch"] = make_theirs()

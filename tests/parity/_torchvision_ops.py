@@ -5,7 +5,6 @@ the tests that need the ops skip there. A matching pair (torch 2.9.1 + torchvisi
 runs them.
 """
 import pytest
-
 from parity._torchvision import import_torchvision
 
 

@@ -5,8 +5,9 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-import core  # noqa: E402
 from parity._torchvision_ops import torchvision_with_ops  # noqa: E402
+
+import core  # noqa: E402
 from vision import ops  # noqa: E402
 
 

@@ -1,7 +1,15 @@
 """Operators for detection (torchvision 0.9's torchvision.ops): box utilities, NMS, RoI
 pooling/align (C++ kernels in vision._C with backward), the FPN, deformable convolution."""
-from vision.ops.boxes import (batched_nms, box_area, box_convert, box_iou, clip_boxes_to_image,  # noqa: F401
-                              generalized_box_iou, nms, remove_small_boxes)
+from vision.ops.boxes import (  # noqa: F401
+                              batched_nms,
+                              box_area,
+                              box_convert,
+                              box_iou,
+                              clip_boxes_to_image,
+                              generalized_box_iou,
+                              nms,
+                              remove_small_boxes,
+)
 from vision.ops.deform_conv import DeformConv2d, deform_conv2d  # noqa: F401
 from vision.ops.feature_pyramid_network import FeaturePyramidNetwork  # noqa: F401
 from vision.ops.focal_loss import sigmoid_focal_loss  # noqa: F401

@@ -20,7 +20,8 @@ def check_roi_boxes_shape(boxes):
     """torchvision's assertion on the `boxes` argument of the RoI ops."""
     if isinstance(boxes, (list, tuple)):
         for _tensor in boxes:
-            assert _tensor.size(1) == 4, "The shape of the tensor in the boxes list is not correct as List[Tensor[L, 4]]"
+            assert _tensor.size(1) == 4, \
+                "The shape of the tensor in the boxes list is not correct as List[Tensor[L, 4]]"
     elif isinstance(boxes, core.Tensor):
         assert boxes.size(1) == 5, "The boxes tensor shape is not correct as Tensor[K, 5]"
     else:

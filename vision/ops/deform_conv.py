@@ -36,7 +36,8 @@ def deform_conv2d(input, offset, weight, bias=None, stride=(1, 1), padding=(0, 0
         raise RuntimeError(
             "the shape of the offset tensor at dimension 1 is not valid. It should be a multiple of "
             "2 * weight.size[2] * weight.size[3].\n"
-            f"Got offset.shape[1]={offset.shape[1]}, while 2 * weight.size[2] * weight.size[3]={2 * weights_h * weights_w}")
+            f"Got offset.shape[1]={offset.shape[1]}, while 2 * weight.size[2] * weight.size[3]="
+            f"{2 * weights_h * weights_w}")
     return _ops.deform_conv2d(input, weight, offset, mask, bias, stride_h, stride_w, pad_h, pad_w, dil_h, dil_w,
                               n_weight_grps, n_offset_grps)
 

@@ -3,9 +3,9 @@ import math
 
 import core
 from core import nn
+from vision.ops._utils import convert_boxes_to_roi_format
 from vision.ops.boxes import box_area
 from vision.ops.roi_align import roi_align
-from vision.ops._utils import convert_boxes_to_roi_format
 
 __all__ = ["MultiScaleRoIAlign", "LevelMapper", "initLevelMapper"]
 

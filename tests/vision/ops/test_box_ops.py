@@ -6,7 +6,6 @@ import numpy as np
 import pytest
 
 import core
-from core import nn
 from core.autograd import gradcheck
 from core.nn import functional as F
 from vision import ops
@@ -106,7 +105,7 @@ def test_box_convert_clip_remove(rng):
 def deform_ref(x, offset, weight, bias, mask, stride, pad, dil):  # pad: (rows, cols)
     """Direct loops: each tap sampled bilinearly (zero outside) at its offset position."""
     B, C, H, W = x.shape
-    O, Cg, kh, kw = weight.shape
+    out_c, Cg, kh, kw = weight.shape
     groups, og = C // Cg, offset.shape[1] // (2 * kh * kw)
     oH = (H + 2 * pad[0] - dil * (kh - 1) - 1) // stride + 1
     oW = (W + 2 * pad[1] - dil * (kw - 1) - 1) // stride + 1
@@ -122,10 +121,10 @@ def deform_ref(x, offset, weight, bias, mask, stride, pad, dil):  # pad: (rows, 
                     v += wy * wx * plane[yy, xq]
         return v
 
-    out = np.zeros((B, O, oH, oW))
+    out = np.zeros((B, out_c, oH, oW))
     for b in range(B):
-        for o in range(O):
-            g = o // (O // groups)
+        for o in range(out_c):
+            g = o // (out_c // groups)
             for oy in range(oH):
                 for ox in range(oW):
                     acc = bias[o] if bias is not None else 0.0

@@ -96,7 +96,8 @@ def ps_roi_align_ref(x, rois, out_hw, scale, sampling):
             for ph in range(ph_n):
                 for pw in range(pw_n):
                     plane = x[int(b), (c * ph_n + ph) * pw_n + pw]
-                    total = sum(_bilinear(plane, sh + ph * bh + (iy + 0.5) * bh / gh, sw + pw * bw + (ix + 0.5) * bw / gw)
+                    total = sum(_bilinear(plane, sh + ph * bh + (iy + 0.5) * bh / gh,
+                                          sw + pw * bw + (ix + 0.5) * bw / gw)
                                 for iy in range(gh) for ix in range(gw))
                     out[k, c, ph, pw] = total / (gh * gw)
     return out
@@ -153,7 +154,8 @@ def test_roi_align_matches_reference(rng, feature, aligned, sampling, scale, out
 
 def test_roi_align_box_list_and_module(rng, feature):
     boxes = [core.tensor(_rois(rng, 3, 1, 8)[:, 1:]), core.tensor(_rois(rng, 2, 1, 8, degenerate=False)[:, 1:])]
-    rois = core.cat([core.cat([core.full((len(b), 1), float(i), dtype=core.float64), b], 1) for i, b in enumerate(boxes)])
+    rois = core.cat([core.cat([core.full((len(b), 1), float(i), dtype=core.float64), b], 1)
+                     for i, b in enumerate(boxes)])
     x = core.tensor(feature)
     np.testing.assert_array_equal(ops.roi_align(x, boxes, 2).numpy(), ops.roi_align(x, rois, 2).numpy())
     module = ops.RoIAlign((2, 2), 1.0, 2, aligned=True)

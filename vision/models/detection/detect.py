@@ -49,8 +49,9 @@ def _draw(image, found, path):
 
 
 def main(argv=None):
-    import hub
     from PIL import Image
+
+    import hub
 
     parser = argparse.ArgumentParser(prog="python -m vision.models.detection.detect",
                                      description=__doc__.splitlines()[0])

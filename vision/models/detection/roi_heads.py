@@ -130,7 +130,7 @@ class RoIHeads(nn.Module):
                     "target boxes must of float type"
                 assert t["labels"].dtype == core.int64, "target labels must of int64 type"
         if self.training:
-            proposals, matched_idxs, labels, regression_targets = self.select_training_samples(proposals, targets)
+            proposals, _, labels, regression_targets = self.select_training_samples(proposals, targets)
         box_features = self.box_roi_pool(features, proposals, image_shapes)
         box_features = self.box_head(box_features)
         class_logits, box_regression = self.box_predictor(box_features)

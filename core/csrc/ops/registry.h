@@ -88,7 +88,7 @@ class OpRegistry {
   mutable std::unordered_map<std::string, std::vector<const Op*>> by_name_;
 };
 
-// Registers a static table at load time.
+// Registers a static table at load time (core's own, or an extension module's when it loads).
 struct OpTableRegistrar {
   template <size_t N> explicit OpTableRegistrar(const OpDef (&defs)[N]) {
     OpRegistry::get().add(defs, N);

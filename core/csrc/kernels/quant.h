@@ -1,7 +1,9 @@
 // Elementwise and pooling kernels of quantized tensors, on contiguous runs. Every float
 // step is written out (no contraction, nearbyint = round half to even), so the per-ISA
 // builds give the same bits; the formulas are PyTorch's (fbgemm's on x86):
-//   quantize:   q = clamp(nearbyint(x * (1 / scale)) + zp, qmin, qmax)
+//   quantize:   q = clamp(nearbyint(fma(x, 1 / scale, zp)), qmin, qmax) for a per-tensor 8-bit
+//               tensor (fbgemm's vector rounding: the zero point joins before rounding), else
+//               q = clamp(nearbyint(x * (1 / scale)) + zp, qmin, qmax) (fbgemm's scalar quantize_val)
 //   dequantize: x = float(q - zp) * scale
 #pragma once
 #include <cstdint>
@@ -12,7 +14,8 @@
 namespace tz {
 
 // qdtype: QUInt8, QInt8 or QInt32 storage. Returns whether x held a NaN.
-using QuantizeFn = bool (*)(DType qdtype, const float* x, void* q, int64_t n, float inv_scale, int64_t zp);
+using QuantizeFn = bool (*)(DType qdtype, const float* x, void* q, int64_t n, float inv_scale, int64_t zp,
+                            bool zp_before_rounding);
 using DequantizeFn = void (*)(DType qdtype, const void* q, float* x, int64_t n, float scale, int64_t zp);
 extern DispatchStub<QuantizeFn> quantize_stub;
 extern DispatchStub<DequantizeFn> dequantize_stub;

@@ -1,6 +1,7 @@
 #include "quantized/qlinear_conv.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 
@@ -12,6 +13,13 @@
 #include "tensor/memory_format.h"
 
 namespace tz {
+
+namespace {
+std::atomic<QuantizedEngine> g_engine{QuantizedEngine::FBGEMM};
+}  // namespace
+
+QuantizedEngine quantized_engine() { return g_engine.load(std::memory_order_relaxed); }
+void set_quantized_engine(QuantizedEngine engine) { g_engine.store(engine, std::memory_order_relaxed); }
 
 namespace {
 
@@ -61,15 +69,21 @@ void pack_groups(const Tensor& w_ints, PackedWeight& p) {
 }
 
 // Per output channel: the requantization multiplier and the bias in accumulator units.
+// fbgemm keeps the bias a float, acc + bias / (sx * sw); qnnpack first quantizes it to an
+// int32 of scale sx * sw and multiplies by (sw * sx) * (1 / sy) (its rounding, not fbgemm's).
 struct OutputStage {
   std::vector<float> mult, bias;
   OutputStage(const PackedWeight& p, float x_scale, double out_scale) : mult(p.O) {
-    const float inv_out = static_cast<float>(out_scale);
+    const bool qnnpack = quantized_engine() == QuantizedEngine::QNNPACK;
+    const float out = static_cast<float>(out_scale), inv_out = 1.0f / out;
     if (p.bias.defined()) bias.resize(p.O);
     for (int64_t o = 0; o < p.O; ++o) {
       const float act_times_w = x_scale * p.w_scales[o];
-      mult[o] = act_times_w / inv_out;
-      if (p.bias.defined()) bias[o] = p.bias.data<float>()[o] / act_times_w;
+      mult[o] = qnnpack ? p.w_scales[o] * x_scale * inv_out : act_times_w / out;
+      if (!p.bias.defined()) continue;
+      const float b = p.bias.data<float>()[o];
+      bias[o] = qnnpack ? std::nearbyint(b * (1.0f / static_cast<float>(double(p.w_scales[o]) * double(x_scale))))
+                        : b / act_times_w;
     }
   }
 };

@@ -33,8 +33,9 @@ Tensor dense_bytes(const Tensor& x, bool* nhwc) {
   return contiguous(int_view(x), *nhwc ? MemoryFormat::ChannelsLast : MemoryFormat::Contiguous);
 }
 
+// qnnpack's table entry: the zero point is added before rounding (ties differ otherwise).
 uint8_t quantize_one(float v, float inv_scale, int64_t zp) {
-  const float r = std::nearbyint(v * inv_scale) + static_cast<float>(zp);
+  const float r = std::nearbyint(v * inv_scale + static_cast<float>(zp));
   return static_cast<uint8_t>(std::min(std::max(r, 0.0f), 255.0f));
 }
 

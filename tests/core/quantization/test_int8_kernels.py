@@ -33,8 +33,17 @@ LINEAR_CASES = [  # M, K, N, per_channel, weight zero points, bias, relu, activa
 ]
 
 
+@pytest.fixture(params=["fbgemm", "qnnpack"])
+def engine(request):
+    """The engine whose output-stage rounding linear and conv follow."""
+    before = core.backends.quantized.engine
+    core.backends.quantized.engine = request.param
+    yield request.param
+    core.backends.quantized.engine = before
+
+
 @pytest.mark.parametrize("M,K,N,pc,wzp,has_bias,relu,amax", LINEAR_CASES)
-def test_quantized_linear_matches_reference(M, K, N, pc, wzp, has_bias, relu, amax):
+def test_quantized_linear_matches_reference(M, K, N, pc, wzp, has_bias, relu, amax, engine):
     x = RNG.integers(0, amax + 1, (M, K)).astype(np.uint8)
     w = RNG.integers(-128, 128, (N, K)).astype(np.int8)
     scales = RNG.uniform(0.001, 0.01, N).astype(np.float32) if pc else np.full(N, 0.004, np.float32)
@@ -45,9 +54,18 @@ def test_quantized_linear_matches_reference(M, K, N, pc, wzp, has_bias, relu, am
     packed = _Q.linear_prepack(weight(w, scales.astype(np.float64), zps, pc),
                                core.tensor(bias) if has_bias else None)
     y = (_Q.linear_relu if relu else _Q.linear)(qt(x, 0.02, 7), packed, 0.3, 120)
-    ref = qref.qlinear(x, 0.02, 7, w, scales.astype(np.float64).astype(np.float32), zps, bias, 0.3, 120, relu)
+    ref = qref.qlinear(x, 0.02, 7, w, scales.astype(np.float64).astype(np.float32), zps, bias, 0.3, 120, relu,
+                       qnnpack=engine == "qnnpack")
     np.testing.assert_array_equal(y.int_repr().numpy(), ref)
     assert y.q_scale() == 0.3 and y.q_zero_point() == 120
+
+
+def test_output_stage_follows_the_engine(engine):
+    """acc 1 with bias 0.5 (in accumulator units) and output scale 0.5: fbgemm keeps the float bias
+    (1.5 / 0.5 = 3), qnnpack rounds it to an int32 first (half to even: 0, so 1 / 0.5 = 2)."""
+    packed = _Q.linear_prepack(weight(np.ones((1, 1), np.int8), [1.0], [0], False), core.tensor([0.5]))
+    y = _Q.linear(qt(np.array([[11]], np.uint8), 1.0, 10), packed, 0.5, 0)
+    assert y.int_repr().tolist() == [[2 if engine == "qnnpack" else 3]]
 
 
 CONV_CASES = [  # x shape, weight shape, stride, padding, dilation, groups, per_channel
@@ -97,7 +115,7 @@ def test_elementwise_activation_and_pooling_ops():
     np.testing.assert_array_equal(_Q.mul(qa, qb, 0.1, 64).int_repr().numpy(), qref.requant(prod.astype(np.float32) * mult, 64))
     hs = da * np.minimum(np.maximum(da + np.float32(3), 0), 6) / np.float32(6)
     np.testing.assert_array_equal(_Q.hardswish(qa, 0.04, 20).int_repr().numpy(),
-                                  qref.requant(hs * (np.float32(1) / np.float32(0.04)), 20))
+                                  qref.requant_zp_first(hs * (np.float32(1) / np.float32(0.04)), 20))
     hsig = np.minimum(np.maximum(da + np.float32(3), 0), 6) / np.float32(6)
     out = _Q.hardsigmoid(qa)
     assert out.q_scale() == 1 / 256 and out.q_zero_point() == 0
@@ -114,7 +132,7 @@ def test_elementwise_activation_and_pooling_ops():
     c = _Q.cat([qa, qb], 1, 0.05, 120)
     np.testing.assert_array_equal(c.int_repr().numpy()[:, :3], a)
     np.testing.assert_array_equal(c.int_repr().numpy()[:, 3:],
-                                  qref.quantize(db, 0.05, 120, 0, 255, np.uint8))
+                                  qref.quantize(db, 0.05, 120, 0, 255, np.uint8, zp_first=True))
 
 
 def test_dynamic_linear_and_choose_qparams():
@@ -124,7 +142,7 @@ def test_dynamic_linear_and_choose_qparams():
     packed = _Q.linear_prepack(weight(w, [0.01], [0], False), core.tensor(bias))
     y = _Q.linear_dynamic(core.tensor(x), packed, True).numpy()
     scale, zp = _Q.choose_qparams(float(x.min()), float(x.max()), 0, 127)
-    xq = qref.quantize(x, scale, zp, 0, 255, np.uint8)
+    xq = qref.quantize(x, scale, zp, 0, 255, np.uint8, zp_first=True)
     acc = (xq.astype(np.int64) - zp) @ w.astype(np.int64).T
     ref = acc.astype(np.float32) * (np.float32(scale) * np.float32(0.01)) + bias
     np.testing.assert_array_equal(y, ref)

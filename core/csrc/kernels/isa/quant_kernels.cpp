@@ -23,7 +23,7 @@ inline int32_t requant(float v, float zp, float lo, float hi) {
 }
 
 template <typename Q>
-bool quantize_run(const float* x, Q* q, int64_t n, float inv_scale, int64_t zp) {
+bool quantize_run(const float* x, Q* q, int64_t n, float inv_scale, int64_t zp, bool zp_before_rounding) {
   const float lo = static_cast<float>(quant_lo<Q>()), hi = static_cast<float>(quant_hi<Q>());
   const float fzp = static_cast<float>(zp);
   bool nan = false;
@@ -32,6 +32,9 @@ bool quantize_run(const float* x, Q* q, int64_t n, float inv_scale, int64_t zp) 
     if constexpr (sizeof(Q) == 4) {  // int32 range: clamp in double (float cannot hold INT32_MAX)
       double r = static_cast<double>(std::nearbyint(x[i] * inv_scale)) + static_cast<double>(zp);
       q[i] = static_cast<Q>(std::min(std::max(r, double(quant_lo<Q>())), double(quant_hi<Q>())));
+    } else if (zp_before_rounding) {
+      const float r = std::nearbyint(std::fma(x[i], inv_scale, fzp));
+      q[i] = static_cast<Q>(std::min(std::max(r, lo), hi));
     } else {
       q[i] = static_cast<Q>(requant(x[i] * inv_scale, fzp, lo, hi));
     }
@@ -39,11 +42,12 @@ bool quantize_run(const float* x, Q* q, int64_t n, float inv_scale, int64_t zp) 
   return nan;
 }
 
-bool quantize_kernel(DType qdtype, const float* x, void* q, int64_t n, float inv_scale, int64_t zp) {
+bool quantize_kernel(DType qdtype, const float* x, void* q, int64_t n, float inv_scale, int64_t zp,
+                     bool zp_before_rounding) {
   switch (qdtype) {
-    case DType::QUInt8: return quantize_run(x, static_cast<uint8_t*>(q), n, inv_scale, zp);
-    case DType::QInt8: return quantize_run(x, static_cast<int8_t*>(q), n, inv_scale, zp);
-    default: return quantize_run(x, static_cast<int32_t*>(q), n, inv_scale, zp);
+    case DType::QUInt8: return quantize_run(x, static_cast<uint8_t*>(q), n, inv_scale, zp, zp_before_rounding);
+    case DType::QInt8: return quantize_run(x, static_cast<int8_t*>(q), n, inv_scale, zp, zp_before_rounding);
+    default: return quantize_run(x, static_cast<int32_t*>(q), n, inv_scale, zp, false);
   }
 }
 

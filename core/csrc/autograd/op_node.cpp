@@ -262,4 +262,7 @@ Value call_with_autograd(const Op& op, Stack& args) {
 }
 
 }  // namespace autograd
+
+Value call_op(const Op& op, Stack& args) { return autograd::call_with_autograd(op, args); }
+
 }  // namespace tz

@@ -3,7 +3,6 @@
 #include <cctype>
 #include <sstream>
 
-#include "autograd/op_node.h"
 
 namespace tz {
 
@@ -107,8 +106,6 @@ const std::vector<const Op*>& OpRegistry::overloads(const std::string& name) con
   auto it = by_name_.find(name);
   return it == by_name_.end() ? none : it->second;
 }
-
-Value call_op(const Op& op, Stack& args) { return autograd::call_with_autograd(op, args); }
 
 Value call_op_untracked(const Op& op, Stack& args) {
   try {

@@ -65,6 +65,7 @@ extern DispatchStub<QAvgPoolFn> qadaptive_avg_pool_stub;
 // Depthwise quantized convolution, NHWC, one input channel per group (C == O, multiplier 1):
 // acc[c] = sum over valid taps (x - x_zp) * w[tap][c], w packed as int32 (KH*KW, C) already
 // minus the weight zero points; then the output stage of kernels/qgemm.h per channel.
+constexpr int64_t kMaxDepthwiseTaps = 49;  // KH * KW of the direct kernel (larger ones use im2col)
 struct QDepthwiseArgs {
   const uint8_t* x;     // N x H x W x C
   const int32_t* w;     // KH*KW x C

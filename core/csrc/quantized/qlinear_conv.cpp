@@ -166,8 +166,16 @@ QGemmArgs gemm_args(const PackedWeight& p, int64_t group, const uint8_t* a, int6
 
 // Im2col of one group of an NHWC u8 image: rows (oh, ow), columns (kh, kw, c) of K4 bytes;
 // taps in the padding read the input's zero point (they contribute nothing).
-void im2col_u8(const uint8_t* x, int64_t H, int64_t W, int64_t C, int64_t c0, const PackedWeight& p, int64_t OH,
-               int64_t OW, uint8_t pad, uint8_t* col) {
+// One image's patches as GEMM rows of K4 bytes (taps in (kh, kw, c) order, padding = the input
+// zero point, zeros past K). The image is read through its strides (elements), so NCHW input
+// (the stem's, straight from a QuantStub) needs no NHWC copy first.
+struct ImageView {
+  const uint8_t* data;
+  int64_t H, W, sc, sh, sw;
+};
+
+void im2col_u8(const ImageView& x, int64_t c0, const PackedWeight& p, int64_t OH, int64_t OW, uint8_t pad,
+               uint8_t* col) {
   const int64_t Cg = p.Cg;
   parallel_for(0, OH, 4, [&](int64_t b, int64_t e) {
     for (int64_t oh = b; oh < e; ++oh)
@@ -177,10 +185,16 @@ void im2col_u8(const uint8_t* x, int64_t H, int64_t W, int64_t C, int64_t c0, co
           const int64_t ih = oh * p.stride[0] - p.padding[0] + kh * p.dilation[0];
           for (int64_t kw = 0; kw < p.KW; ++kw, row += Cg) {
             const int64_t iw = ow * p.stride[1] - p.padding[1] + kw * p.dilation[1];
-            if (ih < 0 || ih >= H || iw < 0 || iw >= W)
+            if (ih < 0 || ih >= x.H || iw < 0 || iw >= x.W) {
               std::memset(row, pad, Cg);
-            else
-              std::memcpy(row, x + (ih * W + iw) * C + c0, Cg);
+              continue;
+            }
+            const uint8_t* src = x.data + ih * x.sh + iw * x.sw + c0 * x.sc;
+            if (x.sc == 1 && Cg > 8) {
+              std::memcpy(row, src, Cg);
+            } else {
+              for (int64_t c = 0; c < Cg; ++c) row[c] = src[c * x.sc];
+            }
           }
         }
         std::memset(row, 0, p.K4 - p.K);
@@ -230,7 +244,7 @@ PackedWeightPtr pack_conv2d(const Tensor& weight, const Tensor& bias, const IntL
   read_weight_qparams(weight, *p, op);
   read_bias(bias, *p, op);
   Tensor ints = contiguous(int_view(weight), MemoryFormat::Contiguous);  // (O, Cg, KH, KW)
-  p->depthwise = p->Cg == 1 && groups == p->O;
+  p->depthwise = p->Cg == 1 && groups == p->O && p->KH * p->KW <= kMaxDepthwiseTaps;
   if (p->depthwise) {
     const int64_t taps = p->KH * p->KW;
     p->depthwise_w.resize(taps * p->O);
@@ -359,7 +373,11 @@ Tensor quantized_conv2d(const Tensor& x, const PackedWeight& p, double scale, in
   const int64_t OW = (W + 2 * p.padding[1] - p.dilation[1] * (p.KW - 1) - 1) / p.stride[1] + 1;
   TZ_CHECK(OH > 0 && OW > 0, Runtime, op, "(): the input of shape ", shape_str(x.sizes()),
            " is smaller than the kernel");
-  Tensor xi = contiguous(int_view(x), MemoryFormat::ChannelsLast);  // NHWC bytes
+  const bool direct = p.KH == 1 && p.KW == 1 && p.stride[0] == 1 && p.stride[1] == 1 && p.padding[0] == 0 &&
+                      p.padding[1] == 0 && p.groups == 1;
+  // im2col reads NCHW input as it is; the depthwise and 1x1 paths want NHWC bytes.
+  const bool nchw_patches = !direct && !p.depthwise && x.is_contiguous();
+  Tensor xi = nchw_patches ? int_view(x) : contiguous(int_view(x), MemoryFormat::ChannelsLast);
   Tensor y = empty_quantized({N, p.O, OH, OW}, DType::QUInt8, per_tensor_quantizer(scale, zero_point), true);
   if (y.numel() == 0) return y;
   const uint8_t* xp = xi.data<uint8_t>();
@@ -376,8 +394,6 @@ Tensor quantized_conv2d(const Tensor& x, const PackedWeight& p, double scale, in
     parallel_for(0, N * OH, 1, [&](int64_t b, int64_t e) { qconv_depthwise_stub(d, b, e); });
     return y;
   }
-  const bool direct = p.KH == 1 && p.KW == 1 && p.stride[0] == 1 && p.stride[1] == 1 && p.padding[0] == 0 &&
-                      p.padding[1] == 0 && p.groups == 1;
   const int64_t og = p.O / p.groups;
   std::vector<uint8_t> col, copy;
   for (int64_t n = 0; n < N; ++n) {
@@ -389,7 +405,8 @@ Tensor quantized_conv2d(const Tensor& x, const PackedWeight& p, double scale, in
         a = rows_readable(image, H * W, C, p.K, p.K4, copy, &lda);
       } else {
         col.resize(static_cast<size_t>(OH * OW * p.K4));
-        im2col_u8(image, H, W, C, g * p.Cg, p, OH, OW, static_cast<uint8_t>(x_zp), col.data());
+        const ImageView view = nchw_patches ? ImageView{image, H, W, H * W, W, 1} : ImageView{image, H, W, 1, W * C, C};
+        im2col_u8(view, g * p.Cg, p, OH, OW, static_cast<uint8_t>(x_zp), col.data());
         a = col.data();
         lda = p.K4;
       }

@@ -8,6 +8,7 @@
 
 #include "kernels/isa_vector.h"
 #include "kernels/quant.h"
+#include "kernels/simd_vec.h"
 
 namespace tz {
 namespace TZ_CPU_CAPABILITY {
@@ -142,36 +143,105 @@ void qadaptive_avg_pool_kernel(const QAvgPoolArgs& a, int64_t oh0, int64_t oh1) 
   }
 }
 
+// The taps of one output pixel that fall inside the image: offsets into the image relative to
+// the pixel's first column (ow * sw * C), and weight rows. Pixels whose valid kw range is the
+// same share them, so the list is rebuilt only at the borders.
+struct DepthwiseTaps {
+  int64_t count = 0;
+  int64_t x_offset[kMaxDepthwiseTaps];
+  int64_t w_row[kMaxDepthwiseTaps];
+};
+
+// The output stage of one lane, as the vector path computes it (clamping v to +-2^22 first
+// cannot change the clamped result, and keeps the vector rounding exact).
+inline uint8_t depthwise_out(int32_t acc, float bias, float mult, float zy, float lo, float hi) {
+  const float v = std::min(std::max((static_cast<float>(acc) + bias) * mult, -4194304.0f), 4194304.0f);
+  return static_cast<uint8_t>(requant(v, zy, lo, hi));
+}
+
+// L bytes widened to int32 lanes (GCC 12 spells __builtin_convertvector of bytes lane by lane).
+TZ_VINLINE vm::vint32 load_u8_as_i32(const uint8_t* p) {
+#if defined(__AVX512F__)
+  return reinterpret_cast<vm::vint32>(_mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))));
+#elif defined(__AVX2__)
+  return reinterpret_cast<vm::vint32>(_mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p))));
+#else
+  int32_t v;
+  std::memcpy(&v, p, 4);
+  const __m128i zero = _mm_setzero_si128();
+  const __m128i bytes = _mm_cvtsi32_si128(v);
+  return reinterpret_cast<vm::vint32>(_mm_unpacklo_epi16(_mm_unpacklo_epi8(bytes, zero), zero));
+#endif
+}
+
+// One output pixel: a vector of channels at a time, accumulating in registers over the taps;
+// acc starts at -x_zp * (the sum of the taps' weights), so each tap is one multiply-add.
+void depthwise_pixel(const QDepthwiseArgs& a, const uint8_t* x, const DepthwiseTaps& taps, const int32_t* zp_wsum,
+                     uint8_t* y, float zy, float lo, float hi) {
+  using vm::vfloat;
+  using vm::vint32;
+  constexpr int64_t L = vm::kLanes<int32_t>;
+  typedef uint8_t vbytes __attribute__((vector_size(L)));
+  const vfloat kShift = vm::splat<vfloat>(12582912.0f);  // 1.5 * 2^23: adding it rounds half to even
+  const vfloat vmin = vm::splat<vfloat>(-4194304.0f), vmax = vm::splat<vfloat>(4194304.0f);
+  const vfloat vlo = vm::splat<vfloat>(lo), vhi = vm::splat<vfloat>(hi), vzy = vm::splat<vfloat>(zy);
+  // Vectors of L channels; a ragged end is one more vector ending at C (it recomputes a few
+  // channels, with the same values), so only C < L takes the scalar loop.
+  for (int64_t c0 = 0; a.C >= L && c0 < a.C; c0 += L) {
+    const int64_t c = std::min(c0, a.C - L);
+    vint32 acc = -vm::load(zp_wsum + c);
+    for (int64_t t = 0; t < taps.count; ++t)
+      acc += load_u8_as_i32(x + taps.x_offset[t] + c) * vm::load(a.w + taps.w_row[t] * a.C + c);
+    vfloat v = __builtin_convertvector(acc, vfloat);
+    if (a.bias) v += vm::load(a.bias + c);
+    v *= vm::load(a.mult + c);
+    v = v < vmin ? vmin : v;
+    v = v > vmax ? vmax : v;
+    v = (v + kShift) - kShift + vzy;
+    v = v < vlo ? vlo : v;
+    v = v > vhi ? vhi : v;
+    const vbytes out = __builtin_convertvector(__builtin_convertvector(v, vint32), vbytes);
+    std::memcpy(y + c, &out, L);
+  }
+  for (int64_t c = a.C >= L ? a.C : 0; c < a.C; ++c) {
+    int32_t acc = -zp_wsum[c];
+    for (int64_t t = 0; t < taps.count; ++t)
+      acc += static_cast<int32_t>(x[taps.x_offset[t] + c]) * a.w[taps.w_row[t] * a.C + c];
+    y[c] = depthwise_out(acc, a.bias ? a.bias[c] : 0.0f, a.mult[c], zy, lo, hi);
+  }
+}
+
 void qconv_depthwise_kernel(const QDepthwiseArgs& a, int64_t begin, int64_t end) {
-  const int64_t C = a.C;
-  Vector<int32_t> acc_buf(C);
-  int32_t* acc = acc_buf.data();
   const float zy = static_cast<float>(a.out_zp), lo = static_cast<float>(a.lo), hi = static_cast<float>(a.hi);
+  DepthwiseTaps taps;
+  Vector<int32_t> zp_wsum(a.C);
   for (int64_t task = begin; task < end; ++task) {
     const int64_t n = task / a.OH, oh = task % a.OH;
-    const uint8_t* x = a.x + n * a.H * a.W * C;
-    uint8_t* y = a.y + (n * a.OH + oh) * a.OW * C;
-    for (int64_t ow = 0; ow < a.OW; ++ow, y += C) {
-      std::memset(acc, 0, C * sizeof(int32_t));
-      for (int64_t kh = 0; kh < a.KH; ++kh) {
-        const int64_t ih = oh * a.sh - a.ph + kh * a.dh;
-        if (ih < 0 || ih >= a.H) continue;
-        for (int64_t kw = 0; kw < a.KW; ++kw) {
-          const int64_t iw = ow * a.sw - a.pw + kw * a.dw;
-          if (iw < 0 || iw >= a.W) continue;
-          const uint8_t* px = x + (ih * a.W + iw) * C;
-          const int32_t* w = a.w + (kh * a.KW + kw) * C;
-          const int32_t zp = a.x_zp;
-          for (int64_t c = 0; c < C; ++c) acc[c] += (static_cast<int32_t>(px[c]) - zp) * w[c];
+    const uint8_t* x = a.x + n * a.H * a.W * a.C;
+    uint8_t* y = a.y + (n * a.OH + oh) * a.OW * a.C;
+    int64_t kw0 = -1, kw1 = -1;  // the valid kw range the taps were built for
+    for (int64_t ow = 0; ow < a.OW; ++ow, y += a.C) {
+      const int64_t iw0 = ow * a.sw - a.pw;
+      const int64_t lo_kw = iw0 >= 0 ? 0 : (-iw0 + a.dw - 1) / a.dw;
+      const int64_t hi_kw = std::min(a.KW, a.W - iw0 <= 0 ? 0 : (a.W - iw0 + a.dw - 1) / a.dw);
+      if (lo_kw != kw0 || hi_kw != kw1) {
+        kw0 = lo_kw;
+        kw1 = hi_kw;
+        taps.count = 0;
+        for (int64_t kh = 0; kh < a.KH; ++kh) {
+          const int64_t ih = oh * a.sh - a.ph + kh * a.dh;
+          if (ih < 0 || ih >= a.H) continue;
+          for (int64_t kw = kw0; kw < kw1; ++kw) {
+            taps.x_offset[taps.count] = (ih * a.W + kw * a.dw - a.pw) * a.C;
+            taps.w_row[taps.count++] = kh * a.KW + kw;
+          }
         }
+        std::fill(zp_wsum.begin(), zp_wsum.end(), 0);
+        for (int64_t t = 0; t < taps.count; ++t)
+          for (int64_t c = 0; c < a.C; ++c) zp_wsum[c] += a.w[taps.w_row[t] * a.C + c];
+        for (int64_t c = 0; c < a.C; ++c) zp_wsum[c] *= a.x_zp;
       }
-      if (a.bias) {
-        for (int64_t c = 0; c < C; ++c)
-          y[c] = static_cast<uint8_t>(requant((static_cast<float>(acc[c]) + a.bias[c]) * a.mult[c], zy, lo, hi));
-      } else {
-        for (int64_t c = 0; c < C; ++c)
-          y[c] = static_cast<uint8_t>(requant(static_cast<float>(acc[c]) * a.mult[c], zy, lo, hi));
-      }
+      depthwise_pixel(a, x + ow * a.sw * a.C, taps, zp_wsum.data(), y, zy, lo, hi);
     }
   }
 }

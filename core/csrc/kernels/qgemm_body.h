@@ -20,36 +20,58 @@ namespace tz {
 namespace TZ_CPU_CAPABILITY {
 namespace {
 
-// The output stage of row m, channels [n0, n0 + count), from its int32 dot products.
-inline void store_row(const QGemmArgs& g, int64_t m, int64_t n0, int64_t count, int32_t* acc) {
-  const int32_t* colsum = g.b.colsum + n0;
-  const int32_t a_zp = g.a_zp;
-  for (int64_t j = 0; j < count; ++j) acc[j] -= a_zp * colsum[j];
-  if (g.b_zp) {
-    const int32_t row_term = static_cast<int32_t>(g.b.K) * a_zp - g.a_rowsum[m];
-    const int32_t* b_zp = g.b_zp + n0;
-    for (int64_t j = 0; j < count; ++j) acc[j] += row_term * b_zp[j];
-  }
+// The first n (< lanes) bytes of v stored to y.
+template <typename VB> TZ_VINLINE void store_bytes(uint8_t* y, const VB& v, int64_t n) {
+#if defined(__AVX512F__)
+  _mm_mask_storeu_epi8(y, static_cast<__mmask16>((1u << n) - 1), reinterpret_cast<__m128i>(v));
+#else
+  for (int64_t i = 0; i < n; ++i) y[i] = v[i];
+#endif
+}
+
+// The output stage of row m, channels [n0, n0 + count), from its int32 dot products, a
+// vector of channels at a time (the per-channel arrays and the tile row are padded, so
+// every load is whole; only the stores stop at count). The u8 rounding adds 1.5 * 2^23 (half to even, as nearbyint)
+// after clamping v to +-2^22, which cannot change the clamped result.
+inline void store_row(const QGemmArgs& g, int64_t m, int64_t n0, int64_t count, const int32_t* tile_row) {
+  using vm::vfloat;
+  using vm::vint32;
+  constexpr int64_t L = vm::kLanes<int32_t>;
+  typedef uint8_t vbytes __attribute__((vector_size(L)));
   const QGemmOutput& o = g.out;
-  const float* mult = o.mult + n0;
-  const float* bias = o.bias ? o.bias + n0 : nullptr;
-  if (o.to_float) {
-    float* y = static_cast<float*>(o.y) + m * o.ldy + n0;
-    if (bias)
-      for (int64_t j = 0; j < count; ++j) y[j] = static_cast<float>(acc[j]) * mult[j] + bias[j];
+  const vint32 a_zp = vm::splat<vint32>(g.a_zp);
+  const vint32 row_term = vm::splat<vint32>(g.b_zp ? static_cast<int32_t>(g.b.K) * g.a_zp - g.a_rowsum[m] : 0);
+  const vfloat kShift = vm::splat<vfloat>(12582912.0f), vmin = vm::splat<vfloat>(-4194304.0f),
+               vmax = vm::splat<vfloat>(4194304.0f);
+  const vfloat zp = vm::splat<vfloat>(static_cast<float>(o.out_zp)), lo = vm::splat<vfloat>(static_cast<float>(o.lo)),
+               hi = vm::splat<vfloat>(static_cast<float>(o.hi));
+  for (int64_t j = 0; j < count; j += L) {
+    const int64_t n = std::min(L, count - j), c = n0 + j;
+    vint32 acc = vm::load(tile_row + j) - a_zp * vm::load(g.b.colsum + c);
+    if (g.b_zp) acc += row_term * vm::load(g.b_zp + c);
+    const vfloat mult = vm::load(o.mult + c);
+    vfloat v = __builtin_convertvector(acc, vfloat);
+    if (o.to_float) {
+      v *= mult;
+      if (o.bias) v += vm::load(o.bias + c);
+      float* y = static_cast<float*>(o.y) + m * o.ldy + c;
+      n == L ? vm::store(y, v) : vm::store_partial(y, v, n);
+      continue;
+    }
+    if (o.bias) v += vm::load(o.bias + c);
+    v *= mult;
+    v = v < vmin ? vmin : v;
+    v = v > vmax ? vmax : v;
+    v = (v + kShift) - kShift + zp;
+    v = v < lo ? lo : v;
+    v = v > hi ? hi : v;
+    const vbytes out = __builtin_convertvector(__builtin_convertvector(v, vint32), vbytes);
+    uint8_t* y = static_cast<uint8_t*>(o.y) + m * o.ldy + c;
+    if (n == L)
+      std::memcpy(y, &out, L);  // a fixed size: one vector store
     else
-      for (int64_t j = 0; j < count; ++j) y[j] = static_cast<float>(acc[j]) * mult[j];
-    return;
+      store_bytes(y, out, n);
   }
-  uint8_t* y = static_cast<uint8_t*>(o.y) + m * o.ldy + n0;
-  const float zp = static_cast<float>(o.out_zp), lo = static_cast<float>(o.lo), hi = static_cast<float>(o.hi);
-  float v[32];
-  if (bias)
-    for (int64_t j = 0; j < count; ++j) v[j] = (static_cast<float>(acc[j]) + bias[j]) * mult[j];
-  else
-    for (int64_t j = 0; j < count; ++j) v[j] = static_cast<float>(acc[j]) * mult[j];
-  for (int64_t j = 0; j < count; ++j)
-    y[j] = static_cast<uint8_t>(std::min(std::max(std::nearbyint(v[j]) + zp, lo), hi));
 }
 
 #if !defined(__AVX2__)

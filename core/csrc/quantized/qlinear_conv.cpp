@@ -30,7 +30,7 @@ void read_weight_qparams(const Tensor& w, PackedWeight& p, const char* op) {
   TZ_CHECK(w.dtype() == DType::QInt8, Type, op, "(): the weight must be qint8, got ", dtype_name(w.dtype()));
   const Quantizer& q = quantizer_of(w, op);
   p.w_scales.resize(p.O);
-  p.w_zero_points.resize(p.O);
+  p.w_zero_points.resize(p.O + kQGemmBlock);  // readable past O: the GEMM output stage loads whole vectors
   if (q.per_channel()) {
     TZ_CHECK(q.scheme == QScheme::PerChannelAffine && q.axis == 0, NotImplemented, op,
              "(): per-channel weights must be quantized along dim 0 with integer zero points");
@@ -42,7 +42,8 @@ void read_weight_qparams(const Tensor& w, PackedWeight& p, const char* op) {
     std::fill(p.w_scales.begin(), p.w_scales.end(), static_cast<float>(q.scale));
     std::fill(p.w_zero_points.begin(), p.w_zero_points.end(), static_cast<int32_t>(q.zero_point));
   }
-  p.has_w_zero_points = std::any_of(p.w_zero_points.begin(), p.w_zero_points.end(), [](int32_t z) { return z != 0; });
+  p.has_w_zero_points = std::any_of(p.w_zero_points.begin(), p.w_zero_points.begin() + p.O,
+                                    [](int32_t z) { return z != 0; });
 }
 
 void read_bias(const Tensor& bias, PackedWeight& p, const char* op) {
@@ -59,7 +60,7 @@ void pack_groups(const Tensor& w_ints, PackedWeight& p) {
   const int64_t og = p.O / p.groups, og16 = (og + kQGemmBlock - 1) / kQGemmBlock * kQGemmBlock;
   p.K4 = round_up4(p.K);
   p.packed.resize(static_cast<size_t>(p.groups * og16 * p.K4));
-  p.colsum.resize(p.O);
+  p.colsum.resize(p.O + kQGemmBlock);  // zeros past O, for whole-vector loads
   const int8_t* b = w_ints.data<int8_t>();
   for (int64_t g = 0; g < p.groups; ++g) {
     int32_t amax = 0;
@@ -73,10 +74,10 @@ void pack_groups(const Tensor& w_ints, PackedWeight& p) {
 // int32 of scale sx * sw and multiplies by (sw * sx) * (1 / sy) (its rounding, not fbgemm's).
 struct OutputStage {
   std::vector<float> mult, bias;
-  OutputStage(const PackedWeight& p, float x_scale, double out_scale) : mult(p.O) {
+  OutputStage(const PackedWeight& p, float x_scale, double out_scale) : mult(p.O + kQGemmBlock) {
     const bool qnnpack = quantized_engine() == QuantizedEngine::QNNPACK;
     const float out = static_cast<float>(out_scale), inv_out = 1.0f / out;
-    if (p.bias.defined()) bias.resize(p.O);
+    if (p.bias.defined()) bias.resize(p.O + kQGemmBlock);
     for (int64_t o = 0; o < p.O; ++o) {
       const float act_times_w = x_scale * p.w_scales[o];
       mult[o] = qnnpack ? p.w_scales[o] * x_scale * inv_out : act_times_w / out;
@@ -164,8 +165,6 @@ QGemmArgs gemm_args(const PackedWeight& p, int64_t group, const uint8_t* a, int6
   return g;
 }
 
-// Im2col of one group of an NHWC u8 image: rows (oh, ow), columns (kh, kw, c) of K4 bytes;
-// taps in the padding read the input's zero point (they contribute nothing).
 // One image's patches as GEMM rows of K4 bytes (taps in (kh, kw, c) order, padding = the input
 // zero point, zeros past K). The image is read through its strides (elements), so NCHW input
 // (the stem's, straight from a QuantStub) needs no NHWC copy first.
@@ -348,12 +347,16 @@ Tensor quantized_linear_dynamic(const Tensor& x, const PackedWeight& p, bool red
   std::vector<uint8_t> copy;
   int64_t lda;
   const uint8_t* ap = rows_readable(qx.data<uint8_t>(), M, p.K, p.K, p.K4, copy, &lda);
-  std::vector<float> mult(p.O);
+  std::vector<float> mult(p.O + kQGemmBlock), bias;  // padded: the output stage loads whole vectors
   for (int64_t o = 0; o < p.O; ++o) mult[o] = static_cast<float>(scale) * p.w_scales[o];
+  if (p.bias.defined()) {
+    bias.assign(p.O + kQGemmBlock, 0.0f);
+    std::copy(p.bias.data<float>(), p.bias.data<float>() + p.O, bias.begin());
+  }
   QGemmArgs g = gemm_args(p, 0, ap, lda, M, static_cast<int32_t>(zp));
   g.out.to_float = true;
   g.out.mult = mult.data();
-  g.out.bias = p.bias.defined() ? p.bias.data<float>() : nullptr;
+  g.out.bias = bias.empty() ? nullptr : bias.data();
   g.out.y = y.raw_data();
   g.out.ldy = p.O;
   run_qgemm(g, p.abs_max);

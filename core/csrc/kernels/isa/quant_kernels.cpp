@@ -23,19 +23,55 @@ inline int32_t requant(float v, float zp, float lo, float hi) {
   return static_cast<int32_t>(std::min(std::max(r, lo), hi));
 }
 
+// fbgemm's per-tensor 8-bit quantize, a vector at a time: clamp(nearbyint(fma(x, inv, zp))).
+// Clamping to the integer bounds before rounding gives the same result and keeps the
+// 1.5 * 2^23 rounding exact; NaN lanes are reported (and stored as qmin).
+template <typename Q>
+bool quantize_zp_first_run(const float* x, Q* q, int64_t n, float inv_scale, float fzp) {
+  using vm::vfloat;
+  using vm::vint32;
+  constexpr int64_t L = vm::kLanes<float>;
+  typedef Q vq __attribute__((vector_size(L * sizeof(Q))));
+  const vfloat inv = vm::splat<vfloat>(inv_scale), zp = vm::splat<vfloat>(fzp);
+  const vfloat lo = vm::splat<vfloat>(static_cast<float>(quant_lo<Q>()));
+  const vfloat hi = vm::splat<vfloat>(static_cast<float>(quant_hi<Q>()));
+  const vfloat kShift = vm::splat<vfloat>(12582912.0f);
+  vint32 nan = {};
+  int64_t i = 0;
+  for (; i + L <= n; i += L) {
+    vfloat v = vm::vfma(vm::load(x + i), inv, zp);
+    nan |= v != v;
+    v = v > lo ? v : lo;  // NaN compares false: it becomes lo
+    v = v < hi ? v : hi;
+    v = (v + kShift) - kShift;
+    const vq out = __builtin_convertvector(__builtin_convertvector(v, vint32), vq);
+    std::memcpy(q + i, &out, sizeof(out));
+  }
+  bool any_nan = false;
+  for (int64_t l = 0; l < L; ++l) any_nan |= nan[l] != 0;
+  for (; i < n; ++i) {
+    any_nan |= x[i] != x[i];
+    const float v = std::fma(x[i], inv_scale, fzp);
+    const float r = std::nearbyint(std::min(std::max(v, static_cast<float>(quant_lo<Q>())),
+                                            static_cast<float>(quant_hi<Q>())));
+    q[i] = static_cast<Q>(r == r ? r : static_cast<float>(quant_lo<Q>()));
+  }
+  return any_nan;
+}
+
 template <typename Q>
 bool quantize_run(const float* x, Q* q, int64_t n, float inv_scale, int64_t zp, bool zp_before_rounding) {
   const float lo = static_cast<float>(quant_lo<Q>()), hi = static_cast<float>(quant_hi<Q>());
   const float fzp = static_cast<float>(zp);
+  if constexpr (sizeof(Q) == 1) {
+    if (zp_before_rounding) return quantize_zp_first_run(x, q, n, inv_scale, fzp);
+  }
   bool nan = false;
   for (int64_t i = 0; i < n; ++i) {
     nan |= x[i] != x[i];
     if constexpr (sizeof(Q) == 4) {  // int32 range: clamp in double (float cannot hold INT32_MAX)
       double r = static_cast<double>(std::nearbyint(x[i] * inv_scale)) + static_cast<double>(zp);
       q[i] = static_cast<Q>(std::min(std::max(r, double(quant_lo<Q>())), double(quant_hi<Q>())));
-    } else if (zp_before_rounding) {
-      const float r = std::nearbyint(std::fma(x[i], inv_scale, fzp));
-      q[i] = static_cast<Q>(std::min(std::max(r, lo), hi));
     } else {
       q[i] = static_cast<Q>(requant(x[i] * inv_scale, fzp, lo, hi));
     }

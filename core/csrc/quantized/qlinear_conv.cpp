@@ -165,40 +165,63 @@ QGemmArgs gemm_args(const PackedWeight& p, int64_t group, const uint8_t* a, int6
   return g;
 }
 
-// One image's patches as GEMM rows of K4 bytes (taps in (kh, kw, c) order, padding = the input
-// zero point, zeros past K). The image is read through its strides (elements), so NCHW input
-// (the stem's, straight from a QuantStub) needs no NHWC copy first.
-struct ImageView {
-  const uint8_t* data;
-  int64_t H, W, sc, sh, sw;
-};
-
-void im2col_u8(const ImageView& x, int64_t c0, const PackedWeight& p, int64_t OH, int64_t OW, uint8_t pad,
-               uint8_t* col) {
-  const int64_t Cg = p.Cg;
+// One NHWC image's patches as GEMM rows of K4 bytes (taps in (kh, kw, c) order, padding = the
+// input zero point, zeros past K). With one group and no column dilation the KW taps of a
+// kernel row inside the image are one contiguous run of KW * C bytes.
+void im2col_u8(const uint8_t* x, int64_t H, int64_t W, int64_t C, int64_t c0, const PackedWeight& p, int64_t OH,
+               int64_t OW, uint8_t pad, uint8_t* col) {
+  const int64_t Cg = p.Cg, run = p.KW * Cg;
+  const bool runs = Cg == C && p.dilation[1] == 1;
   parallel_for(0, OH, 4, [&](int64_t b, int64_t e) {
     for (int64_t oh = b; oh < e; ++oh)
       for (int64_t ow = 0; ow < OW; ++ow) {
         uint8_t* row = col + (oh * OW + ow) * p.K4;
+        const int64_t iw0 = ow * p.stride[1] - p.padding[1];
+        const bool row_inside = runs && iw0 >= 0 && iw0 + p.KW <= W;
         for (int64_t kh = 0; kh < p.KH; ++kh) {
           const int64_t ih = oh * p.stride[0] - p.padding[0] + kh * p.dilation[0];
+          if (ih < 0 || ih >= H) {
+            std::memset(row, pad, run);
+            row += run;
+            continue;
+          }
+          const uint8_t* src = x + (ih * W) * C + c0;
+          if (row_inside) {
+            const uint8_t* from = src + iw0 * C;
+            for (int64_t i = 0; i < run; ++i) row[i] = from[i];
+            row += run;
+            continue;
+          }
           for (int64_t kw = 0; kw < p.KW; ++kw, row += Cg) {
-            const int64_t iw = ow * p.stride[1] - p.padding[1] + kw * p.dilation[1];
-            if (ih < 0 || ih >= x.H || iw < 0 || iw >= x.W) {
+            const int64_t iw = iw0 + kw * p.dilation[1];
+            if (iw < 0 || iw >= W)
               std::memset(row, pad, Cg);
-              continue;
-            }
-            const uint8_t* src = x.data + ih * x.sh + iw * x.sw + c0 * x.sc;
-            if (x.sc == 1 && Cg > 8) {
-              std::memcpy(row, src, Cg);
-            } else {
-              for (int64_t c = 0; c < Cg; ++c) row[c] = src[c * x.sc];
-            }
+            else
+              std::memcpy(row, src + iw * C, Cg);
           }
         }
         std::memset(row, 0, p.K4 - p.K);
       }
   });
+}
+
+// NCHW bytes to NHWC (the stem's input comes from a QuantStub in NCHW; few channels).
+Tensor nhwc_bytes(const Tensor& x_ints) {
+  if (x_ints.dim() != 4 || !x_ints.is_contiguous() || x_ints.sizes()[1] > 8)
+    return contiguous(x_ints, MemoryFormat::ChannelsLast);
+  const int64_t N = x_ints.sizes()[0], C = x_ints.sizes()[1], HW = x_ints.sizes()[2] * x_ints.sizes()[3];
+  Tensor out = empty_with_format(x_ints.sizes(), x_ints.dtype(), MemoryFormat::ChannelsLast);
+  const uint8_t* src = static_cast<const uint8_t*>(x_ints.raw_data());
+  uint8_t* dst = static_cast<uint8_t*>(out.raw_data());
+  parallel_for(0, N * C, 1, [&](int64_t b, int64_t e) {
+    for (int64_t nc = b; nc < e; ++nc) {
+      const int64_t n = nc / C, c = nc % C;
+      const uint8_t* plane = src + nc * HW;
+      uint8_t* to = dst + n * HW * C + c;
+      for (int64_t i = 0; i < HW; ++i) to[i * C] = plane[i];
+    }
+  });
+  return out;
 }
 
 }  // namespace
@@ -378,9 +401,7 @@ Tensor quantized_conv2d(const Tensor& x, const PackedWeight& p, double scale, in
            " is smaller than the kernel");
   const bool direct = p.KH == 1 && p.KW == 1 && p.stride[0] == 1 && p.stride[1] == 1 && p.padding[0] == 0 &&
                       p.padding[1] == 0 && p.groups == 1;
-  // im2col reads NCHW input as it is; the depthwise and 1x1 paths want NHWC bytes.
-  const bool nchw_patches = !direct && !p.depthwise && x.is_contiguous();
-  Tensor xi = nchw_patches ? int_view(x) : contiguous(int_view(x), MemoryFormat::ChannelsLast);
+  Tensor xi = nhwc_bytes(int_view(x));
   Tensor y = empty_quantized({N, p.O, OH, OW}, DType::QUInt8, per_tensor_quantizer(scale, zero_point), true);
   if (y.numel() == 0) return y;
   const uint8_t* xp = xi.data<uint8_t>();
@@ -408,8 +429,7 @@ Tensor quantized_conv2d(const Tensor& x, const PackedWeight& p, double scale, in
         a = rows_readable(image, H * W, C, p.K, p.K4, copy, &lda);
       } else {
         col.resize(static_cast<size_t>(OH * OW * p.K4));
-        const ImageView view = nchw_patches ? ImageView{image, H, W, H * W, W, 1} : ImageView{image, H, W, 1, W * C, C};
-        im2col_u8(view, g * p.Cg, p, OH, OW, static_cast<uint8_t>(x_zp), col.data());
+        im2col_u8(image, H, W, C, g * p.Cg, p, OH, OW, static_cast<uint8_t>(x_zp), col.data());
         a = col.data();
         lda = p.K4;
       }

@@ -46,7 +46,12 @@ DEFAULT_QAT_MODULE_MAPPINGS = {
 }
 
 DEFAULT_DYNAMIC_QUANT_MODULE_MAPPINGS = {
+    nn.GRUCell: nnqd.GRUCell,
     nn.Linear: nnqd.Linear,
+    nn.LSTM: nnqd.LSTM,
+    nn.GRU: nnqd.GRU,
+    nn.LSTMCell: nnqd.LSTMCell,
+    nn.RNNCell: nnqd.RNNCell,
     nn.EmbeddingBag: nnq.EmbeddingBag,
 }
 

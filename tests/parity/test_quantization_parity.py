@@ -394,3 +394,26 @@ def test_int8_mobilenet_v3_large_matches_torchvision(qnnpack_engine):
             identical.append((d == 0).mean())
             xt = yt
     assert min(identical) >= 0.98 and np.mean(identical) >= 0.998, identical
+
+
+@pytest.mark.parametrize("kind,kwargs", [("LSTM", {"num_layers": 2, "bidirectional": True}),
+                                         ("GRU", {"num_layers": 2, "batch_first": True}),
+                                         ("LSTMCell", {}), ("GRUCell", {}), ("RNNCell", {"nonlinearity": "relu"})])
+def test_quantize_dynamic_recurrent_layers_match_torch(kind, kwargs):
+    """quantize_dynamic's default spec: keys, reprs and outputs (same int8 weights, same 7-bit
+    dynamic activations) as torch's dynamic RNNs."""
+    theirs = getattr(torch.nn, kind)(8, 16, **kwargs)
+    ours = getattr(nn, kind)(8, 16, **kwargs)
+    ours.load_state_dict(_to_core(theirs.state_dict()))
+    theirs, ours = tq.quantize_dynamic(torch.nn.Sequential(theirs)), oq.quantize_dynamic(nn.Sequential(ours))
+    assert list(ours.state_dict()) == list(theirs.state_dict())
+    assert repr(ours) == repr(theirs).replace("torch.", "core.")
+    shape = (3, 8) if kind.endswith("Cell") else (5, 3, 8)
+    x = RNG.normal(0, 1, shape).astype(np.float32)
+    with torch.no_grad():
+        yt = theirs(torch.from_numpy(x))
+    yo = ours(core.tensor(x))
+    flat_t = [yt] if isinstance(yt, torch.Tensor) else [yt[0], *yt[1]] if isinstance(yt[1], tuple) else list(yt)
+    flat_o = [yo] if isinstance(yo, core.Tensor) else [yo[0], *yo[1]] if isinstance(yo[1], tuple) else list(yo)
+    for o, t in zip(flat_o, flat_t):
+        np.testing.assert_allclose(o.detach().numpy(), t.numpy(), rtol=1e-5, atol=1e-6)

@@ -417,3 +417,46 @@ def test_quantize_dynamic_recurrent_layers_match_torch(kind, kwargs):
     flat_o = [yo] if isinstance(yo, core.Tensor) else [yo[0], *yo[1]] if isinstance(yo[1], tuple) else list(yo)
     for o, t in zip(flat_o, flat_t):
         np.testing.assert_allclose(o.detach().numpy(), t.numpy(), rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("relu", [False, True])
+def test_quantized_batch_norm_matches_torch(relu):
+    """nnq.BatchNorm2d / nniq.BNReLU2d on torch's quantized input and statistics."""
+    import torch.ao.nn.quantized as tnnq
+    import torch.ao.nn.intrinsic.quantized as tnniq
+    from core.nn.intrinsic import quantized as nniq
+    from core.nn import quantized as nnq
+    theirs = (tnniq.BNReLU2d if relu else tnnq.BatchNorm2d)(6)
+    ours = (nniq.BNReLU2d if relu else nnq.BatchNorm2d)(6)
+    with torch.no_grad():
+        theirs.weight.uniform_(0.5, 1.5)
+        theirs.bias.normal_(0, 0.3)
+        theirs.running_mean.normal_(0, 0.5)
+        theirs.running_var.uniform_(0.5, 2.0)
+    theirs.scale, theirs.zero_point = torch.tensor(0.07), torch.tensor(60)
+    # torch >= 1.10 keeps scale / zero_point as buffers; 1.8 (ours) as attributes
+    ours.load_state_dict({k: v for k, v in _to_core(theirs.state_dict()).items() if k not in ("scale", "zero_point")})
+    ours.scale, ours.zero_point = 0.07, 60
+    ints = RNG.integers(0, 256, (2, 6, 5, 4)).astype(np.uint8)
+    yt = theirs(torch._make_per_tensor_quantized_tensor(torch.from_numpy(ints), 0.05, 100))
+    yo = ours(core._make_per_tensor_quantized_tensor(core.tensor(ints), 0.05, 100))
+    d = np.abs(yo.int_repr().numpy().astype(int) - yt.int_repr().numpy().astype(int))
+    assert d.max() <= 1 and (d == 0).mean() >= 0.99
+    assert ours._get_name() == theirs._get_name()
+
+
+def test_quantized_embedding_bag_matches_torch():
+    theirs = torch.nn.EmbeddingBag(20, 8, mode="sum")
+    ours = nn.EmbeddingBag(20, 8, mode="sum")
+    ours.load_state_dict(_to_core(theirs.state_dict()))
+    theirs = tq.quantize_dynamic(torch.nn.Sequential(theirs), dtype=torch.quint8)
+    ours = oq.quantize_dynamic(nn.Sequential(ours), dtype=core.quint8)
+    assert list(ours.state_dict()) == list(theirs.state_dict())
+    assert repr(ours) == repr(theirs).replace("torch.", "core.")
+    w_t = theirs[0].weight()
+    w_o = ours[0].weight()
+    np.testing.assert_array_equal(w_o.int_repr().numpy(), w_t.int_repr().numpy())
+    idx, offsets = [3, 1, 1, 19, 0, 7], [0, 2, 5]
+    yt = theirs[0](torch.tensor(idx), torch.tensor(offsets))
+    yo = ours[0](core.tensor(idx), core.tensor(offsets))
+    np.testing.assert_allclose(yo.numpy(), yt.numpy(), rtol=1e-5, atol=1e-5)

@@ -31,8 +31,9 @@ template <typename VB> TZ_VINLINE void store_bytes(uint8_t* y, const VB& v, int6
 
 // The output stage of row m, channels [n0, n0 + count), from its int32 dot products, a
 // vector of channels at a time (the per-channel arrays and the tile row are padded, so
-// every load is whole; only the stores stop at count). The u8 rounding adds 1.5 * 2^23 (half to even, as nearbyint)
-// after clamping v to +-2^22, which cannot change the clamped result.
+// every load is whole; only the stores stop at count). The u8 rounding adds and subtracts
+// 1.5 * 2^23: half to even, as nearbyint, wherever |v| < 2^22; larger values stay far
+// outside [lo, hi] and clamp the same.
 inline void store_row(const QGemmArgs& g, int64_t m, int64_t n0, int64_t count, const int32_t* tile_row) {
   using vm::vfloat;
   using vm::vint32;
@@ -41,8 +42,7 @@ inline void store_row(const QGemmArgs& g, int64_t m, int64_t n0, int64_t count, 
   const QGemmOutput& o = g.out;
   const vint32 a_zp = vm::splat<vint32>(g.a_zp);
   const vint32 row_term = vm::splat<vint32>(g.b_zp ? static_cast<int32_t>(g.b.K) * g.a_zp - g.a_rowsum[m] : 0);
-  const vfloat kShift = vm::splat<vfloat>(12582912.0f), vmin = vm::splat<vfloat>(-4194304.0f),
-               vmax = vm::splat<vfloat>(4194304.0f);
+  const vfloat kShift = vm::splat<vfloat>(12582912.0f);
   const vfloat zp = vm::splat<vfloat>(static_cast<float>(o.out_zp)), lo = vm::splat<vfloat>(static_cast<float>(o.lo)),
                hi = vm::splat<vfloat>(static_cast<float>(o.hi));
   for (int64_t j = 0; j < count; j += L) {
@@ -60,8 +60,6 @@ inline void store_row(const QGemmArgs& g, int64_t m, int64_t n0, int64_t count, 
     }
     if (o.bias) v += vm::load(o.bias + c);
     v *= mult;
-    v = v < vmin ? vmin : v;
-    v = v > vmax ? vmax : v;
     v = (v + kShift) - kShift + zp;
     v = v < lo ? lo : v;
     v = v > hi ? hi : v;

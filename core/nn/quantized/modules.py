@@ -213,19 +213,9 @@ class Linear(nn.Module):
 
 
 def _hide_packed_params_repr(module, packed_params_cls):
-    """The module's repr without its packed-params child (PyTorch's _hide_packed_params_repr)."""
-    from core.nn.modules.module import _addindent
-    extra_lines = module.extra_repr().split("\n") if module.extra_repr() else []
-    child_lines = ["(" + key + "): " + _addindent(repr(child), 2) for key, child in module._modules.items()
-                   if not isinstance(child, packed_params_cls)]
-    lines = extra_lines + child_lines
-    main_str = module._get_name() + "("
-    if lines:
-        if len(extra_lines) == 1 and not child_lines:
-            main_str += extra_lines[0]
-        else:
-            main_str += "\n  " + "\n  ".join(lines) + "\n"
-    return main_str + ")"
+    """The module's repr without its packed-params children (PyTorch's _hide_packed_params_repr)."""
+    return module._repr_with_children((key, child) for key, child in module._modules.items()
+                                      if not isinstance(child, packed_params_cls))
 
 
 def _is_fused(mod):

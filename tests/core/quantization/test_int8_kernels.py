@@ -74,6 +74,7 @@ CONV_CASES = [  # x shape, weight shape, stride, padding, dilation, groups, per_
     ((1, 40, 11, 10), (40, 1, 5, 5), (2, 2), (2, 2), (1, 1), 40, False),  # depthwise 5x5 stride 2
     ((1, 16, 7, 7), (16, 1, 3, 3), (1, 1), (2, 2), (2, 2), 16, True),     # dilated depthwise
     ((2, 5, 6, 7), (5, 1, 3, 3), (1, 1), (1, 1), (1, 1), 5, True),        # depthwise, fewer channels than lanes
+    ((1, 36, 5, 21), (36, 1, 3, 3), (2, 2), (1, 1), (1, 1), 36, False),   # depthwise: runs of 4 inner columns
     ((1, 3, 9, 9), (3, 1, 9, 9), (1, 1), (4, 4), (1, 1), 3, False),       # 81 taps: im2col, not the direct kernel
     ((2, 32, 6, 5), (48, 32, 1, 1), (1, 1), (0, 0), (1, 1), 1, True),     # pointwise (GEMM on the input)
     ((1, 8, 8, 8), (12, 4, 3, 3), (1, 2), (1, 0), (1, 1), 2, False),      # grouped
@@ -181,7 +182,7 @@ for name, amax, wmax in (("full", 255, 128), ("reduced", 127, 128), ("small_w", 
     out[name + "_dyn"] = Q.linear_dynamic(core.tensor(rng.normal(0, 1, (5, 200)).astype(np.float32)), p, True).numpy().tobytes().hex()
 for i, (xs, ws, s, pad, g) in enumerate([((1, 3, 20, 20), (16, 3, 3, 3), 2, 1, 1), ((2, 72, 9, 9), (72, 1, 5, 5), 2, 2, 72),
                                          ((1, 40, 7, 7), (120, 40, 1, 1), 1, 0, 1), ((1, 20, 9, 9), (20, 1, 3, 3), 1, 1, 20),
-                                         ((2, 5, 6, 6), (5, 1, 3, 3), 1, 1, 5)]):
+                                         ((2, 5, 6, 6), (5, 1, 3, 3), 1, 1, 5), ((1, 36, 5, 21), (36, 1, 3, 3), 2, 1, 36)]):
     x = rng.integers(0, 256, xs).astype(np.uint8)
     w = core._make_per_tensor_quantized_tensor(core.tensor(rng.integers(-128, 128, ws).astype(np.int8)), 0.01, 0)
     p = Q.conv2d_prepack(w, core.tensor(rng.normal(0, 1, ws[0]).astype(np.float32)), [s, s], [pad, pad], [1, 1], g)

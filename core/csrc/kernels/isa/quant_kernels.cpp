@@ -185,20 +185,39 @@ void qadaptive_avg_pool_kernel(const QAvgPoolArgs& a, int64_t oh0, int64_t oh1) 
 struct DepthwiseTaps {
   int64_t count = 0;
   int64_t x_offset[kMaxDepthwiseTaps];
-  int64_t w_row[kMaxDepthwiseTaps];
+  int64_t w_offset[kMaxDepthwiseTaps];  // (kh * KW + kw) * C
 };
 
-// The output stage of one lane, as the vector path computes it (clamping v to +-2^22 first
-// cannot change the clamped result, and keeps the vector rounding exact).
+// The output stage of one lane: clamp(nearbyint((acc + bias) * mult) + zy, lo, hi).
 inline uint8_t depthwise_out(int32_t acc, float bias, float mult, float zy, float lo, float hi) {
-  const float v = std::min(std::max((static_cast<float>(acc) + bias) * mult, -4194304.0f), 4194304.0f);
-  return static_cast<uint8_t>(requant(v, zy, lo, hi));
+  return static_cast<uint8_t>(requant((static_cast<float>(acc) + bias) * mult, zy, lo, hi));
+}
+
+// The same on a vector: adding and subtracting 1.5 * 2^23 rounds half to even wherever
+// |v| < 2^22; larger values stay far outside [lo, hi] and clamp the same.
+TZ_VINLINE void depthwise_out_vector(const QDepthwiseArgs& a, int64_t c, vm::vint32 acc, uint8_t* y, float zy,
+                                     float lo, float hi) {
+  using vm::vfloat;
+  constexpr int64_t L = vm::kLanes<int32_t>;
+  typedef uint8_t vbytes __attribute__((vector_size(L)));
+  const vfloat kShift = vm::splat<vfloat>(12582912.0f);
+  const vfloat vlo = vm::splat<vfloat>(lo), vhi = vm::splat<vfloat>(hi), vzy = vm::splat<vfloat>(zy);
+  vfloat v = __builtin_convertvector(acc, vfloat);
+  if (a.bias) v += vm::load(a.bias + c);
+  v *= vm::load(a.mult + c);
+  v = (v + kShift) - kShift + vzy;
+  v = v < vlo ? vlo : v;
+  v = v > vhi ? vhi : v;
+  const vbytes out = __builtin_convertvector(__builtin_convertvector(v, vm::vint32), vbytes);
+  std::memcpy(y + c, &out, L);
 }
 
 // L bytes widened to int32 lanes (GCC 12 spells __builtin_convertvector of bytes lane by lane).
 TZ_VINLINE vm::vint32 load_u8_as_i32(const uint8_t* p) {
 #if defined(__AVX512F__)
-  return reinterpret_cast<vm::vint32>(_mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))));
+  // the zero-masked form: the plain one's undefined source trips GCC 12's -Wmaybe-uninitialized
+  return reinterpret_cast<vm::vint32>(
+      _mm512_maskz_cvtepu8_epi32(0xFFFF, _mm_loadu_si128(reinterpret_cast<const __m128i*>(p))));
 #elif defined(__AVX2__)
   return reinterpret_cast<vm::vint32>(_mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p))));
 #else
@@ -210,39 +229,61 @@ TZ_VINLINE vm::vint32 load_u8_as_i32(const uint8_t* p) {
 #endif
 }
 
-// One output pixel: a vector of channels at a time, accumulating in registers over the taps;
+// NV vectors of channels from c of one output pixel, accumulated in registers over the taps;
 // acc starts at -x_zp * (the sum of the taps' weights), so each tap is one multiply-add.
+template <int NV>
+TZ_VINLINE void depthwise_vectors(const QDepthwiseArgs& a, const uint8_t* x, const DepthwiseTaps& taps,
+                                  const int32_t* zp_wsum, int64_t c, uint8_t* y, float zy, float lo, float hi) {
+  constexpr int64_t L = vm::kLanes<int32_t>;
+  vm::vint32 acc[NV];
+  for (int v = 0; v < NV; ++v) acc[v] = -vm::load(zp_wsum + c + v * L);
+  for (int64_t t = 0; t < taps.count; ++t) {
+    const uint8_t* px = x + taps.x_offset[t] + c;
+    const int32_t* w = a.w + taps.w_offset[t] + c;
+    for (int v = 0; v < NV; ++v) acc[v] += load_u8_as_i32(px + v * L) * vm::load(w + v * L);
+  }
+  for (int v = 0; v < NV; ++v) depthwise_out_vector(a, c + v * L, acc[v], y, zy, lo, hi);
+}
+
+// One vector of channels from c of kPixels neighbouring output pixels with the same taps:
+// each tap's weights are loaded once for all of them.
+template <int kPixels>
+void depthwise_pixel_run(const QDepthwiseArgs& a, const uint8_t* x, const DepthwiseTaps& taps,
+                         const int32_t* zp_wsum, int64_t c, uint8_t* y, float zy, float lo, float hi) {
+  const int64_t x_step = a.sw * a.C;
+  vm::vint32 acc[kPixels];
+  for (int p = 0; p < kPixels; ++p) acc[p] = -vm::load(zp_wsum + c);
+  for (int64_t t = 0; t < taps.count; ++t) {
+    const vm::vint32 w = vm::load(a.w + taps.w_offset[t] + c);
+    const uint8_t* px = x + taps.x_offset[t] + c;
+    for (int p = 0; p < kPixels; ++p) acc[p] += load_u8_as_i32(px + p * x_step) * w;
+  }
+  for (int p = 0; p < kPixels; ++p) depthwise_out_vector(a, c, acc[p], y + p * a.C, zy, lo, hi);
+}
+
+// kPixels neighbouring output pixels with the same taps, every vector of channels (C >= L).
+template <int kPixels>
+void depthwise_pixels(const QDepthwiseArgs& a, const uint8_t* x, const DepthwiseTaps& taps, const int32_t* zp_wsum,
+                      uint8_t* y, float zy, float lo, float hi) {
+  constexpr int64_t L = vm::kLanes<int32_t>;
+  for (int64_t c0 = 0; c0 < a.C; c0 += L)
+    depthwise_pixel_run<kPixels>(a, x, taps, zp_wsum, std::min(c0, a.C - L), y, zy, lo, hi);
+}
+
+// One output pixel: four vectors of channels at a time, then one; a ragged end is one more
+// vector ending at C (it recomputes a few channels, with the same values), so only C < L
+// takes the scalar loop.
 void depthwise_pixel(const QDepthwiseArgs& a, const uint8_t* x, const DepthwiseTaps& taps, const int32_t* zp_wsum,
                      uint8_t* y, float zy, float lo, float hi) {
-  using vm::vfloat;
-  using vm::vint32;
   constexpr int64_t L = vm::kLanes<int32_t>;
-  typedef uint8_t vbytes __attribute__((vector_size(L)));
-  const vfloat kShift = vm::splat<vfloat>(12582912.0f);  // 1.5 * 2^23: adding it rounds half to even
-  const vfloat vmin = vm::splat<vfloat>(-4194304.0f), vmax = vm::splat<vfloat>(4194304.0f);
-  const vfloat vlo = vm::splat<vfloat>(lo), vhi = vm::splat<vfloat>(hi), vzy = vm::splat<vfloat>(zy);
-  // Vectors of L channels; a ragged end is one more vector ending at C (it recomputes a few
-  // channels, with the same values), so only C < L takes the scalar loop.
-  for (int64_t c0 = 0; a.C >= L && c0 < a.C; c0 += L) {
-    const int64_t c = std::min(c0, a.C - L);
-    vint32 acc = -vm::load(zp_wsum + c);
-    for (int64_t t = 0; t < taps.count; ++t)
-      acc += load_u8_as_i32(x + taps.x_offset[t] + c) * vm::load(a.w + taps.w_row[t] * a.C + c);
-    vfloat v = __builtin_convertvector(acc, vfloat);
-    if (a.bias) v += vm::load(a.bias + c);
-    v *= vm::load(a.mult + c);
-    v = v < vmin ? vmin : v;
-    v = v > vmax ? vmax : v;
-    v = (v + kShift) - kShift + vzy;
-    v = v < vlo ? vlo : v;
-    v = v > vhi ? vhi : v;
-    const vbytes out = __builtin_convertvector(__builtin_convertvector(v, vint32), vbytes);
-    std::memcpy(y + c, &out, L);
-  }
-  for (int64_t c = a.C >= L ? a.C : 0; c < a.C; ++c) {
+  int64_t c = 0;
+  for (; c + 4 * L <= a.C; c += 4 * L) depthwise_vectors<4>(a, x, taps, zp_wsum, c, y, zy, lo, hi);
+  for (; c + L <= a.C; c += L) depthwise_vectors<1>(a, x, taps, zp_wsum, c, y, zy, lo, hi);
+  if (c < a.C && a.C >= L) depthwise_vectors<1>(a, x, taps, zp_wsum, a.C - L, y, zy, lo, hi);
+  for (c = a.C >= L ? a.C : 0; c < a.C; ++c) {
     int32_t acc = -zp_wsum[c];
     for (int64_t t = 0; t < taps.count; ++t)
-      acc += static_cast<int32_t>(x[taps.x_offset[t] + c]) * a.w[taps.w_row[t] * a.C + c];
+      acc += static_cast<int32_t>(x[taps.x_offset[t] + c]) * a.w[taps.w_offset[t] + c];
     y[c] = depthwise_out(acc, a.bias ? a.bias[c] : 0.0f, a.mult[c], zy, lo, hi);
   }
 }
@@ -256,7 +297,12 @@ void qconv_depthwise_kernel(const QDepthwiseArgs& a, int64_t begin, int64_t end)
     const uint8_t* x = a.x + n * a.H * a.W * a.C;
     uint8_t* y = a.y + (n * a.OH + oh) * a.OW * a.C;
     int64_t kw0 = -1, kw1 = -1;  // the valid kw range the taps were built for
-    for (int64_t ow = 0; ow < a.OW; ++ow, y += a.C) {
+    // Columns whose whole kernel row lies inside the image share their taps.
+    const int64_t first_inside = (a.pw + a.sw - 1) / a.sw;
+    const int64_t reach = a.W - 1 - (a.KW - 1) * a.dw + a.pw;  // iw0 <= this keeps the kernel inside
+    const int64_t last_inside = reach < 0 ? -1 : reach / a.sw;
+    constexpr int64_t kPixels = 4;
+    for (int64_t ow = 0; ow < a.OW;) {
       const int64_t iw0 = ow * a.sw - a.pw;
       const int64_t lo_kw = iw0 >= 0 ? 0 : (-iw0 + a.dw - 1) / a.dw;
       const int64_t hi_kw = std::min(a.KW, a.W - iw0 <= 0 ? 0 : (a.W - iw0 + a.dw - 1) / a.dw);
@@ -269,15 +315,25 @@ void qconv_depthwise_kernel(const QDepthwiseArgs& a, int64_t begin, int64_t end)
           if (ih < 0 || ih >= a.H) continue;
           for (int64_t kw = kw0; kw < kw1; ++kw) {
             taps.x_offset[taps.count] = (ih * a.W + kw * a.dw - a.pw) * a.C;
-            taps.w_row[taps.count++] = kh * a.KW + kw;
+            taps.w_offset[taps.count++] = (kh * a.KW + kw) * a.C;
           }
         }
         std::fill(zp_wsum.begin(), zp_wsum.end(), 0);
         for (int64_t t = 0; t < taps.count; ++t)
-          for (int64_t c = 0; c < a.C; ++c) zp_wsum[c] += a.w[taps.w_row[t] * a.C + c];
+          for (int64_t c = 0; c < a.C; ++c) zp_wsum[c] += a.w[taps.w_offset[t] + c];
         for (int64_t c = 0; c < a.C; ++c) zp_wsum[c] *= a.x_zp;
       }
-      depthwise_pixel(a, x + ow * a.sw * a.C, taps, zp_wsum.data(), y, zy, lo, hi);
+      const bool run = a.C >= vm::kLanes<int32_t> && ow >= first_inside && ow + kPixels - 1 <= last_inside &&
+                       ow + kPixels <= a.OW;
+      if (run) {
+        depthwise_pixels<kPixels>(a, x + ow * a.sw * a.C, taps, zp_wsum.data(), y, zy, lo, hi);
+        ow += kPixels;
+        y += kPixels * a.C;
+      } else {
+        depthwise_pixel(a, x + ow * a.sw * a.C, taps, zp_wsum.data(), y, zy, lo, hi);
+        ++ow;
+        y += a.C;
+      }
     }
   }
 }

@@ -9,7 +9,7 @@
 #include "time_scale.h"
 #include "ops/conversion.h"
 #include "ops/creation.h"
-#include "ops/op_table_util.h"
+#include "op_table/util.h"
 
 namespace tz {
 namespace {

@@ -8,6 +8,7 @@
 #include "bindings/py_dtype.h"
 #include "bindings/py_errors.h"
 #include "autograd/autograd_meta.h"
+#include "autograd/op_node.h"
 #include "bindings/py_tensor.h"
 #include "ops/registry.h"
 

@@ -4,7 +4,7 @@
 // with the forward op as their adjoint, which gives double backward; roi_pool and
 // deform_conv2d differentiate once.
 #include "ops.h"
-#include "ops/op_table_util.h"
+#include "op_table/util.h"
 
 namespace tz {
 namespace {

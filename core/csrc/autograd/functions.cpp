@@ -1,5 +1,6 @@
 #include "autograd/functions.h"
 
+#include "autograd/op_node.h"
 #include "ops/conversion.h"
 
 namespace tz::F {

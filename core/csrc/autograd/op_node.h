@@ -46,6 +46,10 @@ struct BackwardContext {
   size_t input_index(std::string_view name) const { return op->input_index(op->arg_index(name), needs.size()); }
 };
 
+// Calls an op with boxed arguments (matched to its schema), recording autograd history when
+// grad mode is on and an input requires grad: the entry point of every op call.
+Value call_op(const Op& op, Stack& args);
+
 namespace autograd {
 
 // Runs `op` and, when grad mode is on and a tensor input requires grad, records its node.

@@ -2,7 +2,7 @@
 
 #include "autograd/functions.h"
 #include "autograd/grad_mode.h"
-#include "ops/indexing_grad.h"
+#include "autograd/storage_space.h"
 #include "ops/ops.h"
 
 namespace tz::autograd {

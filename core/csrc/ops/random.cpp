@@ -4,7 +4,6 @@
 #include <cmath>
 #include <limits>
 
-#include "autograd/op_node.h"
 #include "iter/tensor_iter.h"
 #include "ops/conversion.h"
 #include "ops/creation.h"
@@ -422,15 +421,6 @@ Tensor multinomial(const Tensor& self, int64_t num_samples, bool replacement, co
   exponential_kernel(keys, 1.0, gen);
   multinomial_top_keys(self, keys, num_samples, out);
   return out;
-}
-
-// ------------------------------------------------------------------ autograd
-
-TensorList zero_grads(BackwardContext& c) {
-  TensorList grads(c.inputs.size());
-  for (size_t i = 0; i < grads.size(); ++i)
-    if (c.needs_grad_at(i)) grads[i] = zeros(c.input_sizes_at(i), c.inputs.at(i).dtype);
-  return grads;
 }
 
 }  // namespace tz

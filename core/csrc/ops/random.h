@@ -46,9 +46,4 @@ Tensor bernoulli(const Tensor& self, double p, const GeneratorPtr& g);
 // Category indices (int64) drawn from the rows of a 1-D or 2-D probability tensor.
 Tensor multinomial(const Tensor& self, int64_t num_samples, bool replacement, const GeneratorPtr& g);
 
-// The derivative formula of the samplers, as PyTorch defines them: zero for every tensor
-// input (draws are not reparameterised; in-place ones cut the gradient to self's old value).
-struct BackwardContext;
-TensorList zero_grads(BackwardContext& c);
-
 }  // namespace tz

@@ -3,9 +3,6 @@
 #include <cctype>
 #include <sstream>
 
-#include "autograd/grad_mode.h"
-#include "autograd/op_node.h"
-#include "autograd/profiler.h"
 
 namespace tz {
 
@@ -108,22 +105,6 @@ const std::vector<const Op*>& OpRegistry::overloads(const std::string& name) con
   static const std::vector<const Op*> none;
   auto it = by_name_.find(name);
   return it == by_name_.end() ? none : it->second;
-}
-
-namespace {
-// The profiled path, out of line so that call_op stays a load, a branch and a call.
-[[gnu::noinline]] Value call_op_profiled(const Op& op, Stack& args) {
-  // Forward ops carry the sequence number of the autograd node they are about to record.
-  const int64_t sequence_nr = GradMode::is_enabled() ? static_cast<int64_t>(peek_sequence_nr()) : -1;
-  profiler::RecordScope scope("aten::" + op.schema.name, profiler::EventKind::Op, sequence_nr, &args);
-  return autograd::call_with_autograd(op, args);
-}
-}  // namespace
-
-Value call_op(const Op& op, Stack& args) {
-  if (profiler::active()) [[unlikely]]
-    return call_op_profiled(op, args);
-  return autograd::call_with_autograd(op, args);
 }
 
 Value call_op_untracked(const Op& op, Stack& args) {

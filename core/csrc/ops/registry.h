@@ -1,7 +1,7 @@
-// The op registry. Every op is one OpDef entry in op_table.cpp: its signature (parsed into
-// a Schema), whether it is a function and/or a Tensor method, its named-tensor rule, its
-// boxed kernel, and the sample kind the generated tests draw inputs from. The Python
-// bindings and (later) autograd recording are derived from these entries.
+// The op registry. Every op is one OpDef entry in the op table (op_table/<family>.cpp): its
+// signature (parsed into a Schema), whether it is a function and/or a Tensor method, its
+// named-tensor rule, its boxed kernel, the sample kind the generated tests draw inputs from,
+// and its derivative. The Python bindings and autograd recording are derived from them.
 #pragma once
 #include <cstdint>
 #include <deque>
@@ -88,17 +88,23 @@ class OpRegistry {
   mutable std::unordered_map<std::string, std::vector<const Op*>> by_name_;
 };
 
-// Registers a static table at load time (core's own, or an extension module's when it loads).
+// A static table of entries.
+struct OpTableRef {
+  const OpDef* defs;
+  size_t size;
+  template <size_t N> constexpr OpTableRef(const OpDef (&table)[N]) : defs(table), size(N) {}
+};
+
+// Registers a static table at load time: an extension module's (audio._C, vision._C); the
+// core's tables are registered in one fixed order by op_table/register.cpp.
 struct OpTableRegistrar {
   template <size_t N> explicit OpTableRegistrar(const OpDef (&defs)[N]) {
     OpRegistry::get().add(defs, N);
   }
 };
 
-// Calls an op through the registry with boxed arguments (already matched to its schema),
-// recording autograd history when needed.
-Value call_op(const Op& op, Stack& args);
-// Same, without autograd: what the recorded node wraps.
+// Runs an op's kernel on boxed arguments (already matched to its schema), without autograd:
+// what autograd's call_op (autograd/op_node.h) and the recorded nodes call.
 Value call_op_untracked(const Op& op, Stack& args);
 // The op registered under a full name ("add", "max.dim"); throws if there is none.
 const Op& find_op(const std::string& full_name);

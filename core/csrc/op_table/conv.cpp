@@ -3,8 +3,8 @@
 // their derivatives are made of, so double backward works), and F.unfold / F.fold's
 // _im2col / _col2im.
 #include "ops/conv.h"
-#include "ops/conv_grad.h"
-#include "ops/op_table_util.h"
+#include "derivatives/conv.h"
+#include "op_table/util.h"
 
 namespace tz {
 namespace {
@@ -69,7 +69,8 @@ const OpDef kConvOps[] = {
      }},
 };
 
-const OpTableRegistrar registrar(kConvOps);
-
 }  // namespace
+
+OpTableRef op_table::conv_ops() { return kConvOps; }
+
 }  // namespace tz

@@ -1,4 +1,4 @@
-#include "autograd/grad_util.h"
+#include "derivatives/util.h"
 
 #include <algorithm>
 

@@ -2,8 +2,8 @@
 // sparse layers' ops (front-ends in ops/nn_pool.h, derivatives in ops/nn_pool_grad.h).
 // Backward kernels are kInternal entries with derivatives of their own (double backward).
 #include "ops/nn_pool.h"
-#include "ops/nn_pool_grad.h"
-#include "ops/op_table_util.h"
+#include "derivatives/nn_pool.h"
+#include "op_table/util.h"
 #include "ops/views.h"
 
 namespace tz {
@@ -161,7 +161,8 @@ const OpDef kNnPoolOps[] = {
      OP { return one_hot(a[0].tensor(), a[1].to_int()); }, "one_hot"},
 };
 
-const OpTableRegistrar registrar(kNnPoolOps);
-
 }  // namespace
+
+OpTableRef op_table::nn_pool_ops() { return kNnPoolOps; }
+
 }  // namespace tz

@@ -2,7 +2,7 @@
 // draw and the p/training logic are core/_dropout.py's (torch.dropout, torch.alpha_dropout...).
 // The gradient is the same apply, unshifted: grad * mask * scale.
 #include "ops/dropout.h"
-#include "ops/op_table_util.h"
+#include "op_table/util.h"
 
 namespace tz {
 namespace {
@@ -26,7 +26,8 @@ const OpDef kDropoutOps[] = {
      "mask", &dropout_grad},
 };
 
-const OpTableRegistrar registrar(kDropoutOps);
-
 }  // namespace
+
+OpTableRef op_table::dropout_ops() { return kDropoutOps; }
+
 }  // namespace tz

@@ -6,8 +6,8 @@
 #include <cmath>
 
 #include "ops/activation.h"
-#include "ops/activation_grad.h"
-#include "ops/op_table_util.h"
+#include "derivatives/activation.h"
+#include "op_table/util.h"
 
 namespace tz {
 namespace {
@@ -117,7 +117,8 @@ const OpDef kActivationOps[] = {
      OP { return activation_backward(gelu_op(a[2].str()), a[0].tensor(), a[1].tensor(), ActArgs{}, "gelu_backward"); }, ""},
 };
 
-const OpTableRegistrar registrar(kActivationOps);
-
 }  // namespace
+
+OpTableRef op_table::activation_ops() { return kActivationOps; }
+
 }  // namespace tz

@@ -1,8 +1,8 @@
-#include "autograd/joining_grad.h"
+#include "derivatives/joining.h"
 
 #include <algorithm>
 
-#include "autograd/grad_util.h"
+#include "derivatives/util.h"
 #include "ops/conversion.h"
 #include "ops/creation.h"
 #include "ops/joining.h"

@@ -1,9 +1,9 @@
-#include "ops/activation_grad.h"
+#include "derivatives/activation.h"
 
 #include <cmath>
 
 #include "autograd/grad_mode.h"
-#include "autograd/grad_util.h"
+#include "derivatives/util.h"
 #include "ops/activation.h"
 
 namespace tz::grad {

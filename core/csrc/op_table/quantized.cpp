@@ -2,7 +2,7 @@
 // q_scale, ... and fake quantization with its straight-through gradient). The int8 compute
 // ops of quantized modules live in core._C._quantized (bindings/py_quantized.cpp).
 #include "ops/conversion.h"
-#include "ops/op_table_util.h"
+#include "op_table/util.h"
 #include "quantized/quantize.h"
 
 namespace tz {
@@ -84,7 +84,8 @@ const OpDef kQuantizedOps[] = {
      }, "", "self scale zero_point", &fake_quant_per_channel_grad},
 };
 
-const OpTableRegistrar registrar(kQuantizedOps);
-
 }  // namespace
+
+OpTableRef op_table::quantized_ops() { return kQuantizedOps; }
+
 }  // namespace tz

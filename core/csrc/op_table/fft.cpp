@@ -3,7 +3,7 @@
 // the adjoint transform, itself an entry here, so double backward works.
 #include "ops/creation.h"
 #include "ops/fft.h"
-#include "ops/op_table_util.h"
+#include "op_table/util.h"
 
 namespace tz {
 namespace {
@@ -62,7 +62,8 @@ const OpDef kFftOps[] = {
      "", &c2r_backward},
 };
 
-const OpTableRegistrar registrar(kFftOps);
-
 }  // namespace
+
+OpTableRef op_table::fft_ops() { return kFftOps; }
+
 }  // namespace tz

@@ -1,4 +1,4 @@
-#include "ops/reduction_grad.h"
+#include "derivatives/reduction.h"
 
 #include <cmath>
 #include <optional>

@@ -1,8 +1,8 @@
-#include "autograd/linalg_grad.h"
+#include "derivatives/linalg.h"
 
 #include <algorithm>
 
-#include "autograd/grad_util.h"
+#include "derivatives/util.h"
 #include "ops/joining_util.h"
 #include "ops/linalg.h"
 

@@ -1,8 +1,8 @@
-#include "ops/normalization_grad.h"
+#include "derivatives/normalization.h"
 
 #include "autograd/autograd_meta.h"
 #include "autograd/grad_mode.h"
-#include "autograd/grad_util.h"
+#include "derivatives/util.h"
 #include "ops/normalization.h"
 
 namespace tz::grad {

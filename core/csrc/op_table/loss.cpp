@@ -1,6 +1,6 @@
 // Op-table entries of the loss family (core.nn.functional's losses build on these).
 #include "ops/loss.h"
-#include "ops/op_table_util.h"
+#include "op_table/util.h"
 
 namespace tz {
 namespace {
@@ -68,7 +68,8 @@ const OpDef kLossOps[] = {
      ""},
 };
 
-const OpTableRegistrar registrar(kLossOps);
-
 }  // namespace
+
+OpTableRef op_table::loss_ops() { return kLossOps; }
+
 }  // namespace tz

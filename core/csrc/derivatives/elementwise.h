@@ -8,7 +8,9 @@ namespace tz::grad {
 // What add/sub's `alpha` multiplies the gradient by: conj(alpha), negated for subtraction.
 Scalar alpha_factor(const Scalar& alpha, bool negate);
 TensorList div(BackwardContext& c);          // div/divide/true_divide (rounding modes: zeros)
-// Piecewise-constant ops (floor/round/sign/floor_divide, comparisons in place...): zeros.
+// Zero for every tensor input: piecewise-constant ops (floor/round/sign/floor_divide,
+// comparisons in place...) and the samplers, as PyTorch defines them (draws are not
+// reparameterised; in-place ones cut the gradient to self's old value).
 TensorList zeros(BackwardContext& c);
 TensorList pow(BackwardContext& c);          // pow/float_power: 0 where the exponent is 0
 TensorList atan2(BackwardContext& c);

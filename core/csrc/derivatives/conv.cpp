@@ -1,4 +1,4 @@
-#include "ops/conv_grad.h"
+#include "derivatives/conv.h"
 
 #include "autograd/functions.h"
 

@@ -3,8 +3,8 @@
 // and their fused backward ops. Outputs 1 and 2 (saved statistics) carry no gradient, like
 // PyTorch's; tests/core/nn/test_norm.py gradchecks output 0.
 #include "ops/normalization.h"
-#include "ops/normalization_grad.h"
-#include "ops/op_table_util.h"
+#include "derivatives/normalization.h"
+#include "op_table/util.h"
 
 namespace tz {
 namespace {
@@ -60,7 +60,8 @@ const OpDef kNormOps[] = {
      }, ""},
 };
 
-const OpTableRegistrar registrar(kNormOps);
-
 }  // namespace
+
+OpTableRef op_table::norm_ops() { return kNormOps; }
+
 }  // namespace tz

@@ -21,17 +21,6 @@ Tensor split_backward(const TensorList& grads, const IntList& sizes, int64_t dim
 // Whether no two elements of the geometry share a memory location.
 bool is_non_overlapping(const Shape& sizes, const Shape& strides);
 
-// ---- storage space: a 1-D buffer covering the memory several geometries reach
-struct StorageSpan {
-  int64_t min_offset = 0;
-  int64_t extent = 0;
-};
-StorageSpan storage_span(std::initializer_list<const TensorGeometry*> geometries);
-// `t`, laid out as `geo`, scattered (added) into a zero buffer covering `span`. Differentiable.
-Tensor to_storage(const Tensor& t, const TensorGeometry& geo, const StorageSpan& span);
-// The elements that `geo` lays out in buffer `buf` covering `span`. Differentiable.
-Tensor from_storage(const Tensor& buf, const TensorGeometry& geo, const StorageSpan& span);
-
 // ---- derivative formulas (see op_table.cpp)
 namespace grad {
 TensorList as_strided(BackwardContext& c);

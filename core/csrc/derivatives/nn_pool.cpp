@@ -1,9 +1,9 @@
 // Derivative formulas of the nn-pool family. Every backward kernel is itself an op of the
 // table (max pool's scatter, avg pool's and upsample's adjoints...), and each of those has
 // the forward op (or a gather) as its derivative, so double backward works like PyTorch's.
-#include "ops/nn_pool_grad.h"
+#include "derivatives/nn_pool.h"
 
-#include "autograd/grad_util.h"
+#include "derivatives/util.h"
 #include "ops/conversion.h"
 #include "ops/creation.h"
 #include "ops/compare.h"

@@ -1,5 +1,5 @@
 // Derivative formulas of the joining family (cat/stack and relatives, repeats, diagonals,
-// meshgrid, pad), written with differentiable calls (see grad_util.h).
+// meshgrid, pad), written with differentiable calls (see derivatives/util.h).
 #pragma once
 #include <optional>
 #include <string>

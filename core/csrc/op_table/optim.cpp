@@ -2,7 +2,7 @@
 // core._C._internal under no_grad (names without a trailing "_": the first argument is a list,
 // which the in-place path of the autograd dispatcher does not take). Tested by
 // tests/core/optim/test_optim.py.
-#include "ops/op_table_util.h"
+#include "op_table/util.h"
 #include "ops/optim_fused.h"
 
 namespace tz {
@@ -66,7 +66,8 @@ const OpDef kOptimOps[] = {
      }, "", "", not_differentiable},
 };
 
-const OpTableRegistrar registrar(kOptimOps);
-
 }  // namespace
+
+OpTableRef op_table::optim_ops() { return kOptimOps; }
+
 }  // namespace tz

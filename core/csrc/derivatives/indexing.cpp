@@ -1,10 +1,11 @@
-#include "ops/indexing_grad.h"
+#include "derivatives/indexing.h"
 
 #include <algorithm>
 #include <limits>
 #include <utility>
 
 #include "autograd/functions.h"
+#include "autograd/storage_space.h"
 #include "ops/index_utils.h"
 #include "ops/ops.h"
 
@@ -17,10 +18,6 @@ Tensor call(const Op& op, Stack args) { return F::tensor_call(op, std::move(args
 
 using F::keep_where;
 using F::zero_where;
-
-Tensor strided_scatter(const Tensor& g, const Shape& base_sizes, const Shape& size, const Shape& stride, int64_t offset) {
-  return call(TZ_OP("_view_scatter_add"), {g, ints(base_sizes), ints(size), ints(stride), offset});
-}
 
 // `g` in the leading corner of a zero tensor of `sizes` (g's sizes are no larger anywhere):
 // the gradient of a source of which an op read only the part its index covers.
@@ -42,15 +39,6 @@ Value rerun_on_probe(const BackwardContext& c) {
   Stack args = c.args;
   args[0] = geometry_probe(c.input_sizes("self"));
   return c.op->def.fn(args);
-}
-
-bool dense_row_major(const TensorGeometry& geo) {
-  int64_t expected = 1;
-  for (int64_t d = static_cast<int64_t>(geo.sizes.size()) - 1; d >= 0; --d) {
-    if (geo.sizes[d] != 1 && geo.strides[d] != expected) return false;
-    expected *= geo.sizes[d];
-  }
-  return true;
 }
 
 // Storage positions of the geometry's elements (row-major), relative to `base_offset`.
@@ -132,32 +120,6 @@ Tensor split_backward(const TensorList& grads, const IntList& sizes, int64_t dim
     binary_op_(BinaryOp::Add, piece, g, "_split_backward");  // pieces of tensor_split may overlap
   }
   return fresh(out);
-}
-
-// ---------------------------------------------------------------- storage space
-
-StorageSpan storage_span(std::initializer_list<const TensorGeometry*> geometries) {
-  int64_t lo = std::numeric_limits<int64_t>::max(), hi = -1;
-  for (const TensorGeometry* g : geometries) {
-    if (numel_of(g->sizes) == 0) continue;
-    int64_t last = g->offset;
-    for (size_t d = 0; d < g->sizes.size(); ++d) last += (g->sizes[d] - 1) * g->strides[d];
-    lo = std::min(lo, g->offset);
-    hi = std::max(hi, last);
-  }
-  return hi < 0 ? StorageSpan{} : StorageSpan{lo, hi - lo + 1};
-}
-
-Tensor to_storage(const Tensor& t, const TensorGeometry& geo, const StorageSpan& span) {
-  if (geo.offset == span.min_offset && numel_of(geo.sizes) == span.extent && dense_row_major(geo))
-    return F::reshape(t, {span.extent});
-  return strided_scatter(t, {span.extent}, geo.sizes, geo.strides, geo.offset - span.min_offset);
-}
-
-Tensor from_storage(const Tensor& buf, const TensorGeometry& geo, const StorageSpan& span) {
-  if (geo.offset == span.min_offset && numel_of(geo.sizes) == span.extent && dense_row_major(geo))
-    return F::reshape(buf, geo.sizes);
-  return call(TZ_OP("as_strided"), {buf, ints(geo.sizes), ints(geo.strides), buf.offset() + geo.offset - span.min_offset});
 }
 
 // ---------------------------------------------------------------- formulas

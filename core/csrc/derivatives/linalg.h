@@ -1,5 +1,5 @@
 // Derivative formulas of the linalg family (products, tensordot, einsum), written with
-// differentiable calls (see grad_util.h). Complex operands enter conjugated, as in PyTorch:
+// differentiable calls (see derivatives/util.h). Complex operands enter conjugated, as in PyTorch:
 // the gradient of a @ b with respect to a is grad @ b^H.
 #pragma once
 #include "autograd/op_node.h"

@@ -1,7 +1,8 @@
-#include "ops/elementwise_grad.h"
+#include "derivatives/elementwise.h"
 
 #include "autograd/functions.h"
 #include "ops/conversion.h"
+#include "ops/creation.h"
 
 namespace tz::grad {
 
@@ -27,8 +28,9 @@ Scalar alpha_factor(const Scalar& alpha, bool negate) {
 }
 
 TensorList zeros(BackwardContext& c) {
-  TensorList out;
-  for (size_t i = 0; i < c.num_inputs(); ++i) out.push_back(c.needs_grad_at(i) ? F::zeros_like(c.grad()) : Tensor());
+  TensorList out(c.num_inputs());
+  for (size_t i = 0; i < out.size(); ++i)
+    if (c.needs_grad_at(i)) out[i] = tz::zeros(c.input_sizes_at(i), c.inputs.at(i).dtype);
   return out;
 }
 

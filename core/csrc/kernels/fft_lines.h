@@ -1,0 +1,175 @@
+// Moving FFT lines between memory and blocks (kernels/fft_block.h), for
+// kernels/isa/fft_kernels.cpp only. Lines of a strided array are described by `Lines`; a set
+// of kB lines is gathered into a block's rows and scattered back with whole vectors where the
+// layout allows: lines stored one after another (kB x kB tiles transposed in registers) or
+// lines side by side (element j of the kB lines is one contiguous run). Anything else, and the
+// rows or lanes left over, goes element by element: the same values either way.
+#pragma once
+#include <type_traits>
+
+#include "kernels/fft_block.h"
+
+namespace tz {
+namespace TZ_CPU_CAPABILITY {
+namespace {
+
+// ------------------------------------------------------------------ lane shuffles
+
+template <typename T> using LaneIndex = std::conditional_t<sizeof(T) == 8, int64_t, int32_t>;
+template <typename T> using lane_mask = vec<LaneIndex<T>>;
+
+// A shuffle mask from lane -> source lane (0 .. 2 kB - 1 over two concatenated vectors);
+// always inlined with constant arguments, it folds to a constant.
+template <typename T, typename F> TZ_VINLINE lane_mask<T> make_mask(F source) {
+  lane_mask<T> m;
+  for (int l = 0; l < kB<T>; ++l) m[l] = static_cast<LaneIndex<T>>(source(l));
+  return m;
+}
+
+// kB interleaved complex values at p (2 kB parts) in split form.
+template <typename T> TZ_VINLINE CV<T> load_complex(const T* p) {
+  const vec<T> a = vm::load(p), b = vm::load(p + kB<T>);
+  return {__builtin_shuffle(a, b, make_mask<T>([](int l) { return 2 * l; })),
+          __builtin_shuffle(a, b, make_mask<T>([](int l) { return 2 * l + 1; }))};
+}
+template <typename T> TZ_VINLINE void store_complex(T* p, const CV<T>& v) {
+  constexpr int64_t B = kB<T>;
+  vm::store(p, __builtin_shuffle(v.re, v.im, make_mask<T>([](int l) { return (l % 2) * B + l / 2; })));
+  vm::store(p + B, __builtin_shuffle(v.re, v.im, make_mask<T>([](int l) { return (l % 2) * B + B / 2 + l / 2; })));
+}
+
+// One stage of the kB x kB transpose: exchanges bit D of the row index with bit D of the lane.
+template <typename T, int D> TZ_VINLINE void transpose_stage(vec<T>* r) {
+  constexpr int64_t B = kB<T>;
+  const lane_mask<T> lo = make_mask<T>([](int j) { return (j & D) ? B + (j ^ D) : j; });
+  const lane_mask<T> hi = make_mask<T>([](int j) { return (j & D) ? B + j : (j | D); });
+  for (int i = 0; i < B; ++i)
+    if (!(i & D)) {
+      const vec<T> a = r[i], b = r[i + D];
+      r[i] = __builtin_shuffle(a, b, lo);
+      r[i + D] = __builtin_shuffle(a, b, hi);
+    }
+}
+
+// r[i][l] <- r[l][i] for the kB vectors r[0 .. kB - 1].
+template <typename T> TZ_VINLINE void transpose(vec<T>* r) {
+  transpose_stage<T, 1>(r);
+  if constexpr (kB<T> > 2) transpose_stage<T, 2>(r);
+  if constexpr (kB<T> > 4) transpose_stage<T, 4>(r);
+  if constexpr (kB<T> > 8) transpose_stage<T, 8>(r);
+}
+
+// ------------------------------------------------------------------ line layouts
+
+// Lines b = o * inner + i of a strided array: element j of line b starts
+// o * outer_step + i * lane_step + j * elem_step values of T from the base, its imaginary part
+// part_step after the real one (part_step 0: real data, no imaginary part).
+struct Lines {
+  int64_t inner, outer_step, lane_step, elem_step, part_step;
+  int64_t offset(int64_t b, int64_t j) const { return (b / inner) * outer_step + (b % inner) * lane_step + j * elem_step; }
+  bool is_real() const { return part_step == 0; }
+  // Consecutive elements of a line are adjacent (lines stored one after another).
+  bool contiguous() const { return elem_step == (part_step == 1 ? 2 : 1) && part_step <= 1; }
+  // The kB lines from b0 lie next to each other: element j of all of them is one run.
+  template <typename T> bool side_by_side(int64_t b0, int64_t cnt) const {
+    return cnt == kB<T> && lane_step == (part_step == 1 ? 2 : 1) && b0 % inner + kB<T> <= inner;
+  }
+};
+
+// Complex lines of an (outer, len, inner) array, interleaved parts.
+inline Lines complex_lines(int64_t len, int64_t inner) { return {inner, 2 * len * inner, 2, 2 * inner, 1}; }
+// Real lines of an (outer, len, inner) array.
+inline Lines real_lines(int64_t len, int64_t inner) { return {inner, len * inner, 1, inner, 0}; }
+// Real lines of even length n of an (outer, n, inner) array read as n / 2 complex values
+// x[2 j] + i x[2 j + 1] (the real FFT's half-length transform).
+inline Lines paired_lines(int64_t n, int64_t inner) { return {inner, n * inner, 1, 2 * inner, inner}; }
+
+// Block rows 0 .. rows - 1 <- elements j0 .. j0 + rows - 1 of lines b0 .. b0 + cnt - 1 (zeros
+// in lanes >= cnt and in the imaginary parts of real lines).
+template <typename T>
+void gather(const T* in, const Lines& ls, int64_t b0, int64_t cnt, int64_t j0, int64_t rows, Block<T> x) {
+  constexpr int64_t B = kB<T>;
+  const vec<T> zero = splat<vec<T>>(T(0));
+  int64_t at[B] = {};
+  for (int64_t l = 0; l < cnt; ++l) at[l] = ls.offset(b0 + l, j0);
+  int64_t j = 0;
+  if (ls.contiguous()) {
+    for (; j + B <= rows; j += B) {
+      vec<T> re[B], im[B];
+      for (int64_t l = 0; l < B; ++l) {
+        if (l >= cnt) re[l] = im[l] = zero;
+        else if (ls.is_real()) re[l] = vm::load(in + at[l] + j), im[l] = zero;
+        else {
+          const CV<T> v = load_complex(in + at[l] + 2 * j);
+          re[l] = v.re, im[l] = v.im;
+        }
+      }
+      transpose<T>(re);
+      if (!ls.is_real()) transpose<T>(im);
+      for (int64_t r = 0; r < B; ++r) x.set_row(j + r, {re[r], im[r]});
+    }
+  } else if (ls.side_by_side<T>(b0, cnt)) {
+    for (; j < rows; ++j) {
+      const T* p = in + at[0] + j * ls.elem_step;
+      if (ls.is_real()) x.set_row(j, {vm::load(p), zero});
+      else if (ls.part_step == 1) x.set_row(j, load_complex(p));
+      else x.set_row(j, {vm::load(p), vm::load(p + ls.part_step)});
+    }
+  }
+  for (; j < rows; ++j) {
+    T* re = x.re + j * B;
+    T* im = x.im + j * B;
+    for (int64_t l = 0; l < B; ++l) {
+      const T* p = in + at[l] + j * ls.elem_step;
+      re[l] = l < cnt ? p[0] : T(0);
+      im[l] = l < cnt && !ls.is_real() ? p[ls.part_step] : T(0);
+    }
+  }
+}
+
+// Elements j0 .. j0 + rows - 1 of lines b0 .. b0 + cnt - 1 <- block rows 0 .. rows - 1 times
+// `scale` (only the real parts for real lines).
+template <typename T>
+void scatter(Block<T> z, T scale, const Lines& ls, int64_t b0, int64_t cnt, int64_t j0, int64_t rows, T* out) {
+  constexpr int64_t B = kB<T>;
+  const vec<T> s = splat<vec<T>>(scale);
+  int64_t at[B] = {};
+  for (int64_t l = 0; l < cnt; ++l) at[l] = ls.offset(b0 + l, j0);
+  int64_t j = 0;
+  if (ls.contiguous()) {
+    for (; j + B <= rows; j += B) {
+      vec<T> re[B], im[B];
+      for (int64_t r = 0; r < B; ++r) {
+        const CV<T> v = z.row(j + r);
+        re[r] = v.re * s, im[r] = v.im * s;
+      }
+      transpose<T>(re);
+      if (!ls.is_real()) transpose<T>(im);
+      for (int64_t l = 0; l < cnt; ++l) {
+        if (ls.is_real()) vm::store(out + at[l] + j, re[l]);
+        else store_complex(out + at[l] + 2 * j, CV<T>{re[l], im[l]});
+      }
+    }
+  } else if (ls.side_by_side<T>(b0, cnt)) {
+    for (; j < rows; ++j) {
+      T* p = out + at[0] + j * ls.elem_step;
+      const CV<T> v = scaled(z.row(j), s);
+      if (ls.is_real()) vm::store(p, v.re);
+      else if (ls.part_step == 1) store_complex(p, v);
+      else vm::store(p, v.re), vm::store(p + ls.part_step, v.im);
+    }
+  }
+  for (; j < rows; ++j) {
+    const T* re = z.re + j * B;
+    const T* im = z.im + j * B;
+    for (int64_t l = 0; l < cnt; ++l) {
+      T* p = out + at[l] + j * ls.elem_step;
+      p[0] = re[l] * scale;
+      if (!ls.is_real()) p[ls.part_step] = im[l] * scale;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace TZ_CPU_CAPABILITY
+}  // namespace tz

@@ -60,6 +60,10 @@ template <typename T> const FftPlan<T>& fft_plan(int64_t n);
 // A per-thread scratch area of at least `bytes` (slots 0 .. kFftScratchSlots - 1: distinct
 // areas), 64-byte aligned; reused across calls on the same thread.
 constexpr int kFftScratchSlots = 8;
+// The kernels' slots: blocks of lines (per thread), a staging copy of the lines a block
+// writes, a long line copied out of a strided array, Bluestein's convolution line, then one
+// per nesting depth of the four-step split.
+enum FftScratchSlot : int { kFftBlockSlot, kFftStageSlot, kFftLineSlot, kFftBluesteinSlot, kFftFourStepSlot };
 void* fft_scratch(int slot, size_t bytes);
 
 // Lines of a contiguous (outer, length, inner) array: line b = o * inner + i starts at

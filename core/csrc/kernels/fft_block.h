@@ -1,8 +1,9 @@
 // FFT on a block of lines (see kernels/fft.h), for kernels/isa/fft_kernels.cpp only. A block
-// holds kB = one vector's lanes of lines: element j of line l at [j * kB + l], real and
-// imaginary parts in separate arrays, so every butterfly is whole-vector arithmetic (one line
-// per lane) with no shuffles. Stockham passes ping-pong between two such blocks. The inverse
-// transform is the forward one with real and imaginary parts swapped on the way in and out.
+// holds kB = one vector's lanes of lines: row j holds element j of every line, lane l for
+// line l, as a vector of real parts and one of imaginary parts, so every butterfly is
+// whole-vector arithmetic (one line per lane) with no shuffles. Stockham passes ping-pong
+// between two such blocks. The inverse transform is the forward one with the real and
+// imaginary parts swapped on the way in and out.
 // Multiplies and adds only (no FMA): every ISA build rounds every lane identically.
 #pragma once
 #include <cstring>
@@ -40,20 +41,21 @@ template <typename T> TZ_VINLINE CV<T> broadcast(T re, T im) { return {splat<vec
 template <typename T> TZ_VINLINE CV<T> load_cv(const T* re, const T* im, int64_t at) {
   return {vm::load(re + at), vm::load(im + at)};
 }
-template <typename T> TZ_VINLINE void store_cv(T* re, T* im, int64_t at, const CV<T>& v) {
-  vm::store(re + at, v.re);
-  vm::store(im + at, v.im);
-}
 
-// A split-complex block of lines: row j at re + j * kB, im + j * kB.
+// A block of lines: row j (element j of each line) at data + 2 kB j, its real parts in the
+// first kB values and its imaginary parts in the next kB.
 template <typename T> struct Block {
-  T* re;
-  T* im;
-  TZ_VINLINE CV<T> row(int64_t j) const { return load_cv(re, im, j * kB<T>); }
-  TZ_VINLINE void set_row(int64_t j, const CV<T>& v) const { store_cv(re, im, j * kB<T>, v); }
+  T* data;
+  TZ_VINLINE T* at(int64_t j) const { return data + 2 * kB<T> * j; }
+  TZ_VINLINE CV<T> row(int64_t j) const { return {vm::load(at(j)), vm::load(at(j) + kB<T>)}; }
+  TZ_VINLINE void set_row(int64_t j, const CV<T>& v) const {
+    vm::store(at(j), v.re);
+    vm::store(at(j) + kB<T>, v.im);
+  }
 };
 
-template <typename T> Block<T> swapped(Block<T> b) { return {b.im, b.re}; }
+// (im, re): the inverse DFT is the forward DFT of the swapped parts, swapped back.
+template <typename T> TZ_VINLINE CV<T> swap_parts(const CV<T>& a) { return {a.im, a.re}; }
 
 // ------------------------------------------------------------------ butterflies (forward)
 
@@ -119,39 +121,64 @@ template <typename T> TZ_VINLINE void dft8(CV<T>* a) {
 
 // ------------------------------------------------------------------ Stockham passes
 
-// One pass of radix R over a block of `len` = R * m elements per line with stride s:
+// base + j * step bytes (j < 8) from four registers (base, base + step, step, 3 step) through
+// the addressing modes: the empty asm keeps the compiler from turning each of a pass's 16
+// addresses into an induction variable of its own (more than the registers there are).
+template <typename P> TZ_VINLINE P* strided(P* base, int64_t step, int j) {
+  asm("" : "+r"(base), "+r"(step));
+  switch (j) {
+    case 0: return base;
+    case 1: return base + step;
+    case 2: return base + 2 * step;
+    case 3: return base + 3 * step;
+    case 4: return base + 4 * step;
+    case 5: return base + step + 4 * step;
+    case 6: return base + 6 * step;
+    default: return base + step + 6 * step;
+  }
+}
+template <typename T> TZ_VINLINE CV<T> load_row(const char* p) {
+  return {vm::load(reinterpret_cast<const T*>(p)), vm::load(reinterpret_cast<const T*>(p) + kB<T>)};
+}
+template <typename T> TZ_VINLINE void store_row(char* p, const CV<T>& v) {
+  vm::store(reinterpret_cast<T*>(p), v.re);
+  vm::store(reinterpret_cast<T*>(p) + kB<T>, v.im);
+}
+
+// One pass of radix R over a block of `len` = R * m rows with stride s:
 // y[q + s (R p + k)] = w^(p k) * sum_j x[q + s (p + j m)] e^(-2 pi i j k / R), for q < s.
-template <typename T, int R>
-void pass_fixed(const FftStage<T>& st, int64_t s, const T* xr, const T* xi, T* yr, T* yi) {
-  const int64_t m = st.m, sb = s * kB<T>;
+template <typename T, int R> void pass_fixed(const FftStage<T>& st, int64_t s, const T* x, T* y) {
+  constexpr int64_t B = kB<T>, row = 2 * B * sizeof(T);  // bytes per row
+  const int64_t m = st.m, in_step = s * m * row, out_step = s * row;  // bytes between j, between k
   const T* twr = st.tw_re.data();
   const T* twi = st.tw_im.data();
   for (int64_t p = 0; p < m; ++p) {
     CV<T> w[R];
     for (int k = 1; k < R; ++k) w[k] = broadcast(twr[p * (R - 1) + k - 1], twi[p * (R - 1) + k - 1]);
-    for (int64_t q = 0; q < sb; q += kB<T>) {
+    const char* src = reinterpret_cast<const char*>(x) + s * p * row;
+    char* dst = reinterpret_cast<char*>(y) + s * R * p * row;
+    for (int64_t q = 0; q < s; ++q, src += row, dst += row) {
       CV<T> a[R];
-      for (int j = 0; j < R; ++j) a[j] = load_cv(xr, xi, q + sb * (p + j * m));
+      for (int j = 0; j < R; ++j) a[j] = load_row<T>(strided(src, in_step, j));
       if constexpr (R == 2) dft2(a);
       else if constexpr (R == 3) dft3(a);
       else if constexpr (R == 4) dft4(a);
       else if constexpr (R == 5) dft5(a);
       else dft8(a);
-      store_cv(yr, yi, q + sb * (R * p), a[0]);
-      for (int k = 1; k < R; ++k) store_cv(yr, yi, q + sb * (R * p + k), p == 0 ? a[k] : mul(a[k], w[k]));
+      for (int k = 0; k < R; ++k) store_row(strided(dst, out_step, k), (k == 0 || p == 0) ? a[k] : mul(a[k], w[k]));
     }
   }
 }
 
 // The same pass for an odd prime radix r > 5, as a direct DFT.
-template <typename T>
-void pass_direct(const FftStage<T>& st, int64_t s, const T* xr, const T* xi, T* yr, T* yi) {
-  const int64_t r = st.radix, m = st.m, sb = s * kB<T>;
+template <typename T> void pass_direct(const FftStage<T>& st, int64_t s, const T* x, T* y) {
+  const int64_t r = st.radix, m = st.m;
+  const Block<T> in{const_cast<T*>(x)}, out{y};
   CV<T> a[kMaxDirectRadix], roots[kMaxDirectRadix];
   for (int64_t j = 0; j < r; ++j) roots[j] = broadcast(st.root_re[j], st.root_im[j]);
   for (int64_t p = 0; p < m; ++p) {
-    for (int64_t q = 0; q < sb; q += kB<T>) {
-      for (int64_t j = 0; j < r; ++j) a[j] = load_cv(xr, xi, q + sb * (p + j * m));
+    for (int64_t q = 0; q < s; ++q) {
+      for (int64_t j = 0; j < r; ++j) a[j] = in.row(q + s * (p + j * m));
       for (int64_t k = 0; k < r; ++k) {
         CV<T> acc = a[0];
         int64_t jk = 0;
@@ -164,24 +191,24 @@ void pass_direct(const FftStage<T>& st, int64_t s, const T* xr, const T* xi, T* 
           const int64_t t = p * (r - 1) + k - 1;
           acc = mul(acc, broadcast(st.tw_re[t], st.tw_im[t]));
         }
-        store_cv(yr, yi, q + sb * (r * p + k), acc);
+        out.set_row(q + s * (r * p + k), acc);
       }
     }
   }
 }
 
-// Forward DFT of the kB lines of `x` ([n][kB]); `y` is scratch of the same size. Returns the
+// Forward DFT of the kB lines of `x` ([n] rows); `y` is scratch of the same size. Returns the
 // block holding the result (x or y).
 template <typename T> Block<T> run_stockham(const FftPlan<T>& plan, Block<T> x, Block<T> y) {
   int64_t s = 1;
   for (const FftStage<T>& st : plan.stages) {
     switch (st.radix) {
-      case 2: pass_fixed<T, 2>(st, s, x.re, x.im, y.re, y.im); break;
-      case 3: pass_fixed<T, 3>(st, s, x.re, x.im, y.re, y.im); break;
-      case 4: pass_fixed<T, 4>(st, s, x.re, x.im, y.re, y.im); break;
-      case 5: pass_fixed<T, 5>(st, s, x.re, x.im, y.re, y.im); break;
-      case 8: pass_fixed<T, 8>(st, s, x.re, x.im, y.re, y.im); break;
-      default: pass_direct<T>(st, s, x.re, x.im, y.re, y.im); break;
+      case 2: pass_fixed<T, 2>(st, s, x.data, y.data); break;
+      case 3: pass_fixed<T, 3>(st, s, x.data, y.data); break;
+      case 4: pass_fixed<T, 4>(st, s, x.data, y.data); break;
+      case 5: pass_fixed<T, 5>(st, s, x.data, y.data); break;
+      case 8: pass_fixed<T, 8>(st, s, x.data, y.data); break;
+      default: pass_direct<T>(st, s, x.data, y.data); break;
     }
     std::swap(x, y);
     s *= st.radix;
@@ -189,37 +216,39 @@ template <typename T> Block<T> run_stockham(const FftPlan<T>& plan, Block<T> x, 
   return x;
 }
 
-// Bluestein on a block (the inner plan is Stockham): x [n][kB] -> x. `work` holds 4 m kB values.
+// Bluestein on a block (the inner plan is Stockham): x [n rows] -> x. `work` holds 4 m kB
+// values. The inverse inner transform runs on swapped parts: swapped by the kernel product,
+// swapped back by the last chirp product.
 template <typename T> Block<T> run_bluestein_block(const FftPlan<T>& plan, Block<T> x, T* work) {
   const int64_t n = plan.n, m = plan.m;
-  Block<T> a{work, work + m * kB<T>}, b{work + 2 * m * kB<T>, work + 3 * m * kB<T>};
+  Block<T> a{work}, b{work + 2 * m * kB<T>};
   for (int64_t j = 0; j < n; ++j) a.set_row(j, mul(x.row(j), broadcast(plan.chirp_re[j], plan.chirp_im[j])));
-  std::memset(a.re + n * kB<T>, 0, sizeof(T) * (m - n) * kB<T>);
-  std::memset(a.im + n * kB<T>, 0, sizeof(T) * (m - n) * kB<T>);
-  Block<T> f = run_stockham(*plan.inner, a, b);
-  for (int64_t k = 0; k < m; ++k) f.set_row(k, mul(f.row(k), broadcast(plan.kernel_re[k], plan.kernel_im[k])));
-  Block<T> other = f.re == a.re ? b : a;
-  Block<T> g = swapped(run_stockham(*plan.inner, swapped(f), swapped(other)));
-  for (int64_t k = 0; k < n; ++k) x.set_row(k, mul(g.row(k), broadcast(plan.chirp_re[k], plan.chirp_im[k])));
+  std::memset(a.at(n), 0, sizeof(T) * 2 * (m - n) * kB<T>);
+  const Block<T> f = run_stockham(*plan.inner, a, b);
+  for (int64_t k = 0; k < m; ++k) f.set_row(k, swap_parts(mul(f.row(k), broadcast(plan.kernel_re[k], plan.kernel_im[k]))));
+  const Block<T> g = run_stockham(*plan.inner, f, f.data == a.data ? b : a);
+  for (int64_t k = 0; k < n; ++k) x.set_row(k, mul(swap_parts(g.row(k)), broadcast(plan.chirp_re[k], plan.chirp_im[k])));
   return x;
 }
 
-// Scratch values for a blocked plan of `rows` >= n rows per block: x and y ([rows][kB] each,
-// split) and Bluestein's work.
+// Scratch values for a blocked plan of `rows` >= n rows per block: blocks x and y, then
+// Bluestein's work.
 template <typename T> int64_t block_scratch_values(const FftPlan<T>& plan, int64_t rows) {
   return 4 * rows * kB<T> + (plan.kind == FftPlan<T>::Kind::Bluestein ? 4 * plan.m * kB<T> : 0);
 }
 
-// The two blocks x, y of `rows` rows at the start of a scratch area.
-template <typename T> std::pair<Block<T>, Block<T>> scratch_blocks(T* scratch, int64_t rows) {
-  const int64_t size = rows * kB<T>;
-  return {Block<T>{scratch, scratch + size}, Block<T>{scratch + 2 * size, scratch + 3 * size}};
-}
+// The blocks x, y of `rows` rows at the start of a scratch area, and the work area after them.
+template <typename T> struct BlockScratch {
+  Block<T> x, y;
+  T* work;
+  BlockScratch(T* scratch, int64_t rows)
+      : x{scratch}, y{scratch + 2 * rows * kB<T>}, work(scratch + 4 * rows * kB<T>) {}
+};
 
-// Forward DFT of block x (y: the other block of the scratch, `work` after both). Returns x or y.
-template <typename T> Block<T> run_block(const FftPlan<T>& plan, Block<T> x, Block<T> y, T* work) {
-  if (plan.kind == FftPlan<T>::Kind::Bluestein) return run_bluestein_block(plan, x, work);
-  return run_stockham(plan, x, y);
+// Forward DFT of block s.x: the block holding the result (s.x or s.y).
+template <typename T> Block<T> run_block(const FftPlan<T>& plan, const BlockScratch<T>& s) {
+  if (plan.kind == FftPlan<T>::Kind::Bluestein) return run_bluestein_block(plan, s.x, s.work);
+  return run_stockham(plan, s.x, s.y);
 }
 
 }  // namespace

@@ -84,41 +84,84 @@ inline Lines real_lines(int64_t len, int64_t inner) { return {inner, len * inner
 // x[2 j] + i x[2 j + 1] (the real FFT's half-length transform).
 inline Lines paired_lines(int64_t n, int64_t inner) { return {inner, n * inner, 1, 2 * inner, inner}; }
 
-// Block rows 0 .. rows - 1 <- elements j0 .. j0 + rows - 1 of lines b0 .. b0 + cnt - 1 (zeros
-// in lanes >= cnt and in the imaginary parts of real lines).
+// Values per line in a chunk of tiles: gather and scatter of lines stored one after another
+// move each line's chunk in one run through a staging area (kB x 512 bytes). Tile by tile,
+// the kB lines' accesses would fall in the same few L1 sets whenever the line length is near
+// a multiple of 4 KiB, and misaligned stores would leave cache lines half written.
+template <typename T> constexpr int64_t kChunk = 512 / sizeof(T);
+
+// A tile: kB values of each of the kB lines, transposed (v[i][l] = value i of line l) into
+// block rows j, j + 1, ...: kB rows of real parts (real lines), or kB / 2 rows of alternate
+// real and imaginary parts. The parts go to offset re_at of a row and the other half.
+template <typename T> TZ_VINLINE void tile_to_rows(vec<T>* v, Block<T> x, int64_t j, bool real, int64_t re_at) {
+  constexpr int64_t B = kB<T>;
+  const int64_t im_at = B - re_at;
+  transpose<T>(v);
+  if (real) {
+#pragma GCC unroll 16
+    for (int64_t r = 0; r < B; ++r) vm::store(x.at(j + r) + re_at, v[r]), vm::store(x.at(j + r) + im_at, splat<vec<T>>(T(0)));
+  } else {
+#pragma GCC unroll 8
+    for (int64_t r = 0; r < B / 2; ++r) vm::store(x.at(j + r) + re_at, v[2 * r]), vm::store(x.at(j + r) + im_at, v[2 * r + 1]);
+  }
+}
+
+// The inverse of tile_to_rows, times s.
 template <typename T>
-void gather(const T* in, const Lines& ls, int64_t b0, int64_t cnt, int64_t j0, int64_t rows, Block<T> x) {
+TZ_VINLINE void rows_to_tile(Block<T> z, int64_t j, bool real, int64_t re_at, const vec<T>& s, vec<T>* v) {
+  constexpr int64_t B = kB<T>;
+  const int64_t im_at = B - re_at;
+  if (real) {
+#pragma GCC unroll 16
+    for (int64_t r = 0; r < B; ++r) v[r] = vm::load(z.at(j + r) + re_at) * s;
+  } else {
+#pragma GCC unroll 8
+    for (int64_t r = 0; r < B / 2; ++r) v[2 * r] = vm::load(z.at(j + r) + re_at) * s, v[2 * r + 1] = vm::load(z.at(j + r) + im_at) * s;
+  }
+  transpose<T>(v);
+}
+
+// Block rows 0 .. rows - 1 <- elements j0 .. j0 + rows - 1 of lines b0 .. b0 + cnt - 1 (zeros
+// in lanes >= cnt and in the imaginary parts of real lines), the parts exchanged if `swap`.
+template <typename T>
+void gather(const T* in, const Lines& ls, int64_t b0, int64_t cnt, int64_t j0, int64_t rows, Block<T> x, bool swap) {
   constexpr int64_t B = kB<T>;
   const vec<T> zero = splat<vec<T>>(T(0));
   int64_t at[B] = {};
   for (int64_t l = 0; l < cnt; ++l) at[l] = ls.offset(b0 + l, j0);
+  const int64_t re_at = swap ? B : 0, im_at = B - re_at;  // where a row's parts go
   int64_t j = 0;
-  if (ls.contiguous()) {
-    for (; j + B <= rows; j += B) {
-      vec<T> re[B], im[B];
-      for (int64_t l = 0; l < B; ++l) {
-        if (l >= cnt) re[l] = im[l] = zero;
-        else if (ls.is_real()) re[l] = vm::load(in + at[l] + j), im[l] = zero;
-        else {
-          const CV<T> v = load_complex(in + at[l] + 2 * j);
-          re[l] = v.re, im[l] = v.im;
-        }
+  if (ls.contiguous()) {  // tiles of kB values per line, through a staging area per chunk
+    const int64_t per = ls.is_real() ? 1 : 2, chunk_rows = kChunk<T> / per;
+    alignas(64) T stage[B * kChunk<T>];
+    vec<T> v[B];
+    for (; j + chunk_rows <= rows; j += chunk_rows) {
+      for (int64_t l = 0; l < B; ++l)
+        for (int64_t c = 0; c < kChunk<T>; c += B) vm::store(stage + l * kChunk<T> + c, l < cnt ? vm::load(in + at[l] + per * j + c) : zero);
+      for (int64_t t = 0; t < kChunk<T>; t += B) {
+#pragma GCC unroll 16
+        for (int64_t l = 0; l < B; ++l) v[l] = vm::load(stage + l * kChunk<T> + t);
+        tile_to_rows(v, x, j + t / per, ls.is_real(), re_at);
       }
-      transpose<T>(re);
-      if (!ls.is_real()) transpose<T>(im);
-      for (int64_t r = 0; r < B; ++r) x.set_row(j + r, {re[r], im[r]});
+    }
+    for (; j + B / per <= rows; j += B / per) {
+#pragma GCC unroll 16
+      for (int64_t l = 0; l < B; ++l) v[l] = l < cnt ? vm::load(in + at[l] + per * j) : zero;
+      tile_to_rows(v, x, j, ls.is_real(), re_at);
     }
   } else if (ls.side_by_side<T>(b0, cnt)) {
     for (; j < rows; ++j) {
       const T* p = in + at[0] + j * ls.elem_step;
-      if (ls.is_real()) x.set_row(j, {vm::load(p), zero});
-      else if (ls.part_step == 1) x.set_row(j, load_complex(p));
-      else x.set_row(j, {vm::load(p), vm::load(p + ls.part_step)});
+      CV<T> v;
+      if (ls.is_real()) v = {vm::load(p), zero};
+      else if (ls.part_step == 1) v = load_complex(p);
+      else v = {vm::load(p), vm::load(p + ls.part_step)};
+      x.set_row(j, swap ? swap_parts(v) : v);
     }
   }
   for (; j < rows; ++j) {
-    T* re = x.re + j * B;
-    T* im = x.im + j * B;
+    T* re = x.at(j) + re_at;
+    T* im = x.at(j) + im_at;
     for (int64_t l = 0; l < B; ++l) {
       const T* p = in + at[l] + j * ls.elem_step;
       re[l] = l < cnt ? p[0] : T(0);
@@ -128,40 +171,46 @@ void gather(const T* in, const Lines& ls, int64_t b0, int64_t cnt, int64_t j0, i
 }
 
 // Elements j0 .. j0 + rows - 1 of lines b0 .. b0 + cnt - 1 <- block rows 0 .. rows - 1 times
-// `scale` (only the real parts for real lines).
+// `scale`, the parts exchanged if `swap` (only the real parts for real lines).
 template <typename T>
-void scatter(Block<T> z, T scale, const Lines& ls, int64_t b0, int64_t cnt, int64_t j0, int64_t rows, T* out) {
+void scatter(Block<T> z, bool swap, T scale, const Lines& ls, int64_t b0, int64_t cnt, int64_t j0, int64_t rows, T* out) {
   constexpr int64_t B = kB<T>;
   const vec<T> s = splat<vec<T>>(scale);
   int64_t at[B] = {};
   for (int64_t l = 0; l < cnt; ++l) at[l] = ls.offset(b0 + l, j0);
+  const int64_t re_at = swap ? B : 0, im_at = B - re_at;  // where a row's output parts are
   int64_t j = 0;
-  if (ls.contiguous()) {
-    for (; j + B <= rows; j += B) {
-      vec<T> re[B], im[B];
-      for (int64_t r = 0; r < B; ++r) {
-        const CV<T> v = z.row(j + r);
-        re[r] = v.re * s, im[r] = v.im * s;
+  if (ls.contiguous()) {  // gather's tiles and chunks the other way
+    const int64_t per = ls.is_real() ? 1 : 2, chunk_rows = kChunk<T> / per;
+    alignas(64) T stage[B * kChunk<T>];
+    vec<T> v[B];
+    for (; j + chunk_rows <= rows; j += chunk_rows) {
+      for (int64_t t = 0; t < kChunk<T>; t += B) {
+        rows_to_tile(z, j + t / per, ls.is_real(), re_at, s, v);
+#pragma GCC unroll 16
+        for (int64_t l = 0; l < B; ++l) vm::store(stage + l * kChunk<T> + t, v[l]);
       }
-      transpose<T>(re);
-      if (!ls.is_real()) transpose<T>(im);
-      for (int64_t l = 0; l < cnt; ++l) {
-        if (ls.is_real()) vm::store(out + at[l] + j, re[l]);
-        else store_complex(out + at[l] + 2 * j, CV<T>{re[l], im[l]});
-      }
+      for (int64_t l = 0; l < cnt; ++l)
+        for (int64_t c = 0; c < kChunk<T>; c += B) vm::store(out + at[l] + per * j + c, vm::load(stage + l * kChunk<T> + c));
+    }
+    for (; j + B / per <= rows; j += B / per) {
+      rows_to_tile(z, j, ls.is_real(), re_at, s, v);
+#pragma GCC unroll 16
+      for (int64_t l = 0; l < B; ++l)
+        if (l < cnt) vm::store(out + at[l] + per * j, v[l]);
     }
   } else if (ls.side_by_side<T>(b0, cnt)) {
     for (; j < rows; ++j) {
       T* p = out + at[0] + j * ls.elem_step;
-      const CV<T> v = scaled(z.row(j), s);
+      const CV<T> v = scaled(swap ? swap_parts(z.row(j)) : z.row(j), s);
       if (ls.is_real()) vm::store(p, v.re);
       else if (ls.part_step == 1) store_complex(p, v);
       else vm::store(p, v.re), vm::store(p + ls.part_step, v.im);
     }
   }
   for (; j < rows; ++j) {
-    const T* re = z.re + j * B;
-    const T* im = z.im + j * B;
+    const T* re = z.at(j) + re_at;
+    const T* im = z.at(j) + im_at;
     for (int64_t l = 0; l < cnt; ++l) {
       T* p = out + at[l] + j * ls.elem_step;
       p[0] = re[l] * scale;

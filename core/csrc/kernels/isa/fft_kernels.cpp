@@ -13,15 +13,11 @@ namespace tz {
 namespace TZ_CPU_CAPABILITY {
 namespace {
 
-// Scratch slots (fft_scratch): 0 blocks (per thread), 1 a long line copied out of a strided
-// array, 2 Bluestein's convolution line, 3 .. the four-step's transposed copy per nesting depth.
-constexpr int kBlockSlot = 0, kLineSlot = 1, kBluesteinSlot = 2, kFourStepSlot = 3;
-
 // Runs fn(b0, cnt, scratch) over the blocks of `lines` lines on the thread pool.
 template <typename T, typename F> void for_blocks(int64_t lines, int64_t scratch_values, F fn) {
   const int64_t blocks = (lines + kB<T> - 1) / kB<T>;
   parallel_for(0, blocks, 1, [&](int64_t begin, int64_t end) {
-    T* scratch = static_cast<T*>(fft_scratch(kBlockSlot, sizeof(T) * scratch_values));
+    T* scratch = static_cast<T*>(fft_scratch(kFftBlockSlot, sizeof(T) * scratch_values));
     for (int64_t blk = begin; blk < end; ++blk) {
       const int64_t b0 = blk * kB<T>;
       fn(b0, std::min<int64_t>(kB<T>, lines - b0), scratch);
@@ -51,21 +47,20 @@ template <typename T> void four_step_twiddle(const FftPlan<T>& plan, Block<T> z,
 // j2 into X[k1 + n1 k2]. The inverse is the forward transform with the parts swapped on the
 // way in and out. Blocks of columns, then of rows, run in parallel.
 template <typename T> void four_step(const FftPlan<T>& plan, const T* in, T* out, bool inverse, T scale, int depth) {
-  TZ_CHECK(kFourStepSlot + depth < kFftScratchSlots, Runtime, "fft: the transform length nests the four-step split too deeply");
+  TZ_CHECK(kFftFourStepSlot + depth < kFftScratchSlots, Runtime, "fft: the transform length nests the four-step split too deeply");
   const int64_t n1 = plan.n1, n2 = plan.n2;
   const FftPlan<T>& sub1 = *plan.sub1;
   const FftPlan<T>& sub2 = *plan.sub2;
-  T* tmp = static_cast<T*>(fft_scratch(kFourStepSlot + depth, sizeof(T) * 2 * plan.n));
+  T* tmp = static_cast<T*>(fft_scratch(kFftFourStepSlot + depth, sizeof(T) * 2 * plan.n));
   const Lines columns = complex_lines(n1, n2);  // column j2: element j1 at j1 n2 + j2
   parallel_for(0, (n2 + kB<T> - 1) / kB<T>, 1, [&](int64_t begin, int64_t end) {
-    T* scratch = static_cast<T*>(fft_scratch(kBlockSlot, sizeof(T) * block_scratch_values(sub1, n1)));
-    auto [x, y] = scratch_blocks(scratch, n1);
+    const BlockScratch<T> bs(static_cast<T*>(fft_scratch(kFftBlockSlot, sizeof(T) * block_scratch_values(sub1, n1))), n1);
     for (int64_t blk = begin; blk < end; ++blk) {
       const int64_t c0 = blk * kB<T>, cnt = std::min<int64_t>(kB<T>, n2 - c0);
-      gather(in, columns, c0, cnt, 0, n1, inverse ? swapped(x) : x);
-      const Block<T> z = run_block(sub1, x, y, scratch + 4 * n1 * kB<T>);
+      gather(in, columns, c0, cnt, 0, n1, bs.x, inverse);
+      const Block<T> z = run_block(sub1, bs);
       four_step_twiddle(plan, z, c0);
-      scatter(z, T(1), columns, c0, cnt, 0, n1, tmp);
+      scatter(z, false, T(1), columns, c0, cnt, 0, n1, tmp);
     }
   });
   const Lines rows = complex_lines(n2, 1);     // row k1 of tmp: element j2 at k1 n2 + j2
@@ -83,13 +78,11 @@ template <typename T> void four_step(const FftPlan<T>& plan, const T* in, T* out
     return;
   }
   parallel_for(0, (n1 + kB<T> - 1) / kB<T>, 1, [&](int64_t begin, int64_t end) {
-    T* scratch = static_cast<T*>(fft_scratch(kBlockSlot, sizeof(T) * block_scratch_values(sub2, n2)));
-    auto [x, y] = scratch_blocks(scratch, n2);
+    const BlockScratch<T> bs(static_cast<T*>(fft_scratch(kFftBlockSlot, sizeof(T) * block_scratch_values(sub2, n2))), n2);
     for (int64_t blk = begin; blk < end; ++blk) {
       const int64_t r0 = blk * kB<T>, cnt = std::min<int64_t>(kB<T>, n1 - r0);
-      gather(tmp, rows, r0, cnt, 0, n2, x);
-      const Block<T> z = run_block(sub2, x, y, scratch + 4 * n2 * kB<T>);
-      scatter(inverse ? swapped(z) : z, scale, result, r0, cnt, 0, n2, out);
+      gather(tmp, rows, r0, cnt, 0, n2, bs.x, false);
+      scatter(run_block(sub2, bs), inverse, scale, result, r0, cnt, 0, n2, out);
     }
   });
 }
@@ -117,7 +110,7 @@ void mul_line(const T* a, const T* w_re, const T* w_im, T* out, int64_t count, b
 // Bluestein on one line whose convolution length needs a line plan of its own.
 template <typename T> void bluestein_line(const FftPlan<T>& plan, const T* in, T* out, bool inverse, T scale, int depth) {
   const int64_t n = plan.n, m = plan.m;
-  T* a = static_cast<T*>(fft_scratch(kBluesteinSlot, sizeof(T) * 2 * m));
+  T* a = static_cast<T*>(fft_scratch(kFftBluesteinSlot, sizeof(T) * 2 * m));
   mul_line(in, plan.chirp_re.data(), plan.chirp_im.data(), a, n, inverse, false, T(1));
   std::memset(a + 2 * n, 0, sizeof(T) * 2 * (m - n));
   line_transform(*plan.inner, a, a, false, T(1), depth);
@@ -131,12 +124,10 @@ template <typename T> void line_transform(const FftPlan<T>& plan, const T* in, T
   if (plan.kind == FftPlan<T>::Kind::FourStep) return four_step(plan, in, out, inverse, scale, depth);
   if (plan.kind == FftPlan<T>::Kind::Bluestein && !plan.blocked) return bluestein_line(plan, in, out, inverse, scale, depth);
   const int64_t n = plan.n;  // a blocked plan on one line
-  T* scratch = static_cast<T*>(fft_scratch(kBlockSlot, sizeof(T) * block_scratch_values(plan, n)));
-  auto [x, y] = scratch_blocks(scratch, n);
+  const BlockScratch<T> bs(static_cast<T*>(fft_scratch(kFftBlockSlot, sizeof(T) * block_scratch_values(plan, n))), n);
   const Lines one = complex_lines(n, 1);
-  gather(in, one, 0, 1, 0, n, inverse ? swapped(x) : x);
-  const Block<T> z = run_block(plan, x, y, scratch + 4 * n * kB<T>);
-  scatter(inverse ? swapped(z) : z, scale, one, 0, 1, 0, n, out);
+  gather(in, one, 0, 1, 0, n, bs.x, inverse);
+  scatter(run_block(plan, bs), inverse, scale, one, 0, 1, 0, n, out);
 }
 
 // ------------------------------------------------------------------ c2c
@@ -148,10 +139,9 @@ void c2c(const T* in, T* out, int64_t n, int64_t outer, int64_t inner, bool inve
   const int64_t lines = outer * inner;
   if (plan.blocked) {
     for_blocks<T>(lines, block_scratch_values(plan, n), [&](int64_t b0, int64_t cnt, T* scratch) {
-      auto [x, y] = scratch_blocks(scratch, n);
-      gather(in, ls, b0, cnt, 0, n, inverse ? swapped(x) : x);
-      const Block<T> z = run_block(plan, x, y, scratch + 4 * n * kB<T>);
-      scatter(inverse ? swapped(z) : z, scale, ls, b0, cnt, 0, n, out);
+      const BlockScratch<T> bs(scratch, n);
+      gather(in, ls, b0, cnt, 0, n, bs.x, inverse);
+      scatter(run_block(plan, bs), inverse, scale, ls, b0, cnt, 0, n, out);
     });
     return;
   }
@@ -159,7 +149,7 @@ void c2c(const T* in, T* out, int64_t n, int64_t outer, int64_t inner, bool inve
     for (int64_t b = 0; b < lines; ++b) line_transform(plan, in + 2 * b * n, out + 2 * b * n, inverse, scale, 0);
     return;
   }
-  T* line = static_cast<T*>(fft_scratch(kLineSlot, sizeof(T) * 2 * n));
+  T* line = static_cast<T*>(fft_scratch(kFftLineSlot, sizeof(T) * 2 * n));
   for (int64_t b = 0; b < lines; ++b) {
     for (int64_t j = 0; j < n; ++j) std::memcpy(line + 2 * j, in + ls.offset(b, j), 2 * sizeof(T));
     line_transform(plan, line, line, inverse, scale, 0);
@@ -207,21 +197,21 @@ void r2c(const T* in, T* out, int64_t n, int64_t outer, int64_t inner, bool ones
   if (plan.blocked) {
     const int64_t rows = odd ? n : h + 1;
     for_blocks<T>(lines, block_scratch_values(plan, rows), [&](int64_t b0, int64_t cnt, T* scratch) {
-      auto [x, y] = scratch_blocks(scratch, rows);
-      gather(in, odd ? real_lines(n, inner) : paired_lines(n, inner), b0, cnt, 0, len, x);
-      const Block<T> z = run_block(plan, x, y, scratch + 4 * rows * kB<T>);
+      const BlockScratch<T> bs(scratch, rows);
+      gather(in, odd ? real_lines(n, inner) : paired_lines(n, inner), b0, cnt, 0, len, bs.x, false);
+      const Block<T> z = run_block(plan, bs);
       if (!odd) untangle(plan, z, h);
-      scatter(z, scale, dst, b0, cnt, 0, n / 2 + 1, out);
+      scatter(z, false, scale, dst, b0, cnt, 0, n / 2 + 1, out);
       if (!onesided) {
-        const Block<T> spare = z.re == x.re ? y : x;
+        const Block<T> spare = z.data == bs.x.data ? bs.y : bs.x;
         const int64_t first = mirror(z, spare, n);
-        scatter(spare, scale, dst, b0, cnt, first, n - first, out);
+        scatter(spare, false, scale, dst, b0, cnt, first, n - first, out);
       }
     });
     return;
   }
   // One long line at a time: the real line as a complex one (odd), or read as h complex values.
-  T* line = static_cast<T*>(fft_scratch(kLineSlot, sizeof(T) * 2 * len));
+  T* line = static_cast<T*>(fft_scratch(kFftLineSlot, sizeof(T) * 2 * len));
   const Lines src = odd ? real_lines(n, inner) : paired_lines(n, inner);
   for (int64_t b = 0; b < lines; ++b) {
     for (int64_t j = 0; j < len; ++j) {
@@ -251,15 +241,15 @@ void r2c(const T* in, T* out, int64_t n, int64_t outer, int64_t inner, bool ones
 
 // ------------------------------------------------------------------ c2r
 
-// Rows 0 .. h - 1 of Z from the bins X_0 .. X_h in rows 0 .. h, in place:
-// Z_k = (X_k + conj X_{h-k}) + i w^-k (X_k - conj X_{h-k}); the inverse DFT_h of Z is
-// x_even + i x_odd (unnormalised, like the full inverse).
+// Rows 0 .. h - 1 of Z, parts swapped (for the inverse), from the bins X_0 .. X_h in rows
+// 0 .. h, in place: Z_k = (X_k + conj X_{h-k}) + i w^-k (X_k - conj X_{h-k}); the inverse
+// DFT_h of Z is x_even + i x_odd (unnormalised, like the full inverse).
 template <typename T> void tangle(const FftPlan<T>& half, Block<T> x, int64_t h) {
   auto value = [&](const CV<T>& a, const CV<T>& c, int64_t k) {
     const CV<T> e{a.re + c.re, a.im - c.im};
     const CV<T> d{a.re - c.re, a.im + c.im};
     const CV<T> o = mul(d, broadcast(half.half_re[k], T(-half.half_im[k])));
-    return CV<T>{e.re - o.im, e.im + o.re};
+    return CV<T>{e.im + o.re, e.re - o.im};  // swapped
   };
   x.set_row(0, value(x.row(0), x.row(h), 0));
   for (int64_t k = 1; 2 * k <= h; ++k) {
@@ -280,22 +270,23 @@ void c2r(const T* in, T* out, int64_t n, int64_t outer, int64_t inner, T scale) 
   if (plan.blocked) {
     const int64_t rows = odd ? n : h + 1;
     for_blocks<T>(lines, block_scratch_values(plan, rows), [&](int64_t b0, int64_t cnt, T* scratch) {
-      auto [x, y] = scratch_blocks(scratch, rows);
-      gather(in, src, b0, cnt, 0, bins, x);
+      const BlockScratch<T> bs(scratch, rows);
+      const Block<T> x = bs.x;
+      gather(in, src, b0, cnt, 0, bins, x, false);
       const vec<T> zero = splat<vec<T>>(T(0));
-      vm::store(x.im, zero);  // the imaginary parts of bin 0 (and of bin n/2, n even) are ignored
-      if (odd) {
-        for (int64_t k = bins; k < n; ++k) x.set_row(k, conj(x.row(n - k)));
+      vm::store(x.at(0) + kB<T>, zero);  // the imaginary parts of bin 0 (and of bin n/2, n even) are ignored
+      if (odd) {  // the full spectrum, parts swapped for the inverse
+        for (int64_t k = bins; k < n; ++k) x.set_row(k, swap_parts(conj(x.row(n - k))));
+        for (int64_t k = 0; k < bins; ++k) x.set_row(k, swap_parts(x.row(k)));
       } else {
-        vm::store(x.im + h * kB<T>, zero);
+        vm::store(x.at(h) + kB<T>, zero);
         tangle(plan, x, h);
       }
-      const Block<T> z = swapped(run_block(plan, swapped(x), swapped(y), scratch + 4 * rows * kB<T>));
-      scatter(z, scale, dst, b0, cnt, 0, len, out);
+      scatter(run_block(plan, bs), true, scale, dst, b0, cnt, 0, len, out);
     });
     return;
   }
-  T* line = static_cast<T*>(fft_scratch(kLineSlot, sizeof(T) * 2 * len));
+  T* line = static_cast<T*>(fft_scratch(kFftLineSlot, sizeof(T) * 2 * len));
   auto bin = [&](int64_t b, int64_t k, T& re, T& im) {
     const T* p = in + src.offset(b, k);
     re = p[0];

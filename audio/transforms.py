@@ -192,10 +192,11 @@ class MFCC(nn.Module):
         self.log_mels = log_mels
 
     def forward(self, waveform):
-        mel = self.MelSpectrogram(waveform)
+        # (time, n_mels) is the mel spectrogram's memory order: the dB conversion runs along it
+        # (its top_db max is over the last three dims, whichever way the last two are ordered).
+        mel = self.MelSpectrogram(waveform).transpose(-1, -2)
         mel = core.log(mel + 1e-6) if self.log_mels else self.amplitude_to_DB(mel)
-        mfcc = core.matmul(mel.transpose(-1, -2), self.dct_mat.to(mel.dtype)).transpose(-1, -2)
-        return mfcc
+        return core.matmul(mel, self.dct_mat.to(mel.dtype)).transpose(-1, -2)
 
 
 class MuLawEncoding(nn.Module):

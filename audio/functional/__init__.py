@@ -1,4 +1,5 @@
-"""audio.functional (torchaudio.functional): the spectral functions (audio/functional/functional.py)."""
+"""audio.functional (torchaudio.functional): the spectral functions (audio/functional/functional.py)
+and Kaldi's pitch tracker (audio/functional/kaldi_pitch.py)."""
 from audio.functional.functional import (  # noqa: F401
     DB_to_amplitude,
     amplitude_to_DB,
@@ -19,3 +20,4 @@ from audio.functional.functional import (  # noqa: F401
     spectral_centroid,
     spectrogram,
 )
+from audio.functional.kaldi_pitch import compute_kaldi_pitch  # noqa: F401, E402

@@ -381,6 +381,11 @@ def resample(waveform, orig_freq: float, new_freq: float, lowpass_filter_width: 
         raise ValueError("resample: orig_freq and new_freq must be positive")
     if orig_freq == new_freq:
         return waveform
+    return _sinc_resample(waveform, orig_freq, new_freq, lowpass_filter_width, rolloff, resampling_method, beta)
+
+
+def _sinc_resample(waveform, orig_freq, new_freq, lowpass_filter_width, rolloff, resampling_method, beta):
+    """resample's filter, applied also when the rates are equal (then it only low-passes)."""
     if int(orig_freq) != orig_freq or int(new_freq) != new_freq:
         raise ValueError("resample: frequencies must be integers")
     gcd = math.gcd(int(orig_freq), int(new_freq))

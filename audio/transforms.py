@@ -7,6 +7,7 @@ import core
 from core import nn
 
 from audio import functional  # for vad, which lives with the filters (audio/functional/filtering.py)
+from audio.functional import codec
 from audio.functional import functional as AF
 from audio.compliance import kaldi
 
@@ -208,11 +209,7 @@ class MuLawEncoding(nn.Module):
         self.quantization_channels = quantization_channels
 
     def forward(self, x):
-        mu = self.quantization_channels - 1.0
-        if not x.dtype.is_floating_point:
-            x = x.to(core.float32)
-        x_mu = core.sign(x) * core.log1p(mu * core.abs(x)) / math.log1p(mu)
-        return ((x_mu + 1) / 2 * mu + 0.5).to(core.int64)
+        return codec.mu_law_encoding(x, self.quantization_channels)
 
 
 class MuLawDecoding(nn.Module):
@@ -223,11 +220,7 @@ class MuLawDecoding(nn.Module):
         self.quantization_channels = quantization_channels
 
     def forward(self, x_mu):
-        mu = self.quantization_channels - 1.0
-        if not x_mu.dtype.is_floating_point:
-            x_mu = x_mu.to(core.float32)
-        x = (x_mu / mu) * 2 - 1.0
-        return core.sign(x) * (core.exp(core.abs(x) * math.log1p(mu)) - 1.0) / mu
+        return codec.mu_law_decoding(x_mu, self.quantization_channels)
 
 
 class Resample(nn.Module):

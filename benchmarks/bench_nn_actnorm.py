@@ -1,19 +1,25 @@
 """MobileNetV3's activations and batch norm: tensorzoo vs PyTorch, forward and backward, on
 MobileNetV3-like shapes in NCHW and channels-last.
 
-    PYTHONPATH=. python benchmarks/bench_nn_actnorm.py [--threads N] [filter ...]
+    python benchmarks/bench_nn_actnorm.py [--threads 1,2] [--repeats R] [--filter SUBSTRING]
 
-Prints per-call times and the ratio ours / PyTorch (lower is better). Timing is CPU time of
-the calling thread when --threads 1 (robust on a busy machine), wall time otherwise.
+Prints median times per call (harness.time_interleaved) and the ratio ours / PyTorch (lower
+is better).
 """
-import argparse
-import time
-import timeit
+import glob
+import os
+import sys
 
 import numpy as np
 
-import core
-import core.nn.functional as F
+_HERE = os.path.dirname(os.path.abspath(__file__))
+_ROOT = os.path.dirname(_HERE)
+sys.path.insert(0, _HERE)  # harness
+if glob.glob(os.path.join(_ROOT, "core", "_C*.so")):
+    sys.path.insert(1, _ROOT)  # an in-place build (tools/dev_build.sh) wins over an installed one
+
+import core  # noqa: E402
+import core.nn.functional as F  # noqa: E402
 
 try:
     import torch
@@ -22,20 +28,6 @@ except ImportError:  # nothing to compare with
     torch = None
 
 SHAPES = [(32, 72, 56, 56), (32, 672, 14, 14)]
-
-
-def measure(fn, number, thread_time):
-    for _ in range(3):  # warm up: first-touch page faults of fresh heap memory are not the op's cost
-        fn()
-    if not thread_time:
-        return min(timeit.repeat(fn, number=number, repeat=5)) / number
-    samples = []
-    for _ in range(5):
-        t0 = time.thread_time()
-        for _ in range(number):
-            fn()
-        samples.append((time.thread_time() - t0) / number)
-    return sorted(samples)[2]
 
 
 def cases():
@@ -96,38 +88,25 @@ def cases():
             yield f"batch_norm train bwd {name}", bn_bwd_ours, bn_bwd_theirs
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--threads", type=int, default=1)
-    parser.add_argument("filters", nargs="*")
-    args = parser.parse_args()
-    core.set_num_threads(args.threads)
-    if torch is not None:
-        torch.set_num_threads(args.threads)
-    thread_time = args.threads == 1
+def benches():
+    import harness
+
     # glibc raises its mmap threshold after the first large free: do that before timing, so
     # the first case doesn't pay page faults on every call (in either library).
     for _ in range(2):
         core.empty(*SHAPES[0]).fill_(0)
         if torch is not None:
             torch.empty(*SHAPES[0]).fill_(0)
-    print(f"threads {args.threads}; ratio = ours / torch (lower is better)")
-    print(f"{'case':44s} {'ours':>10s} {'torch':>10s} {'ratio':>7s}")
-    ratios = []
-    for name, make_ours, make_theirs in cases():
-        if args.filters and not any(f in name for f in args.filters):
-            continue
-        fo = make_ours()
-        number = 3
-        t_ours = measure(fo, number, thread_time)
-        t_theirs = measure(make_theirs(), number, thread_time) if torch is not None else None
-        ratio = t_ours / t_theirs if t_theirs else float("nan")
-        ratios.append(ratio)
-        theirs = f"{t_theirs * 1e3:9.2f}ms" if t_theirs else "       n/a"
-        print(f"{name:44s} {t_ours * 1e3:9.2f}ms {theirs} {ratio:6.2f}x")
-    if ratios and torch is not None:
-        print(f"geometric mean ratio: {float(np.exp(np.mean(np.log(ratios)))):.2f}x")
+    return [harness.Bench(name, {"ours": make_ours, **({"pytorch": make_theirs} if torch is not None else {})},
+                          check=False)  # values: the nn tests and the parity suite
+            for name, make_ours, make_theirs in cases()]
+
+
+def main(argv=None):
+    import harness
+
+    return harness.bench_main(__doc__, benches, argv)
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -1,34 +1,20 @@
 """Reductions, softmax and sorting: tensorzoo vs PyTorch (when installed) vs numpy.
 
-    PYTHONPATH=. python benchmarks/bench_reduction.py [--threads N] [filter ...]
+    python benchmarks/bench_reduction.py [--threads 1,2] [--repeats R] [--filter SUBSTRING]
 
-Prints per-call times and the ratio ours / PyTorch (lower is better). Timing is CPU time of
-the calling thread when --threads 1 (robust on a busy machine), wall time otherwise.
+Prints median times per call (harness.time_interleaved) and the ratio ours / PyTorch.
 """
-import argparse
-import time
-import timeit
+import glob
+import os
+import sys
 
 import numpy as np
 
-import core
-
-try:
-    import torch
-except ImportError:  # numpy only
-    torch = None
-
-
-def measure(fn, number, thread_time):
-    if not thread_time:
-        return min(timeit.repeat(fn, number=number, repeat=7)) / number
-    samples = []
-    for _ in range(7):
-        t0 = time.thread_time()
-        for _ in range(number):
-            fn()
-        samples.append((time.thread_time() - t0) / number)
-    return sorted(samples)[2]
+_HERE = os.path.dirname(os.path.abspath(__file__))
+_ROOT = os.path.dirname(_HERE)
+sys.path.insert(0, _HERE)  # harness
+if glob.glob(os.path.join(_ROOT, "core", "_C*.so")):
+    sys.path.insert(1, _ROOT)  # an in-place build (tools/dev_build.sh) wins over an installed one
 
 
 def cases(rng):
@@ -54,31 +40,26 @@ def cases(rng):
     yield "topk 10 (256,1000)", m, lambda x: x.topk(10), None
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--threads", type=int, default=1)
-    parser.add_argument("filters", nargs="*")
-    args = parser.parse_args()
-    core.set_num_threads(args.threads)
-    if torch is not None:
-        torch.set_num_threads(args.threads)
-    thread_time = args.threads == 1
-    print(f"threads {args.threads}, cpu capability {core._C._cpu_capability()}")
-    print(f"{'case':30s} {'ours':>10s} {'torch':>10s} {'numpy':>10s} {'ours/torch':>10s}")
+def benches():
+    import core
+    import harness
+
+    torch = harness.torch
+    out = []
     for name, data, fn, np_fn in cases(np.random.default_rng(0)):
-        if args.filters and not any(f in name for f in args.filters):
-            continue
-        number = 10 if "sort" in name or "topk" in name else 50
         x = core.tensor(data)
-        ours = measure(lambda: fn(x), number, thread_time)
-        theirs = numpy_t = float("nan")
-        if torch is not None:
-            t = torch.from_numpy(data)
-            theirs = measure(lambda: fn(t), number, thread_time)
-        if np_fn is not None:
-            numpy_t = measure(lambda: np_fn(data), number, thread_time)
-        print(f"{name:30s} {ours * 1e6:8.1f}us {theirs * 1e6:8.1f}us {numpy_t * 1e6:8.1f}us {ours / theirs:10.2f}")
+        t = torch.from_numpy(data.copy()) if torch is not None else None
+        out.append(harness.bench_of(name, lambda fn=fn, x=x: fn(x), (lambda fn=fn, t=t: fn(t)) if t is not None else None,
+                                    (lambda np_fn=np_fn, data=data: np_fn(data)) if np_fn is not None else None,
+                                    check=False))  # values: tests/core/test_reduction.py and the parity suite
+    return out
+
+
+def main(argv=None):
+    import harness
+
+    return harness.bench_main(__doc__, benches, argv)
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -18,7 +18,6 @@ import numpy as np
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _ROOT = os.path.dirname(_HERE)
 sys.path.insert(0, _HERE)  # harness
-sys.path.insert(1, os.path.join(_ROOT, "tests"))  # parity._torchvision: the shared import workaround
 if glob.glob(os.path.join(_ROOT, "core", "_C*.so")):
     sys.path.insert(1, _ROOT)  # an in-place build (tools/dev_build.sh) wins over an installed one
 
@@ -75,13 +74,9 @@ def main(argv=None):
     import core
 
     torch = harness.torch
-    tv = None
-    if torch is not None:
-        from parity._torchvision import import_torchvision
-
-        tv = import_torchvision()
-        if tv is not None:
-            import torchvision.models  # noqa: F401
+    tv = harness.import_torchvision()
+    if tv is not None:
+        import torchvision.models  # noqa: F401
     harness.set_threads(args.threads)
     print(harness.header(args.threads))
     if tv is None:

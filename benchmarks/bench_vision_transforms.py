@@ -1,14 +1,18 @@
-"""The ImageNet training preset, vision.transforms vs torchvision, images per second:
+"""The ImageNet training preset and AutoAugment, vision.transforms vs torchvision, in one run:
 
-    python benchmarks/bench_vision_transforms.py [--threads N] [--repeats R]
+    python benchmarks/bench_vision_transforms.py [--threads 1,2] [--repeats R]
 
 The preset of references/classification/presets.py (v0.9) with the MobileNetV3 recipe's
-options: RandomResizedCrop(224), RandomHorizontalFlip(0.5), AutoAugment(imagenet),
-ToTensor, Normalize(ImageNet mean/std), RandomErasing(p=0.2). Input: a 500x375 RGB JPEG,
-measured (a) from the decoded PIL image and (b) from the JPEG bytes (PIL decode included,
-as an ImageFolder loader does). Each call re-seeds the library's generator from a cycle of
-64 seeds, so both libraries run the same crops, flips and sub-policies. torchvision is
-optional (it is the yardstick): without it only our numbers print.
+options: RandomResizedCrop(224), RandomHorizontalFlip(0.5), AutoAugment(imagenet), then
+ToTensor (PIL) or ConvertImageDtype(float) (tensor), Normalize(ImageNet mean/std),
+RandomErasing(p=0.2). Cases:
+- preset on a 500x375 RGB image: the decoded PIL image, the JPEG bytes (PIL decode included,
+  as an ImageFolder loader does), and a uint8 tensor [3, 375, 500] (the tensor path);
+- AutoAugment(imagenet) alone on a uint8 tensor image [3, 224, 224] and on a batch [32, 3, 224, 224].
+Each call re-seeds the library's generator from a cycle of 64 seeds, so both libraries run the
+same crops, flips and sub-policies (torchvision's tensor RandomResizedCrop with antialias=False:
+0.9 had no antialiasing). torchvision is optional (it is the yardstick): without it only our
+numbers print. Ratio = ours / torchvision (below 1: we are faster).
 """
 import argparse
 import glob
@@ -22,7 +26,6 @@ import numpy as np
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _ROOT = os.path.dirname(_HERE)
 sys.path.insert(0, _HERE)  # harness
-sys.path.insert(1, os.path.join(_ROOT, "tests"))  # parity._torchvision: the shared import workaround
 if glob.glob(os.path.join(_ROOT, "core", "_C*.so")):
     sys.path.insert(1, _ROOT)  # an in-place build (tools/dev_build.sh) wins over an installed one
 
@@ -43,77 +46,104 @@ def make_jpeg():
     return buf.getvalue()
 
 
-def preset(T, autoaugment_module):
+def preset(lib, tensor):
+    """The training preset of a library; `tensor`: the uint8-tensor form (ConvertImageDtype
+    instead of ToTensor, and torchvision's RandomResizedCrop without antialiasing)."""
+    T, A = lib["transforms"], lib["autoaugment"]
     return T.Compose([
-        T.RandomResizedCrop(224),
+        T.RandomResizedCrop(224, **(lib["tensor_crop_args"] if tensor else {})),
         T.RandomHorizontalFlip(0.5),
-        autoaugment_module.AutoAugment(autoaugment_module.AutoAugmentPolicy("imagenet")),
-        T.ToTensor(),
+        A.AutoAugment(A.AutoAugmentPolicy("imagenet")),
+        T.ConvertImageDtype(lib["float32"]) if tensor else T.ToTensor(),
         T.Normalize(mean=MEAN, std=STD),
         T.RandomErasing(p=0.2),
     ])
 
 
-def _runner(pipeline, seed_fn, source, decode):
-    from PIL import Image
+def autoaugment(lib):
+    A = lib["autoaugment"]
+    return A.AutoAugment(A.AutoAugmentPolicy("imagenet"))
 
+
+def _runner(fn, make_input, seed_fn):
     seeds = itertools.cycle(range(64))
 
     def run():
         seed_fn(next(seeds))
-        img = Image.open(io.BytesIO(source)).convert("RGB") if decode else source
-        return pipeline(img)
+        return fn(make_input())
     return run
 
 
-def _import_torchvision():
-    """torchvision's transforms (through the shared import workaround of tests/parity), or None."""
-    from parity._torchvision import import_torchvision
+def _libraries(harness):
+    """name -> what the cases need of each library."""
+    import core
+    import vision.transforms as T
+    import vision.transforms.autoaugment as A
 
-    if import_torchvision() is None:
-        return None
-    import torchvision.transforms as TT
-    import torchvision.transforms.autoaugment as TA
-    return TT, TA
+    libs = {"ours": {"transforms": T, "autoaugment": A, "seed": core.manual_seed, "float32": core.float32,
+                     "tensor": core.tensor, "tensor_crop_args": {}}}
+    if harness.import_torchvision() is not None:
+        import torchvision.transforms as TT
+        import torchvision.transforms.autoaugment as TA
+
+        torch = harness.torch
+        libs["pytorch"] = {"transforms": TT, "autoaugment": TA, "seed": torch.manual_seed, "float32": torch.float32,
+                           "tensor": lambda a: torch.from_numpy(a.copy()), "tensor_crop_args": {"antialias": False}}
+    return libs
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--threads", type=int, default=1, help="threads for core and PyTorch (default 1: one "
-                                                               "data-loading worker's view)")
+    parser.add_argument("--threads", default="1,2", help="comma-separated thread counts for core and PyTorch "
+                                                          "(default 1,2; 1 is one data-loading worker's view)")
     parser.add_argument("--repeats", type=int, default=9, help="timed samples per library (median)")
     args = parser.parse_args(argv)
 
     import harness
-    import core
-    import vision.transforms as T
-    import vision.transforms.autoaugment as A
     from PIL import Image
 
-    torch = harness.torch
-    harness.set_threads(args.threads)
-    print(harness.header(args.threads))
     jpeg = make_jpeg()
     pil = Image.open(io.BytesIO(jpeg)).convert("RGB")
-    print(f"input: {pil.size[0]}x{pil.size[1]} JPEG ({len(jpeg)} bytes); preset: RandomResizedCrop(224), "
-          "RandomHorizontalFlip, AutoAugment(imagenet), ToTensor, Normalize, RandomErasing(0.2)\n")
-    ours_pipeline = preset(T, A)
-    theirs = _import_torchvision() if torch is not None else None
-    if theirs is None:
-        print("torchvision not importable: ours only\n")
-    rows = [("case", "ours", "torchvision", "ours/torchvision", "ours img/s", "torchvision img/s")]
-    for decode in (False, True):
-        source = jpeg if decode else pil
-        fns = {"ours": _runner(ours_pipeline, core.manual_seed, source, decode)}
-        if theirs is not None:
-            fns["pytorch"] = _runner(preset(*theirs), torch.manual_seed, source, decode)
-        seconds = harness.time_interleaved(fns, repeats=args.repeats)
-        ours_s, theirs_s = seconds["ours"], seconds.get("pytorch")
-        rows.append(("decode+preset" if decode else "preset", harness.format_seconds(ours_s),
-                     harness.format_seconds(theirs_s), harness.format_ratio(ours_s, theirs_s), f"{1 / ours_s:.0f}",
-                     f"{1 / theirs_s:.0f}" if theirs_s else "n/a"))
-    harness.print_rows(rows)
+    hwc = np.asarray(pil)
+    chw = np.ascontiguousarray(hwc.transpose(2, 0, 1))
+    rng = np.random.default_rng(0)
+    image = rng.integers(0, 256, (3, 224, 224), dtype=np.uint8)
+    batch = rng.integers(0, 256, (32, 3, 224, 224), dtype=np.uint8)
+    libs = _libraries(harness)
+    cases = (  # name, images per call, lib -> (transform, () -> its input)
+        ("preset, PIL image", 1, lambda lib: (preset(lib, False), lambda: pil)),
+        ("preset, JPEG decode", 1, lambda lib: (preset(lib, False), lambda: decode(jpeg))),
+        ("preset, uint8 tensor", 1, lambda lib: (preset(lib, True), _const(lib["tensor"](chw)))),
+        ("AutoAugment, uint8 [3,224,224]", 1, lambda lib: (autoaugment(lib), _const(lib["tensor"](image)))),
+        ("AutoAugment, uint8 [32,3,224,224]", 32, lambda lib: (autoaugment(lib), _const(lib["tensor"](batch)))),
+    )
+    for threads in [int(t) for t in args.threads.split(",")]:
+        harness.set_threads(threads)
+        print(harness.header(threads))
+        print(f"input: {pil.size[0]}x{pil.size[1]} JPEG ({len(jpeg)} bytes)\n")
+        if "pytorch" not in libs:
+            print("torchvision not importable: ours only\n")
+        rows = [("case", "ours", "torchvision", "ours/torchvision", "ours img/s", "torchvision img/s")]
+        for name, images, make in cases:
+            fns = {lib_name: _runner(*make(lib), lib["seed"]) for lib_name, lib in libs.items()}
+            seconds = harness.time_interleaved(fns, repeats=args.repeats)
+            ours_s, theirs_s = seconds["ours"], seconds.get("pytorch")
+            rows.append((name, harness.format_seconds(ours_s), harness.format_seconds(theirs_s),
+                         harness.format_ratio(ours_s, theirs_s), f"{images / ours_s:.0f}",
+                         f"{images / theirs_s:.0f}" if theirs_s else "n/a"))
+        harness.print_rows(rows)
+        print()
     return 0
+
+
+def _const(value):
+    return lambda: value
+
+
+def decode(jpeg):
+    from PIL import Image
+
+    return Image.open(io.BytesIO(jpeg)).convert("RGB")
 
 
 if __name__ == "__main__":

@@ -41,6 +41,34 @@ class Result:
     mismatch: List[str] = field(default_factory=list)
 
 
+def import_torchvision():
+    """torchvision, or None. The torchvision wheel on PyPI is a CUDA build whose C++ ops do not
+    load beside a CPU torch (registering their fake kernels fails); its Python code does, so on
+    that error the import is retried without registering them."""
+    import sys
+    import warnings
+
+    if torch is None:
+        return None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            import torchvision
+            return torchvision
+        except ImportError:
+            return None
+        except RuntimeError:
+            for name in [m for m in sys.modules if m.startswith("torchvision")]:
+                del sys.modules[name]
+            original = torch.library.register_fake
+            torch.library.register_fake = lambda *a, **k: (lambda f: f)
+            try:
+                import torchvision
+            finally:
+                torch.library.register_fake = original
+            return torchvision
+
+
 def set_threads(n):
     """The same thread count for our pool and PyTorch's (numpy's BLAS keeps its own)."""
     import core
@@ -201,6 +229,48 @@ def format_table(results):
         if i == 0:
             lines.append("  ".join("-" * w for w in widths))
     return "\n".join(lines)
+
+
+def thread_counts(text):
+    """[1, 2] from "1,2": the --threads argument of the benchmarks."""
+    return [int(t) for t in str(text).split(",") if t.strip()]
+
+
+def run_and_print(benches, threads, repeats=7, name_filter=""):
+    """Times every bench whose name contains `name_filter` at each thread count of `threads`
+    and prints the header and the table of each run."""
+    benches = [b for b in benches if name_filter in b.name]
+    for n in thread_counts(threads):
+        set_threads(n)
+        print(header(n), flush=True)
+        results = [run_bench(bench, repeats=repeats) for bench in benches]
+        print()
+        print(format_table(results))
+        print()
+
+
+def bench_main(doc, make_benches, argv=None):
+    """The command line of a benchmark script: --threads 1,2, --repeats R, --filter SUBSTRING;
+    `make_benches()` builds the Benches (after the arguments parse, so --help is instant)."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--threads", default="1,2", help="comma-separated thread counts (default 1,2)")
+    parser.add_argument("--repeats", type=int, default=7, help="timed samples per library (median)")
+    parser.add_argument("--filter", default="", help="only cases whose name contains this")
+    args = parser.parse_args(argv)
+    run_and_print(make_benches(), args.threads, args.repeats, args.filter)
+    return 0
+
+
+def bench_of(name, ours, theirs=None, numpy=None, check=True):
+    """A Bench from ours/PyTorch/numpy callables already bound to their inputs (None: n/a)."""
+    makers = {"ours": lambda: ours}
+    if theirs is not None and torch is not None:
+        makers["pytorch"] = lambda: theirs
+    if numpy is not None:
+        makers["numpy"] = lambda: numpy
+    return Bench(name, makers, check=check)
 
 
 def print_rows(rows):

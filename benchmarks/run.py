@@ -29,15 +29,7 @@ def main(argv=None):
     import harness
     import bench_core
 
-    harness.set_threads(args.threads)
-    print(harness.header(args.threads), flush=True)
-    results = []
-    for bench in bench_core.all_benches():
-        if args.filter and args.filter not in bench.name:
-            continue
-        results.append(harness.run_bench(bench, repeats=args.repeats))
-    print()
-    print(harness.format_table(results))
+    harness.run_and_print(bench_core.all_benches(), args.threads, args.repeats, args.filter)
     return 0
 
 

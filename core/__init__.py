@@ -12,10 +12,12 @@ from core._joining import meshgrid, cartesian_prod, broadcast_tensors, atleast_1
 from core._linalg import einsum, tensordot
 from core._spectral import hann_window, hamming_window, blackman_window, bartlett_window, kaiser_window, stft, istft
 from core._indexing import split
-from core._loss import (ctc_loss, binary_cross_entropy_with_logits, kl_div, margin_ranking_loss,  # noqa: F401
-                        cosine_embedding_loss, triplet_margin_loss, hinge_embedding_loss, poisson_nll_loss)
-from core._actnorm import *  # noqa: F401,F403  (batch_norm, dropout, ... of the nn families)
+from core._normalization import batch_norm, layer_norm, group_norm, instance_norm
+from core._dropout import *  # noqa: F401,F403  (dropout, feature_dropout, alpha_dropout and in-place forms)
+from core._distance import pairwise_distance, cosine_similarity
 from core.serialization import save, load
+from core._qscheme import (qscheme, per_tensor_affine, per_channel_affine, per_tensor_symmetric,  # noqa: F401
+                           per_channel_symmetric, per_channel_affine_float_qparams)
 from core import utils  # core.utils.data loads on first attribute access
 from core import fft
 
@@ -74,4 +76,9 @@ del _export_ops
 __version__ = "0.1.0"
 
 from core import nn  # noqa: E402  (nn and optim build on the ops exported above)
+from core.nn._torch_losses import (ctc_loss, binary_cross_entropy_with_logits, kl_div,  # noqa: E402,F401
+                                   margin_ranking_loss, cosine_embedding_loss, triplet_margin_loss,
+                                   hinge_embedding_loss, poisson_nll_loss)
 from core import optim  # noqa: E402
+from core import distributed  # noqa: E402  (MPI itself starts only in init_process_group)
+from core import backends, quantization  # noqa: E402,F401  (eager-mode quantization on nn)

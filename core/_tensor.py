@@ -4,6 +4,7 @@ import copy
 
 import numpy as np
 
+from core._indexing import split as _split
 from core._native import _C
 from core._size import Size
 
@@ -41,6 +42,12 @@ class Tensor(_C._TensorBase):
     @property
     def is_quantized(self):
         return self.dtype.is_quantized
+
+    def qscheme(self):
+        """The quantization scheme of a quantized tensor (core.per_tensor_affine, ...)."""
+        from core._qscheme import _by_name
+
+        return _by_name(_C._internal["_qscheme_name"](self))
 
     def is_floating_point(self):
         return self.dtype.is_floating_point
@@ -102,16 +109,6 @@ class Tensor(_C._TensorBase):
             raise TypeError("len() of a 0-d tensor")
         return self._sizes[0]
 
-    def __iter__(self):
-        if self.ndim == 0:
-            raise TypeError("iteration over a 0-d tensor")
-        unbind = getattr(self, "unbind", None)  # the views family's op, with autograd, when present
-        if unbind is not None:
-            return iter(unbind(0))
-        sizes, strides, offset = self._sizes[1:], self._strides[1:], self.storage_offset()
-        return iter([self.as_strided(sizes, strides, offset + i * self._strides[0])
-                     for i in range(self._sizes[0])])
-
     def _single_value(self):
         if self.numel() != 1:
             raise ValueError("only one element tensors can be converted to Python scalars")
@@ -163,9 +160,8 @@ class Tensor(_C._TensorBase):
         # dtype, shape and the C-ordered bytes: independent of numpy's pickle format.
         from core._creation import _rebuild_tensor
 
-        if self.dtype.is_quantized:
-            raise NotImplementedError("pickling quantized tensors is not supported; "
-                                      "pickle t.dequantize() or t.int_repr() instead")
+        if self.dtype.is_quantized:  # the integers and the quantizer (deep copies, data loaders)
+            return (_rebuild_quantized, (self.int_repr(), _quantizer_params(self)))
         payload = self.to(_C.float32) if self.dtype == _C.bfloat16 else self
         data = np.ascontiguousarray(_C._to_numpy(payload)).tobytes()
         requires_grad = builtins.bool(getattr(self, "requires_grad", False))
@@ -246,7 +242,7 @@ class Tensor(_C._TensorBase):
     def __iter__(self):
         if self.ndim == 0:
             raise TypeError("iteration over a 0-d tensor")
-        return iter(self.unbind(0))
+        return iter(self.unbind(0))  # views with autograd
 
     @property
     def real(self):
@@ -265,9 +261,7 @@ class Tensor(_C._TensorBase):
 
     def split(self, split_size, dim=0):
         """Pieces of `split_size` along `dim` (the last may be smaller), or of the listed sizes."""
-        if isinstance(split_size, (builtins.list, builtins.tuple)):
-            return _C._methods["split_with_sizes"](self, split_size, dim)
-        return _C._methods["split"](self, split_size, dim)
+        return _split(self, split_size, dim)
 
     def where(self, condition, y):
         """`self` where `condition` holds, else `y` (core.where(condition, self, y))."""
@@ -308,7 +302,6 @@ class Tensor(_C._TensorBase):
     # tensors nor numbers give NotImplemented, so `t == None` is False and `t + "a"` raises
     # Python's usual TypeError. Numpy defers to these, as it does to PyTorch's tensors.
     from core._elementwise import forward as _fw, reflected as _rf, inplace as _ip
-    __array_priority__ = 1000
     __add__, __radd__, __iadd__ = _fw("add"), _rf("add"), _ip("add_")
     __sub__, __rsub__, __isub__ = _fw("sub"), _rf("sub"), _ip("sub_")
     __mul__, __rmul__, __imul__ = _fw("mul"), _rf("mul"), _ip("mul_")
@@ -356,6 +349,20 @@ class _RemovableHandle:
 
 
 _DL_CPU = 1  # DLPack's kDLCPU
+
+
+def _quantizer_params(t):
+    """(scheme name, scale(s), zero point(s)[, axis]) of a quantized tensor."""
+    name = _C._internal["_qscheme_name"](t)
+    if name == "per_tensor_affine":
+        return (name, t.q_scale(), t.q_zero_point())
+    return (name, t.q_per_channel_scales(), t.q_per_channel_zero_points(), t.q_per_channel_axis())
+
+
+def _rebuild_quantized(ints, params):
+    if params[0] == "per_tensor_affine":
+        return _C._functions["_make_per_tensor_quantized_tensor"](ints, params[1], params[2])
+    return _C._functions["_make_per_channel_quantized_tensor"](ints, params[1], params[2], params[3])
 
 # Tensor dtypes numpy has no type for (PyTorch's names in the error message).
 _NO_NUMPY_TYPE = {_C.bfloat16: "BFloat16", _C.quint8: "QUInt8", _C.qint8: "QInt8", _C.qint32: "QInt32"}

@@ -169,9 +169,16 @@ def load_local(hubconf_dir, model, *args, **kwargs):
         return entry(*args, **kwargs)
 
 
-def list_entrypoints(repo_dir):
+def hubconf_entrypoints(repo_dir):
+    """name -> callable: every public callable of the hubconf.py in `repo_dir` (torch.hub.list's
+    rule, imported helpers included)."""
     module = _import_hubconf(repo_dir)
-    return [name for name in dir(module) if callable(getattr(module, name)) and not name.startswith("_")]
+    return {name: getattr(module, name) for name in dir(module)
+            if callable(getattr(module, name)) and not name.startswith("_")}
+
+
+def list_entrypoints(repo_dir):
+    return list(hubconf_entrypoints(repo_dir))
 
 
 def entrypoint_doc(repo_dir, model):

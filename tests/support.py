@@ -16,3 +16,35 @@ def run_python(code, *args, env=None, timeout=120):
     env["PYTHONPATH"] = os.pathsep.join([package_parent] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
     return subprocess.run([sys.executable, "-c", code, *args], env=env, capture_output=True, text=True,
                           timeout=timeout, cwd=tempfile.gettempdir())
+
+
+# ---------------------------------------------------------------- the kernels of each ISA
+
+CAPABILITIES = ("baseline", "avx2", "avx512")  # TENSORZOO_CPU_CAPABILITY values; a CPU's best is the cap
+
+
+def run_with_capability(code, capability, *args, timeout=120):
+    """stdout of `code` run (run_python) with core's kernels forced to `capability` (None: the
+    CPU's best); the run must succeed."""
+    env = dict(os.environ)
+    env.pop("TENSORZOO_CPU_CAPABILITY", None)
+    if capability is not None:
+        env["TENSORZOO_CPU_CAPABILITY"] = capability
+    result = run_python(code, *args, env=env, timeout=timeout)
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def assert_isa_builds_agree(script):
+    """`script` prints one JSON object: results as hex bytes plus "cap", the capability it ran
+    with. Every capability's results must equal the baseline's bit for bit; returns those."""
+    import json
+
+    results = {cap: json.loads(run_with_capability(script, cap)) for cap in CAPABILITIES}
+    ref = results["baseline"]
+    assert ref["cap"] == "baseline"
+    for cap, r in results.items():
+        for key in ref:
+            if key != "cap":
+                assert r[key] == ref[key], f"{key} differs between baseline and {r['cap']} (asked {cap})"
+    return ref

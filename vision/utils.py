@@ -8,8 +8,7 @@ import numpy as np
 from PIL import Image, ImageColor, ImageDraw, ImageFont
 
 import core
-from vision._atomic import atomic_open
-from vision._numpy_bridge import from_numpy, to_numpy
+from hub._atomic import atomic_open
 
 __all__ = ["make_grid", "save_image", "draw_bounding_boxes", "draw_segmentation_masks"]
 
@@ -37,12 +36,11 @@ def make_grid(tensor, nrow=8, padding=2, normalize=False, value_range=None, scal
     if normalize is True:
         if value_range is not None and not isinstance(value_range, tuple):
             raise TypeError("value_range has to be a tuple (min, max) if specified. min and max are numbers")
-        arr = to_numpy(tensor).copy()  # a copy: the input is not modified
+        tensor = tensor.clone()  # the input is not modified
 
         def norm_ip(img, low, high):
-            np.clip(img, low, high, out=img)
-            img -= img.dtype.type(low)
-            img /= img.dtype.type(max(high - low, 1e-5))
+            img.clamp_(min=low, max=high)
+            img.sub_(low).div_(max(high - low, 1e-5))
 
         def norm_range(t):
             if value_range is not None:
@@ -51,11 +49,10 @@ def make_grid(tensor, nrow=8, padding=2, normalize=False, value_range=None, scal
                 norm_ip(t, float(t.min()), float(t.max()))
 
         if scale_each is True:
-            for t in arr:  # each image of the batch on its own
-                norm_range(t)
+            for i in range(tensor.shape[0]):  # each image of the batch on its own
+                norm_range(tensor[i])
         else:
-            norm_range(arr)
-        tensor = from_numpy(arr)
+            norm_range(tensor)
 
     if tensor.shape[0] == 1:
         return tensor.squeeze(0)
@@ -81,11 +78,11 @@ def make_grid(tensor, nrow=8, padding=2, normalize=False, value_range=None, scal
 def save_image(tensor, fp, format=None, **kwargs):
     """make_grid(tensor, **kwargs) scaled to uint8 and saved with PIL (atomically for paths)."""
     grid = make_grid(tensor, **kwargs)
-    arr = to_numpy(grid)
-    dt = arr.dtype.type if arr.dtype.kind == "f" else np.float32
+    if not grid.dtype.is_floating_point:
+        grid = grid.to(core.float32)
     # mul(255).add_(0.5).clamp_(0, 255) then a truncating cast: round half up
-    ndarr = np.clip(arr.astype(dt) * dt(255) + dt(0.5), 0, 255).astype(np.uint8).transpose(1, 2, 0)
-    im = Image.fromarray(ndarr)
+    pixels = grid.detach().mul(255).add_(0.5).clamp_(0, 255).to(core.uint8)
+    im = Image.fromarray(np.ascontiguousarray(pixels.permute(1, 2, 0).numpy()))
     if isinstance(fp, (str, bytes, os.PathLike)):
         if format is None:  # PIL picks the format from the extension, which the temp name lacks
             ext = os.path.splitext(os.fsdecode(fp))[1].lower()
@@ -111,10 +108,11 @@ def draw_bounding_boxes(image, boxes, labels=None, colors=None, fill=False, widt
     """Draws (x1, y1, x2, y2) boxes, optionally filled (alpha 100) and labelled, on a uint8
     image [3, H, W]; returns a new uint8 tensor."""
     _check_rgb_uint8(image)
-    ndarr = np.ascontiguousarray(to_numpy(image).transpose(1, 2, 0))
+    ndarr = np.ascontiguousarray(image.detach().numpy().transpose(1, 2, 0))
     img_to_draw = Image.fromarray(ndarr[:, :, 0] if ndarr.shape[2] == 1 else ndarr)
-    img_boxes = to_numpy(boxes).astype(np.int64).tolist() if isinstance(boxes, core.Tensor) \
-        else np.asarray(boxes).astype(np.int64).tolist()
+    if not isinstance(boxes, core.Tensor):
+        boxes = core.tensor(boxes, dtype=core.float64)
+    img_boxes = boxes.to(core.int64).tolist()
     draw = ImageDraw.Draw(img_to_draw, "RGBA") if fill else ImageDraw.Draw(img_to_draw)
     txt_font = ImageFont.load_default() if font is None else ImageFont.truetype(font=font, size=font_size)
     for i, bbox in enumerate(img_boxes):
@@ -132,12 +130,12 @@ def draw_bounding_boxes(image, boxes, labels=None, colors=None, fill=False, widt
         if labels is not None:
             draw.text((bbox[0], bbox[1]), labels[i], fill=color, font=txt_font)
     out = np.asarray(img_to_draw)
-    return from_numpy(np.ascontiguousarray((out[:, :, None] if out.ndim == 2 else out).transpose(2, 0, 1)))
+    return core.tensor((out[:, :, None] if out.ndim == 2 else out).transpose(2, 0, 1))
 
 
 def _generate_color_palette(num_masks):
-    palette = np.array([2 ** 25 - 1, 2 ** 15 - 1, 2 ** 21 - 1], dtype=np.int64)
-    return [tuple(int(v) for v in (i * palette) % 255) for i in range(num_masks)]
+    palette = (2 ** 25 - 1, 2 ** 15 - 1, 2 ** 21 - 1)
+    return [tuple((i * p) % 255 for p in palette) for i in range(num_masks)]
 
 
 def draw_segmentation_masks(image, masks, alpha=0.8, colors=None):
@@ -168,10 +166,8 @@ def draw_segmentation_masks(image, masks, alpha=0.8, colors=None):
             color = ImageColor.getrgb(color)
         if not isinstance(color, tuple) or len(color) != 3:
             raise ValueError("colors must be a tuple of 3 ints or a colour name, or a list thereof")
-        rgb.append(np.array(color, dtype=np.uint8))
-    img = to_numpy(image)
-    img_to_draw = img.copy()
-    for mask, color in zip(to_numpy(masks), rgb):
-        img_to_draw[:, mask] = color[:, None]
-    out = img.astype(np.float32) * np.float32(1 - alpha) + img_to_draw.astype(np.float32) * np.float32(alpha)
-    return from_numpy(out.astype(np.uint8))
+        rgb.append(core.tensor(color, dtype=core.uint8).reshape(3, 1, 1))
+    img_to_draw = image.detach()
+    for mask, color in zip(masks.unbind(0), rgb):
+        img_to_draw = core.where(mask, color, img_to_draw)
+    return (image * (1 - alpha) + img_to_draw * alpha).to(core.uint8)

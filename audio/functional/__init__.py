@@ -1,5 +1,30 @@
-"""audio.functional (torchaudio.functional): the spectral functions (audio/functional/functional.py)
-and Kaldi's pitch tracker (audio/functional/kaldi_pitch.py)."""
+"""audio.functional (torchaudio.functional): filters and effects on waveforms (..., time),
+codecs, the spectral functions and Kaldi's pitch tracker."""
+from audio.functional.codec import apply_codec, mu_law_decoding, mu_law_encoding  # noqa: F401
+from audio.functional.filtering import (  # noqa: F401
+    allpass_biquad,
+    band_biquad,
+    bandpass_biquad,
+    bandreject_biquad,
+    bass_biquad,
+    biquad,
+    contrast,
+    dcshift,
+    deemph_biquad,
+    dither,
+    equalizer_biquad,
+    filtfilt,
+    flanger,
+    gain,
+    highpass_biquad,
+    lfilter,
+    lowpass_biquad,
+    overdrive,
+    phaser,
+    riaa_biquad,
+    treble_biquad,
+    vad,
+)
 from audio.functional.functional import (  # noqa: F401
     DB_to_amplitude,
     amplitude_to_DB,

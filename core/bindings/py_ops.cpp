@@ -248,6 +248,25 @@ void make_return_type(const Op& op, PyObject* namedtuple) {
   g_return_types[&op] = type;
 }
 
+// _C._op(name): a callable for the registry's overloads of `name`, including ops that
+// extension modules (audio._C, ...) registered after core._C was built.
+PyObject* op_by_name(PyObject*, PyObject* arg) {
+  const char* name = PyUnicode_AsUTF8(arg);
+  if (!name) return nullptr;
+  static std::map<std::string, std::vector<const Op*>> made;  // callables keep pointers into it
+  std::vector<const Op*>& overloads = made[name];
+  if (overloads.empty()) overloads = OpRegistry::get().overloads(name);
+  if (overloads.empty()) {
+    made.erase(name);
+    PyErr_Format(PyExc_AttributeError, "no op named '%s' in the op table", name);
+    return nullptr;
+  }
+  return make_op(name, &overloads);
+}
+
+PyMethodDef op_by_name_def = {"_op", op_by_name, METH_O,
+                              "_op(name): the op table's callable for `name` (ops extension modules added too)"};
+
 }  // namespace
 
 void init_ops(PyObject* module) {
@@ -290,6 +309,7 @@ void init_ops(PyObject* module) {
   PyModule_AddObject(module, "_functions", make_dict(functions));
   PyModule_AddObject(module, "_methods", make_dict(methods));
   PyModule_AddObject(module, "_internal", make_dict(internal));
+  PyModule_AddObject(module, "_op", PyCFunction_NewEx(&op_by_name_def, nullptr, nullptr));
 }
 
 }  // namespace tz::py

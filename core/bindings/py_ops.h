@@ -5,7 +5,8 @@
 
 namespace tz::py {
 
-// Adds `_C._functions` and `_C._methods` dicts (name -> callable) to the module.
+// Adds `_C._functions`, `_C._methods` and `_C._internal` dicts (name -> callable) to the module,
+// and `_C._bind_ops(names)` for the entries extension modules register after it loaded.
 void init_ops(PyObject* module);
 
 }  // namespace tz::py

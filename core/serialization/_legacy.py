@@ -14,7 +14,7 @@ import numpy as np
 
 from core._native import _C
 from core.serialization._errors import corrupt, refuse
-from core.serialization._storage import allocate, finish, refill_bfloat16
+from core.serialization._storage import allocate, check_storage_pid, finish, refill_bfloat16
 
 MAGIC_NUMBER = 0x1950A86A20F9469CFC6C
 PROTOCOL_VERSION = 1001
@@ -25,8 +25,6 @@ def _is_tar(head):
 
 
 def load_legacy(source, head, options):
-    from core.serialization._load import check_storage_pid
-
     if _is_tar(head):
         raise RuntimeError("load(): this is a tar checkpoint from PyTorch < 0.4 (the legacy tar "
                            "format), which tensorzoo does not read; re-save it with a newer PyTorch")

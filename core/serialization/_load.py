@@ -10,7 +10,7 @@ from core.serialization._errors import corrupt, refuse
 from core.serialization._io import open_source
 from core.serialization._rebuild import PARAMETER_CLASS, TORCH_GLOBALS
 from core.serialization._safe_unpickler import SafeUnpickler, _new_parameter
-from core.serialization._storage import Storage, StorageType, allocate, finish, numpy_dtype
+from core.serialization._storage import Storage, allocate, check_storage_pid, finish, numpy_dtype
 from core.serialization._zip import ZipReader, is_zip
 
 
@@ -108,26 +108,6 @@ def _full_unpickler_class(pickle_module):
             return super().find_class(module, name)
 
     return FullUnpickler
-
-
-def _ascii(value):
-    return value.decode("ascii") if isinstance(value, bytes) else value
-
-
-def check_storage_pid(pid, length):
-    """(dtype, key, location, numel) of a ('storage', type, key, location, numel[, ...]) id."""
-    if type(pid) is not tuple or len(pid) != length:
-        raise refuse(f"malformed storage persistent id {pid!r}")
-    storage_type, key, location, numel = pid[1], _ascii(pid[2]), _ascii(pid[3]), pid[4]
-    if not isinstance(storage_type, StorageType):
-        raise refuse(f"storage type must be a torch storage class, got {storage_type!r}")
-    if storage_type.dtype is None:
-        raise corrupt(f"storages of type torch.{storage_type.name} are not supported by tensorzoo")
-    if type(key) is not str or type(location) is not str:
-        raise refuse("storage key and location must be strings")
-    if type(numel) is not int or numel < 0:
-        raise corrupt(f"storage {key!r}: invalid element count {numel!r}")
-    return storage_type.dtype, key, location, numel
 
 
 def _load_zip(reader, options, use_mmap):

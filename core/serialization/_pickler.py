@@ -32,6 +32,9 @@ class TorchName:
 REBUILD_TENSOR_V2 = TorchName("torch._utils", "_rebuild_tensor_v2")
 REBUILD_PARAMETER = TorchName("torch._utils", "_rebuild_parameter")
 REBUILD_FROM_TYPE_V2 = TorchName("torch._tensor", "_rebuild_from_type_v2")
+REBUILD_QTENSOR = TorchName("torch._utils", "_rebuild_qtensor")
+PER_TENSOR_AFFINE = TorchName("torch", "per_tensor_affine")
+PER_CHANNEL_AFFINE = TorchName("torch", "per_channel_affine")
 TORCH_TENSOR = TorchName("torch", "Tensor")
 TORCH_SIZE = TorchName("torch", "Size")
 _STORAGE_TYPES = {dtype: TorchName("torch", name) for dtype, name in STORAGE_NAME_OF.items()}
@@ -113,7 +116,7 @@ class CheckpointPickler(pickle._Pickler):
 
     def _reduce_tensor(self, t):
         if t.dtype.is_quantized:
-            raise NotImplementedError("save(): quantized tensors cannot be saved yet")
+            return self._reduce_qtensor(t)
         requires_grad = bool(getattr(t, "requires_grad", False))
         if self.parameter_class is not None and isinstance(t, self.parameter_class):
             return (REBUILD_PARAMETER, (t.detach(), requires_grad, collections.OrderedDict()))
@@ -124,6 +127,19 @@ class CheckpointPickler(pickle._Pickler):
             return (REBUILD_TENSOR_V2, args)
         new_type = TORCH_TENSOR if type(t) is Tensor else type(t)
         return (REBUILD_FROM_TYPE_V2, (REBUILD_TENSOR_V2, new_type, args, state or {}))
+
+    def _reduce_qtensor(self, t):
+        # torch's layout: the integers' storage, and (scheme, scale, zero_point) or
+        # (per_channel_affine, scales, zero_points, axis); float-qparams tensors are written
+        # as per_channel_affine too, told apart by their float zero points.
+        if t.qscheme().name == "per_tensor_affine":
+            params = (PER_TENSOR_AFFINE, t.q_scale(), t.q_zero_point())
+        else:
+            params = (PER_CHANNEL_AFFINE, t.q_per_channel_scales(), t.q_per_channel_zero_points(),
+                      t.q_per_channel_axis())
+        args = (self.storages.of(t), t.storage_offset(), tuple(t._sizes), tuple(t._strides), params,
+                bool(getattr(t, "requires_grad", False)), collections.OrderedDict())
+        return (REBUILD_QTENSOR, args)
 
     def save_torch_name(self, obj):
         self.write(pickle.GLOBAL + f"{obj.module}\n{obj.name}\n".encode("utf-8"))

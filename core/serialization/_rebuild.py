@@ -124,8 +124,6 @@ def _parameter(data, requires_grad, fn):
         raise refuse(f"{fn}: data must be a tensor, got {type(data).__name__}")
     if type(requires_grad) is not bool:
         raise refuse(f"{fn}: requires_grad must be a bool")
-    if parameter.Parameter is None:  # until core.nn.Parameter exists: a leaf tensor
-        return data.requires_grad_(requires_grad) if requires_grad else data
     return parameter.Parameter(data, requires_grad)
 
 
@@ -178,19 +176,31 @@ def rebuild_qtensor(storage, storage_offset, size, stride, quantizer_params, req
         raise refuse(f"{fn}: expected a quantized storage")
     if type(quantizer_params) is not tuple or not quantizer_params:
         raise refuse(f"{fn}: malformed quantizer parameters")
+    _check_hooks(backward_hooks, fn)
     scheme = quantizer_params[0]
-    if type(scheme) is not str or scheme != "per_tensor_affine" or len(quantizer_params) != 3:
-        raise corrupt(f"{fn}: quantization scheme {scheme!r} is not supported "
-                      "(only per_tensor_affine)")
-    scale, zero_point = quantizer_params[1], quantizer_params[2]
-    if type(scale) is not float or type(zero_point) is not int:
-        raise refuse(f"{fn}: scale must be a float and zero_point an int")
-    int_repr = _view(storage, storage_offset, size, stride, fn)
-    make = getattr(core, "_make_per_tensor_quantized_tensor", None)
-    if make is None:
-        raise corrupt(f"{fn}: quantized tensors ({storage.dtype}, per_tensor_affine, "
-                      f"scale={scale}, zero_point={zero_point}) cannot be built yet in tensorzoo")
-    return _set_requires_grad(make(int_repr, scale, zero_point), requires_grad, fn)
+    # The integers the tensor holds, as their storage type.
+    ints = _view(storage, storage_offset, size, stride, fn)
+    if scheme == "per_tensor_affine" and len(quantizer_params) == 3:
+        scale, zero_point = quantizer_params[1], quantizer_params[2]
+        if type(scale) is not float or type(zero_point) is not int:
+            raise refuse(f"{fn}: scale must be a float and zero_point an int")
+        tensor = core._make_per_tensor_quantized_tensor(ints, scale, zero_point)
+    elif scheme in ("per_channel_affine", "per_channel_affine_float_qparams") and len(quantizer_params) == 4:
+        scales, zero_points, axis = quantizer_params[1:]
+        if isinstance(scales, list) and isinstance(zero_points, list):  # older files: plain lists
+            floats = scheme == "per_channel_affine_float_qparams"
+            scales = core.tensor(scales, dtype=core.float32 if floats else core.float64)
+            zero_points = core.tensor(zero_points, dtype=core.float32 if floats else core.int64)
+        if not isinstance(scales, Tensor) or not isinstance(zero_points, Tensor):
+            raise refuse(f"{fn}: per-channel scales and zero points must be tensors")
+        axis = _int(axis, f"{fn}: axis")
+        if not 0 <= axis < len(ints.shape):
+            raise corrupt(f"{fn}: per-channel axis {axis} out of range for size {tuple(ints.shape)}")
+        tensor = core._make_per_channel_quantized_tensor(ints, scales, zero_points, axis)
+    else:
+        raise corrupt(f"{fn}: quantization scheme {scheme!r} with {len(quantizer_params) - 1} "
+                      "parameters is not supported")
+    return _set_requires_grad(tensor, requires_grad, fn)
 
 
 def get_layout(name):
@@ -304,9 +314,3 @@ SAFE_BUILTINS = {
 
 # Globals that name a class rather than a callable the safe loader may call.
 PARAMETER_CLASS = "torch.nn.parameter.Parameter"
-
-
-def resolve_parameter_class():
-    from core.nn import parameter
-
-    return parameter.Parameter if parameter.Parameter is not None else _C._TensorBase

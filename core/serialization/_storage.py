@@ -8,7 +8,7 @@ view of that tensor, so tensors that shared a storage when saved share it again.
 import numpy as np
 
 from core._native import _C
-from core.serialization._errors import corrupt
+from core.serialization._errors import corrupt, refuse
 
 # torch storage class name -> our dtype (None: a torch type with no counterpart here).
 STORAGE_DTYPES = {
@@ -121,11 +121,10 @@ def storage_bytes(tensor):
     """The bytes of the whole storage under `tensor` (little-endian) as a flat uint8 array,
     and its element count."""
     dtype = tensor.dtype
-    if dtype.is_quantized:
-        raise NotImplementedError("save(): quantized tensors cannot be saved yet "
-                                  "(save t.int_repr() with its scale and zero point)")
     numel = tensor._storage_nbytes() // dtype.itemsize
     base = tensor.detach() if getattr(tensor, "requires_grad", False) else tensor
+    if dtype.is_quantized:  # the stored integers, viewed without the quantizer
+        base = _C._internal["_int_view"](base)
     flat = base.as_strided((numel,), (1,), 0)
     if dtype == _C.bfloat16:
         wide = _C._to_numpy(flat.to(_C.float32))
@@ -135,3 +134,23 @@ def storage_bytes(tensor):
     if array.dtype.byteorder == ">":  # never on the little-endian hosts we build for
         array = array.astype(array.dtype.newbyteorder("<"))
     return np.ascontiguousarray(array).reshape(-1).view(np.uint8), numel
+
+
+def _ascii(value):
+    return value.decode("ascii") if isinstance(value, bytes) else value
+
+
+def check_storage_pid(pid, length):
+    """(dtype, key, location, numel) of a ('storage', type, key, location, numel[, ...]) id."""
+    if type(pid) is not tuple or len(pid) != length:
+        raise refuse(f"malformed storage persistent id {pid!r}")
+    storage_type, key, location, numel = pid[1], _ascii(pid[2]), _ascii(pid[3]), pid[4]
+    if not isinstance(storage_type, StorageType):
+        raise refuse(f"storage type must be a torch storage class, got {storage_type!r}")
+    if storage_type.dtype is None:
+        raise corrupt(f"storages of type torch.{storage_type.name} are not supported by tensorzoo")
+    if type(key) is not str or type(location) is not str:
+        raise refuse("storage key and location must be strings")
+    if type(numel) is not int or numel < 0:
+        raise corrupt(f"storage {key!r}: invalid element count {numel!r}")
+    return storage_type.dtype, key, location, numel

@@ -45,3 +45,14 @@ def test_every_core_case_builds():
     names = [b.name for b in bench_core.all_benches()]
     assert any("matmul 512" in n for n in names) and any("matmul 2048" in n for n in names)
     assert any("softmax" in n for n in names) and any("index" in n for n in names)
+
+
+def test_run_and_print_times_each_thread_count_and_filters(capsys):
+    x = np.ones(4, np.float32)
+    benches = [harness.bench_of("kept case", lambda: x + 1, None, lambda: x + 1),
+               harness.bench_of("dropped case", lambda: x, None, lambda: x)]
+    harness.run_and_print(benches, "1,2", repeats=1, name_filter="kept")
+    out = capsys.readouterr().out
+    assert out.count("kept case") == 2 and "dropped case" not in out
+    assert "requested 1;" in out and "requested 2;" in out
+    assert harness.thread_counts("1, 2") == [1, 2]

@@ -198,8 +198,22 @@ def test_worker_exception_is_reraised_with_its_traceback():
     assert "Caught ValueError in DataLoader worker process 0." in message
     assert "Original Traceback (most recent call last):" in message
     assert "bad sample 2" in message and "data_helpers.py" in message
-    assert next(it).tolist() == [3]  # the loader goes on, as torch's does
+    # the workers were shut down before the error reached us, not left to the garbage collector
+    assert child_pids() == set()
+    with pytest.raises(StopIteration):
+        next(it)
     del it
+
+
+def test_persistent_workers_restart_after_a_worker_error():
+    loader = DataLoader(FailingDataset(4, bad=1, error=ValueError("bad")), batch_size=1, num_workers=1,
+                        persistent_workers=True)
+    for _ in range(2):
+        it = iter(loader)
+        assert next(it).tolist() == [0]
+        with pytest.raises(ValueError, match="bad"):
+            next(it)
+        assert child_pids() == set()
 
 
 def test_worker_key_error_and_unpicklable_exception_types():

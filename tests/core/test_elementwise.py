@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import core
-from support import run_python
+from support import CAPABILITIES, run_with_capability
 
 
 def t(values, dtype=None):
@@ -643,13 +643,8 @@ np.savez(sys.argv[1], capability=core._C._cpu_capability(), **out)
 
 def _simd_results(tmp_path, capability):
     path = tmp_path / f"{capability or 'default'}.npz"
-    env = dict(os.environ)
-    env.pop("TENSORZOO_CPU_CAPABILITY", None)
-    if capability:
-        env["TENSORZOO_CPU_CAPABILITY"] = capability
     tests_core = os.path.dirname(os.path.abspath(__file__))
-    result = run_python(_SIMD_SCRIPT, str(path), tests_core, env=env, timeout=600)
-    assert result.returncode == 0, result.stderr
+    run_with_capability(_SIMD_SCRIPT, capability, str(path), tests_core, timeout=600)
     return dict(np.load(path))
 
 
@@ -660,8 +655,7 @@ def test_simd_builds_are_bit_identical(tmp_path):
     assert len(default) > 1000
     for capability in ("baseline", "avx2"):
         capped = _simd_results(tmp_path, capability)
-        levels = ["baseline", "avx2", "avx512"]
-        assert levels.index(str(capped["capability"])) <= levels.index(capability)
+        assert CAPABILITIES.index(str(capped["capability"])) <= CAPABILITIES.index(capability)
         for key, value in default.items():
             if key == "capability":
                 continue

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import core
-from support import run_python
+from support import CAPABILITIES, run_python, run_with_capability
 
 
 def test_storage_is_64_byte_aligned():
@@ -106,7 +106,7 @@ def test_forked_child_can_use_the_thread_pool():
     assert result.returncode == 0, result.stderr
 
 
-@pytest.mark.parametrize("capability", ["baseline", "avx2", "avx512"])
+@pytest.mark.parametrize("capability", CAPABILITIES)
 def test_every_simd_build_gives_identical_results(capability):
     code = (
         "import numpy as np, core\n"
@@ -123,14 +123,10 @@ def test_every_simd_build_gives_identical_results(capability):
 
     with tempfile.TemporaryDirectory() as tmp:
         outputs = {}
-        for cap in ["default", capability]:
-            env = dict(os.environ)
-            if cap != "default":
-                env["TENSORZOO_CPU_CAPABILITY"] = cap
-            path = os.path.join(tmp, f"{cap}.npz")
-            run = run_python(code, path, env=env)
-            assert run.returncode == 0, run.stderr
-            outputs[cap] = np.load(path)
+        for cap in [None, capability]:
+            path = os.path.join(tmp, f"{cap or 'default'}.npz")
+            run_with_capability(code, cap, path)
+            outputs[cap or "default"] = np.load(path)
         for key in outputs["default"].files:
             np.testing.assert_array_equal(outputs["default"][key], outputs[capability][key])
 
@@ -141,3 +137,34 @@ def test_allocator_returns_memory():
     assert core._C._bytes_in_use() >= before + 4_000_000
     del t
     assert core._C._bytes_in_use() == before
+
+
+def test_numpy_openblas_runs_single_threaded_beside_core():
+    from core._numpy_blas import numpy_blas_threads
+
+    if numpy_blas_threads() is None:
+        pytest.skip("this numpy does not bundle an OpenBLAS")
+    code = ("import core\n"
+            "from core._numpy_blas import limit_numpy_blas_threads, numpy_blas_threads\n"
+            "at_import = numpy_blas_threads()\n"
+            "limit_numpy_blas_threads(2)\n"  # the setter reaches the library numpy uses
+            "print(at_import, numpy_blas_threads())\n")
+    result = run_python(code, env=dict(os.environ, OPENBLAS_NUM_THREADS="2"))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["1", "2"]
+
+
+def test_importing_core_without_its_extension_says_what_to_do(tmp_path):
+    import shutil
+    import subprocess
+    import sys
+
+    source = os.path.dirname(os.path.abspath(core.__file__))
+    shutil.copytree(source, tmp_path / "core",
+                    ignore=shutil.ignore_patterns("*.so", "*.pyd", "__pycache__", "csrc", "bindings"))
+    result = subprocess.run([sys.executable, "-c", "import core"], cwd=tmp_path, capture_output=True, text=True,
+                            env=dict(os.environ, PYTHONPATH=str(tmp_path)), timeout=120)
+    assert result.returncode != 0
+    assert "the C++ extension core._C is not built" in result.stderr
+    assert "pip install ." in result.stderr and "tools/dev_build.sh" in result.stderr
+    assert "circular import" not in result.stderr

@@ -264,3 +264,47 @@ def test_large_gathers_and_scatters(dtype):
     np.add.at(acc, which, a[:400] % 3)
     got = core.zeros((50, 300), dtype=x.dtype).index_add_(0, core.tensor(which), core.tensor(a[:400] % 3))
     np.testing.assert_array_equal(got.numpy(), acc)
+
+
+# ---- the row kernels: gather / scatter_add along the last dim of contiguous tensors
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.int64, np.float32, np.float64])
+def test_gather_and_scatter_add_along_rows(dtype):
+    rng = np.random.default_rng(5)
+    src = rng.integers(0, 100, (4, 3, 50)).astype(dtype)
+    idx = rng.integers(0, 50, (4, 3, 700))  # longer than the rows: every index repeats
+    np.testing.assert_array_equal(core.tensor(src).gather(2, core.tensor(idx)).numpy(),
+                                  np.take_along_axis(src, idx, 2))
+    values = rng.integers(0, 3, idx.shape).astype(dtype)
+    expected = np.zeros_like(src)
+    for pos in np.ndindex(*idx.shape[:2]):
+        np.add.at(expected[pos], idx[pos], values[pos])
+    out = core.zeros(src.shape, dtype=core.tensor(src).dtype).scatter_add_(2, core.tensor(idx), core.tensor(values))
+    np.testing.assert_array_equal(out.numpy(), expected)
+
+
+@pytest.mark.parametrize("bad", [50, -1])
+def test_row_kernels_leave_out_of_range_indices_to_the_checked_path(bad):
+    idx = np.zeros((2, 5), np.int64)
+    idx[1, 3] = bad
+    x = core.zeros(2, 50)
+    with pytest.raises(RuntimeError, match=f"index {bad} is out of bounds for dimension 1 with size 50"):
+        x.gather(1, core.tensor(idx))
+    with pytest.raises(RuntimeError, match=f"index {bad} is out of bounds for dimension 1 with size 50"):
+        x.scatter_add_(1, core.tensor(idx), core.ones(2, 5))
+    assert not x.any()  # nothing was written before the error
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.int16, np.float32, np.float64])
+def test_where_with_dense_broadcast_and_strided_operands(dtype):
+    rng = np.random.default_rng(6)
+    cond = rng.random((3, 40, 50)) > 0.5
+    a = rng.integers(0, 100, (3, 40, 50)).astype(dtype)
+    b = rng.integers(0, 100, (3, 1, 50)).astype(dtype)
+    c, x, y = core.tensor(cond), core.tensor(a), core.tensor(b)
+    np.testing.assert_array_equal(core.where(c, x, y).numpy(), np.where(cond, a, b))
+    np.testing.assert_array_equal(core.where(c, y, x).numpy(), np.where(cond, b, a))
+    np.testing.assert_array_equal(core.where(c, x, 7).numpy(), np.where(cond, a, dtype(7)))
+    np.testing.assert_array_equal(core.where(c, 7, x).numpy(), np.where(cond, dtype(7), a))
+    np.testing.assert_array_equal(core.where(c.transpose(1, 2), x.transpose(1, 2), y.transpose(1, 2)).numpy(),
+                                  np.where(cond, a, b).transpose(0, 2, 1))

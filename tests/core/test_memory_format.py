@@ -82,3 +82,12 @@ def test_contiguous_backward_passes_gradient():
     y = x.contiguous(memory_format=core.channels_last)
     (y * y).sum().backward()
     np.testing.assert_allclose(x.grad.numpy(), 2 * x.detach().numpy())
+
+
+def test_reshape_of_channels_last_copies_when_no_view_exists():
+    x = nchw(2, 3, 4, 5)
+    y = x.contiguous(memory_format=core.channels_last)
+    out = y.reshape(6, 20)
+    assert out.is_contiguous()
+    np.testing.assert_array_equal(out.numpy(), x.numpy().reshape(6, 20))
+    np.testing.assert_array_equal(y.reshape(-1).numpy(), x.numpy().reshape(-1))

@@ -5,14 +5,13 @@ and thread safety. Bit-for-bit agreement with torch is in tests/parity/test_rand
 Every statistical check runs on a fixed seed, so it is deterministic: the thresholds are
 generous multiples of the expected sampling error."""
 import math
-import os
 import threading
 
 import numpy as np
 import pytest
 
 import core
-from support import run_python
+from support import CAPABILITIES, run_with_capability
 
 
 def _chi2_uniform_bins(values, lo, hi, bins=20):
@@ -370,7 +369,7 @@ def test_parallel_transform_gives_the_serial_stream():
         core.set_num_threads(threads)
 
 
-@pytest.mark.parametrize("capability", ["baseline", "avx2", "avx512"])
+@pytest.mark.parametrize("capability", CAPABILITIES)
 def test_every_simd_build_gives_the_same_normals(capability):
     code = (
         "import sys, core\n"
@@ -379,13 +378,7 @@ def test_every_simd_build_gives_the_same_normals(capability):
         "y = core.normal(0.3, 1.7, (4099,), dtype=core.float16).to(core.float32)\n"
         "sys.stdout.write(x.numpy().tobytes().hex()[:20000] + y.numpy().tobytes().hex())\n"
     )
-    outputs = {}
-    for cap in ["baseline", capability]:
-        env = dict(os.environ, TENSORZOO_CPU_CAPABILITY=cap)
-        run = run_python(code, env=env)
-        assert run.returncode == 0, run.stderr
-        outputs[cap] = run.stdout
-    assert outputs["baseline"] == outputs[capability]
+    assert run_with_capability(code, "baseline") == run_with_capability(code, capability)
 
 
 # ---------------------------------------------------------------------- in-place semantics

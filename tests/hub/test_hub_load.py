@@ -8,6 +8,7 @@ import zipfile
 import pytest
 
 import hub
+from support import run_python
 
 EXPECTED = {"mobilenet_v3_large", "mobilenet_v3_small", "mobilenet_v2", "resnet18", "resnet50"}
 
@@ -43,6 +44,21 @@ def _forget_repo_modules():
 def test_list_registry():
     names = hub.list()
     assert EXPECTED <= set(names) and names == sorted(names)
+
+
+def test_registry_is_the_domain_packages_hubconf():
+    import vision.hubconf
+
+    published = {n for n in dir(vision.hubconf) if callable(getattr(vision.hubconf, n)) and not n.startswith("_")}
+    assert EXPECTED <= published and published <= set(hub.list())
+    assert hub._registry.get_builder("resnet18") is vision.hubconf.resnet18
+
+
+def test_importing_hub_imports_no_domain_package():
+    code = "import sys, hub; print(sorted(m for m in ('vision', 'audio', 'text') if m in sys.modules))"
+    result = run_python(code)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"
 
 
 def test_help_registry():

@@ -1,32 +1,11 @@
-"""Importing torchvision next to a CPU-only torch, shared by the vision parity tests.
-
-The torchvision wheel on PyPI is a CUDA build whose C++ ops do not load next to a CPU torch
-(registering their fake kernels fails with "operator torchvision::nms does not exist"); its
-Python code (transforms, model definitions) does, so on that error the import is retried
-without registering the fake kernels. Import as ``from parity._torchvision import import_torchvision``.
-"""
+"""Importing torchvision next to a CPU-only torch, shared by the vision parity tests: the
+benchmarks' harness.import_torchvision (the torchvision wheel's C++ ops do not load beside a
+CPU torch; its Python code does). Import as ``from parity._torchvision import import_torchvision``."""
+import os
 import sys
-import warnings
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "benchmarks"))
 
-def import_torchvision():
-    """The torchvision module, or None when it is not installed."""
-    import torch
+from harness import import_torchvision  # noqa: E402
 
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        try:
-            import torchvision
-            return torchvision
-        except RuntimeError:  # the CUDA wheel's C++ ops are missing: register no fake kernels
-            for name in [m for m in sys.modules if m.startswith("torchvision")]:
-                del sys.modules[name]
-            original = torch.library.register_fake
-            torch.library.register_fake = lambda *a, **k: (lambda f: f)
-            try:
-                import torchvision
-            finally:
-                torch.library.register_fake = original
-            return torchvision
-        except ImportError:
-            return None
+__all__ = ["import_torchvision"]

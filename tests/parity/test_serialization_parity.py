@@ -150,10 +150,27 @@ def test_map_location_and_extras():
         np.testing.assert_array_equal(core.load(buffer, map_location=ml)["x"].numpy(), [0., 1., 2.])
 
 
-def test_quantized_checkpoints_raise_clearly():
-    q = torch.quantize_per_tensor(torch.tensor([0.5, 1.0]), 0.5, 2, torch.quint8)
-    with pytest.raises(RuntimeError, match="quantized tensors .*per_tensor_affine"):
-        _torch_to_core({"q": q})
+def test_quantized_tensors_round_trip_both_ways():
+    x = torch.randn(4, 3)
+    theirs = {"t": torch.quantize_per_tensor(x, 0.05, 7, torch.quint8),
+              "c": torch.quantize_per_channel(x, torch.tensor([0.1, 0.2, 0.3, 0.4], dtype=torch.float64),
+                                              torch.tensor([0, 1, -2, 3]), 0, torch.qint8)}
+    buffer = io.BytesIO()
+    torch.save(theirs, buffer)
+    buffer.seek(0)
+    ours = core.load(buffer)
+    for key, q in theirs.items():
+        assert ours[key].dtype == getattr(core, str(q.dtype).split(".")[1])
+        np.testing.assert_array_equal(ours[key].int_repr().numpy(), q.int_repr().numpy())
+        # torch dequantizes with a fused multiply-add (q * s + (-z * s)): last-bit differences
+        np.testing.assert_allclose(ours[key].dequantize().numpy(), q.dequantize().numpy(), rtol=1e-6, atol=1e-7)
+    back = io.BytesIO()
+    core.save(ours, back)
+    back.seek(0)
+    again = torch.load(back)
+    for key, q in theirs.items():
+        assert again[key].qscheme() == q.qscheme()
+        assert torch.equal(again[key].int_repr(), q.int_repr())
 
 
 def test_hostile_file_is_refused_by_both_loaders():

@@ -261,7 +261,7 @@ def test_files_read_write_atomic(tmp_path):
 def test_failed_write_keeps_old_file(tmp_path, monkeypatch):
     path = tmp_path / "keep.bin"
     path.write_bytes(b"old")
-    import vision._atomic as atomic
+    import hub._atomic as atomic
 
     def boom(*_):
         raise OSError("disk full")

@@ -11,7 +11,7 @@ from PIL import Image
 import core
 import vision.transforms as T
 import vision.transforms.functional as F
-from vision.transforms._module import Module
+from core.nn import Module
 
 
 @pytest.fixture(scope="module")

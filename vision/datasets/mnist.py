@@ -9,7 +9,7 @@ import os
 import numpy as np
 from PIL import Image
 
-from vision._numpy_bridge import from_numpy
+import core
 from vision.datasets.utils import check_integrity, download_and_extract_archive
 from vision.datasets.vision import VisionDataset
 
@@ -40,14 +40,14 @@ def read_label_file(path):
     x = read_idx(path, strict=False)
     if x.dtype != np.uint8 or x.ndim != 1:
         raise RuntimeError(f"read_label_file(): expected a 1-D uint8 label file, got {x.dtype} {x.shape}")
-    return from_numpy(x.astype(np.int64))
+    return core.tensor(x, dtype=core.int64)
 
 
 def read_image_file(path):
     x = read_idx(path, strict=False)
     if x.dtype != np.uint8 or x.ndim != 3:
         raise RuntimeError(f"read_image_file(): expected a 3-D uint8 image file, got {x.dtype} {x.shape}")
-    return from_numpy(x)
+    return core.tensor(x)
 
 
 class MNIST(VisionDataset):

@@ -13,7 +13,6 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 import core
-from vision._numpy_bridge import from_numpy
 from vision.datasets.utils import verify_str_arg
 from vision.datasets.vision import VisionDataset
 
@@ -176,10 +175,10 @@ class Shapes(VisionDataset):
             ys, xs = np.nonzero(mask)
             boxes.append([xs.min(), ys.min(), xs.max() + 1, ys.max() + 1])
         return {
-            "boxes": from_numpy(np.asarray(boxes, dtype=np.float32).reshape(-1, 4)),
-            "labels": from_numpy(np.asarray(kinds, dtype=np.int64) + 1),
-            "masks": from_numpy(stack),
+            "boxes": core.tensor(boxes, dtype=core.float32).reshape(-1, 4),
+            "labels": core.tensor(kinds, dtype=core.int64) + 1,
+            "masks": core.tensor(stack),
             "image_id": core.tensor([index], dtype=core.int64),
-            "area": from_numpy(stack.reshape(len(masks), -1).sum(axis=1).astype(np.float32)),
+            "area": core.tensor(stack.reshape(len(masks), -1).sum(axis=1), dtype=core.float32),
             "iscrowd": core.zeros(len(masks), dtype=core.int64),
         }

@@ -14,8 +14,7 @@ import numpy as np
 from PIL import Image, UnidentifiedImageError
 
 import core
-from vision._atomic import atomic_write_bytes
-from vision._numpy_bridge import from_numpy, to_numpy
+from hub._atomic import atomic_write_bytes
 from vision.io import _png16
 
 __all__ = ["ImageReadMode", "read_file", "write_file", "decode_png", "encode_png", "write_png", "decode_jpeg",
@@ -53,7 +52,7 @@ def _check_encoded(op, data):
         raise RuntimeError(f"{op}(): expected a core.uint8 tensor, got {data.dtype}")
     if data.ndim != 1 or data.numel() == 0:
         raise RuntimeError(f"{op}(): expected a non empty 1-dimensional tensor, got shape {list(data.shape)}")
-    return to_numpy(data).tobytes()
+    return data.detach().numpy().tobytes()
 
 
 def _check_image(op, image, dtypes=(core.uint8,)):
@@ -64,13 +63,18 @@ def _check_image(op, image, dtypes=(core.uint8,)):
         raise RuntimeError(f"{op}(): input tensor dtype should be {' or '.join(map(str, dtypes))}, got {image.dtype}")
     if image.ndim != 3:
         raise RuntimeError(f"{op}(): input data should be a 3-dimensional tensor [C, H, W], got {image.ndim} dims")
-    return np.ascontiguousarray(np.transpose(to_numpy(image), (1, 2, 0)))
+    return np.ascontiguousarray(np.transpose(image.detach().numpy(), (1, 2, 0)))
+
+
+def _bytes_tensor(data):
+    """A 1-D uint8 tensor holding a copy of `data` (bytes)."""
+    return core.tensor(np.frombuffer(data, dtype=np.uint8))
 
 
 def _to_chw_tensor(arr):
     if arr.ndim == 2:
         arr = arr[:, :, None]
-    return from_numpy(np.ascontiguousarray(np.transpose(arr, (2, 0, 1))))
+    return core.tensor(np.transpose(arr, (2, 0, 1)))
 
 
 # ---------------------------------------------------------------- files
@@ -81,7 +85,7 @@ def read_file(path):
         data = f.read()
     if not data:
         raise RuntimeError(f"read_file(): expected a non empty file: {path}")
-    return from_numpy(np.frombuffer(data, dtype=np.uint8).copy())
+    return _bytes_tensor(data)
 
 
 def write_file(filename, data):
@@ -90,7 +94,7 @@ def write_file(filename, data):
         raise RuntimeError("write_file(): input tensor dtype should be uint8")
     if data.ndim != 1:
         raise RuntimeError("write_file(): input data should be a 1-dimensional tensor")
-    atomic_write_bytes(filename, to_numpy(data).tobytes())
+    atomic_write_bytes(filename, data.detach().numpy().tobytes())
 
 
 # ---------------------------------------------------------------- decoding
@@ -218,7 +222,7 @@ def encode_png(input, compression_level=6):
         img = Image.fromarray(arr[:, :, 0] if arr.shape[2] == 1 else arr)
         img.save(buf, format="PNG", compress_level=compression_level)
         data = buf.getvalue()
-    return from_numpy(np.frombuffer(data, dtype=np.uint8).copy())
+    return _bytes_tensor(data)
 
 
 def write_png(input, filename, compression_level=6):
@@ -234,7 +238,7 @@ def encode_jpeg(input, quality=75):
         raise RuntimeError(f"encode_jpeg(): the number of channels should be 1 or 3, got: {arr.shape[2]}")
     buf = _pyio.BytesIO()
     Image.fromarray(arr[:, :, 0] if arr.shape[2] == 1 else arr).save(buf, format="JPEG", quality=quality)
-    return from_numpy(np.frombuffer(buf.getvalue(), dtype=np.uint8).copy())
+    return _bytes_tensor(buf.getvalue())
 
 
 def write_jpeg(input, filename, quality=75):

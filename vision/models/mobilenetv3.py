@@ -202,6 +202,10 @@ def mobilenet_v3_large(pretrained=False, progress=True, **kwargs):
     `pretrained` loads the ImageNet weights through the hub (cached, hash-checked);
     `progress` draws a download bar on stderr; other keyword arguments reach the model class.
     """
+    if kwargs.pop("quantize", False):  # hub.load("mobilenet_v3_large", quantize=True): the int8 model
+        from vision.models.quantization import mobilenetv3 as quantized
+
+        return quantized.mobilenet_v3_large(pretrained=pretrained, progress=progress, quantize=True, **kwargs)
     arch = "mobilenet_v3_large"
     inverted_residual_setting, last_channel = _mobilenet_v3_conf(arch, kwargs)
     return _mobilenet_v3_model(arch, inverted_residual_setting, last_channel, pretrained, progress, **kwargs)

@@ -10,13 +10,10 @@ rand <= p, NEAREST interpolation by default.
 import math
 from enum import Enum
 
-import numpy as np
-
 import core
-from vision.transforms import _functional_tensor as K
+from core.nn import Module
 from vision.transforms import _random as R
 from vision.transforms import functional as F
-from vision.transforms._module import Module
 from vision.transforms.functional import InterpolationMode
 from vision.transforms.transforms import _tensor_fill
 
@@ -122,7 +119,7 @@ def _get_transforms(policy):
 
 def _linspace(start, end, steps):
     """torch.linspace(start, end, steps) (float32) as a list of Python floats."""
-    return K.linspace(start, end, steps).tolist()
+    return core.linspace(start, end, steps, dtype=core.float32).tolist()
 
 
 def _get_magnitudes():
@@ -233,10 +230,9 @@ class AutoAugment(Module):
         _check_input_image(img)
         fill = _tensor_fill(self.fill, img)
         transform_id, probs, signs = self.get_params(len(self.transforms))
-        probs, signs = probs.tolist(), signs.tolist()
+        signs = signs.tolist()
         for i, (op_name, p, magnitude_id) in enumerate(self.transforms[transform_id]):
-            # torch compares the float32 draw with p rounded to float32
-            if np.float32(probs[i]) <= np.float32(p):
+            if probs[i] <= p:  # a float32 tensor against p: compared in float32, as torch does
                 magnitudes, signed = self._get_op_meta(op_name)
                 magnitude = float(magnitudes[magnitude_id]) if magnitudes is not None and magnitude_id is not None \
                     else 0.0
@@ -257,8 +253,7 @@ def _op_space(num_bins, shear, translate, rotate, enhance, posterize_drop):
     """The op space of RandAugment / TrivialAugmentWide (later torchvision): name ->
     (magnitude per bin or None, signed). Posterize keeps 8 - round(i * drop / (bins - 1)) bits."""
     if num_bins > 1:
-        steps = np.arange(num_bins, dtype=np.float32) / np.float32((num_bins - 1) / posterize_drop)
-        posterize = [int(v) for v in 8 - np.round(steps)]
+        posterize = (8 - (core.arange(num_bins) / ((num_bins - 1) / posterize_drop)).round().int()).tolist()
     else:
         posterize = [8]
     return {

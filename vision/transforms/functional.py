@@ -10,7 +10,6 @@ import numpy as np
 from PIL import Image
 
 import core
-from vision._numpy_bridge import from_numpy, to_numpy
 from vision.transforms import functional_pil as F_pil
 from vision.transforms import functional_tensor as F_t
 
@@ -117,6 +116,11 @@ def _is_numpy_image(img):
     return img.ndim in {2, 3}
 
 
+def _hwc_to_tensor(arr):
+    """A CHW tensor holding its own copy of an HWC array (the PIL/numpy boundary)."""
+    return core.from_numpy(np.array(arr.transpose((2, 0, 1)), order="C"))
+
+
 def to_tensor(pic):
     """PIL image or HWC ndarray -> float CHW tensor; uint8 data is divided by 255."""
     if not (F_pil._is_pil_image(pic) or _is_numpy(pic)):
@@ -125,9 +129,7 @@ def to_tensor(pic):
         raise ValueError(f"pic should be 2/3 dimensional. Got {pic.ndim} dimensions.")
     default_float_dtype = core.get_default_dtype()
     if isinstance(pic, np.ndarray):
-        if pic.ndim == 2:
-            pic = pic[:, :, None]
-        img = from_numpy(np.ascontiguousarray(pic.transpose((2, 0, 1))))
+        img = _hwc_to_tensor(pic[:, :, None] if pic.ndim == 2 else pic)
         if img.dtype == core.uint8:
             return img.to(default_float_dtype).div(255)
         return img
@@ -135,8 +137,7 @@ def to_tensor(pic):
     arr = np.array(pic, mode_to_nptype.get(pic.mode, np.uint8), copy=True)
     if pic.mode == "1":
         arr = arr * np.uint8(255)
-    arr = arr.reshape(pic.size[1], pic.size[0], len(pic.getbands()))
-    img = from_numpy(np.ascontiguousarray(arr.transpose((2, 0, 1))))
+    img = _hwc_to_tensor(arr.reshape(pic.size[1], pic.size[0], len(pic.getbands())))
     if img.dtype == core.uint8:
         return img.to(default_float_dtype).div(255)
     return img
@@ -147,8 +148,9 @@ def pil_to_tensor(pic):
     if not F_pil._is_pil_image(pic):
         raise TypeError(f"pic should be PIL Image. Got {type(pic)}")
     arr = np.asarray(pic)
-    arr = arr.reshape(pic.size[1], pic.size[0], len(pic.getbands()))
-    return from_numpy(np.ascontiguousarray(arr.transpose((2, 0, 1))))
+    if arr.dtype == np.uint16:  # core has no uint16: 16-bit images widen to int32
+        arr = arr.astype(np.int32)
+    return _hwc_to_tensor(arr.reshape(pic.size[1], pic.size[0], len(pic.getbands())))
 
 
 def convert_image_dtype(image, dtype=core.float32):
@@ -168,11 +170,10 @@ def to_pil_image(pic, mode=None):
             pic = pic.unsqueeze(0)
         if pic.shape[-3] > 4:
             raise ValueError(f"pic should not have > 4 channels. Got {pic.shape[-3]} channels.")
-        npimg = to_numpy(pic)
         if pic.dtype.is_floating_point and mode != "F":
             # .mul(255).byte(): truncation, wrapping modulo 256 like an integer cast
-            npimg = (npimg * npimg.dtype.type(255)).astype(np.int64).astype(np.uint8)
-        npimg = np.transpose(npimg, (1, 2, 0))
+            pic = pic.mul(255).to(core.int64).to(core.uint8)
+        npimg = np.transpose(pic.detach().numpy(), (1, 2, 0))
     else:
         if pic.ndim not in {2, 3}:
             raise ValueError(f"pic should be 2/3 dimensional. Got {pic.ndim} dimensions.")

@@ -2,7 +2,7 @@
 
 Parameters, defaults, reprs and the order of random draws follow torchvision 0.9, so the
 same seed (core.manual_seed ~ torch.manual_seed) draws the same crops, angles and flips.
-The classes that are nn.Modules in torchvision derive from _module.Module.
+The classes that are nn.Modules in torchvision derive from core.nn.Module.
 """
 import math
 import numbers
@@ -11,9 +11,9 @@ import warnings
 from collections.abc import Sequence
 
 import core
+from core.nn import Module
 from vision.transforms import _random as R
 from vision.transforms import functional as F
-from vision.transforms._module import Module
 from vision.transforms.functional import (InterpolationMode, _interpolation_modes_from_int,
                                           _interpolation_or_resample, _setup_size)
 

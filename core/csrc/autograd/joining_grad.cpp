@@ -29,11 +29,11 @@ TensorList cat_backward(const BackwardContext& c, const std::vector<Shape>& cat_
   for (size_t i = 0; i < cat_shapes.size(); ++i) {
     const Shape& s = cat_shapes[i];
     if (skipped_in_cat(s)) {
-      if (c.needs_grad(i)) out[i] = zeros(c.input_sizes(i), g.dtype());
+      if (c.needs_grad_at(i)) out[i] = zeros(c.input_sizes_at(i), g.dtype());
       continue;
     }
     const int64_t d = wrap_dim(dim, g.dim(), "cat");
-    if (c.needs_grad(i)) out[i] = reshape_to(slice(g, d, at, s[d]), c.input_sizes(i));
+    if (c.needs_grad_at(i)) out[i] = reshape_to(slice(g, d, at, s[d]), c.input_sizes_at(i));
     at += s[d];
   }
   return out;
@@ -77,7 +77,7 @@ TensorList stack_np_backward(const BackwardContext& c, StackKind kind) {
 TensorList reshape_each_backward(const BackwardContext& c) {
   TensorList out(c.inputs.size());
   for (size_t i = 0; i < out.size(); ++i)
-    if (c.needs_grad(i)) out[i] = reshape_to(c.grad(i), c.input_sizes(i));
+    if (c.needs_grad_at(i)) out[i] = reshape_to(c.grad(i), c.input_sizes_at(i));
   return out;
 }
 
@@ -141,7 +141,7 @@ TensorList meshgrid_backward(const BackwardContext& c, const std::string& indexi
   TensorList out(n);
   for (size_t i = 0; i < n; ++i) {
     const int64_t axis = swap && i < 2 ? 1 - static_cast<int64_t>(i) : static_cast<int64_t>(i);
-    if (c.needs_grad(i)) out[i] = reshape_to(sum_all_but(c.grad(i), axis), c.input_sizes(i));
+    if (c.needs_grad_at(i)) out[i] = reshape_to(sum_all_but(c.grad(i), axis), c.input_sizes_at(i));
   }
   return out;
 }
@@ -154,7 +154,7 @@ TensorList cartesian_prod_backward(const BackwardContext& c) {
   for (const OutputMeta& m : c.inputs) grid.push_back(m.sizes[0]);
   TensorList out(n);
   for (size_t i = 0; i < n; ++i)
-    if (c.needs_grad(i))
+    if (c.needs_grad_at(i))
       out[i] = sum_all_but(F::reshape(slice(c.grad(), 1, static_cast<int64_t>(i), 1), grid), static_cast<int64_t>(i));
   return out;
 }

@@ -40,10 +40,10 @@ Tensor mm_grad_b(const Tensor& grad, const Tensor& a, const Scalar& alpha) {
 
 TensorList matmul_backward(const BackwardContext& c) {
   const Tensor& g = c.grad();
-  const Tensor& a = c.tensor(0);
-  const Tensor& b = c.tensor(1);
+  const Tensor& a = c.input("self");
+  const Tensor& b = c.input("other");
   const int64_t da = a.dim(), db = b.dim();
-  const bool need_a = c.needs_grad(0), need_b = c.needs_grad(1);
+  const bool need_a = c.needs_grad("self"), need_b = c.needs_grad("other");
   Tensor ga, gb;
   if (da == 1 && db == 1) {  // dot
     if (need_a) ga = F::mul(g, conj(b));
@@ -66,48 +66,48 @@ TensorList matmul_backward(const BackwardContext& c) {
 
 TensorList mv_backward(const BackwardContext& c) {
   const Tensor& g = c.grad();
-  return {c.needs_grad(0) ? op(TZ_OP("outer"), {g, conj(c.tensor(1))}) : Tensor(),
-          c.needs_grad(1) ? dmv(mT(conj(c.tensor(0))), g) : Tensor()};
+  return {c.needs_grad("self") ? op(TZ_OP("outer"), {g, conj(c.input("vec"))}) : Tensor(),
+          c.needs_grad("vec") ? dmv(mT(conj(c.input("self"))), g) : Tensor()};
 }
 
 TensorList dot_backward(const BackwardContext& c, bool conj_self) {
   const Tensor& g = c.grad();
   if (conj_self)  // vdot: d/d(self) of conj(self) . other pairs with conj(grad)
-    return {c.needs_grad(0) ? F::mul(conj(g), c.tensor(1)) : Tensor(),
-            c.needs_grad(1) ? F::mul(g, c.tensor(0)) : Tensor()};
-  return {c.needs_grad(0) ? F::mul(g, conj(c.tensor(1))) : Tensor(),
-          c.needs_grad(1) ? F::mul(g, conj(c.tensor(0))) : Tensor()};
+    return {c.needs_grad("self") ? F::mul(conj(g), c.input("other")) : Tensor(),
+            c.needs_grad("other") ? F::mul(g, c.input("self")) : Tensor()};
+  return {c.needs_grad("self") ? F::mul(g, conj(c.input("tensor"))) : Tensor(),
+          c.needs_grad("tensor") ? F::mul(g, conj(c.input("self"))) : Tensor()};
 }
 
-TensorList addmm_backward(const BackwardContext& c) {
+TensorList addmm_backward(const BackwardContext& c, const char* a, const char* b) {
   const Tensor& g = c.grad();
-  const Scalar& beta = c.args[3].scalar();
-  const Scalar& alpha = c.args[4].scalar();
-  return {c.needs_grad(0) ? F::mul(g, conj(beta)) : Tensor(),
-          c.needs_grad(1) ? mm_grad_a(g, c.tensor(2), alpha) : Tensor(),
-          c.needs_grad(2) ? mm_grad_b(g, c.tensor(1), alpha) : Tensor()};
+  const Scalar& beta = c.arg("beta").scalar();
+  const Scalar& alpha = c.arg("alpha").scalar();
+  return {c.needs_grad("self") ? F::mul(g, conj(beta)) : Tensor(),
+          c.needs_grad(a) ? mm_grad_a(g, c.input(b), alpha) : Tensor(),
+          c.needs_grad(b) ? mm_grad_b(g, c.input(a), alpha) : Tensor()};
 }
 
 TensorList addmv_backward(const BackwardContext& c) {
   const Tensor& g = c.grad();
-  const Scalar& beta = c.args[3].scalar();
-  const Scalar& alpha = c.args[4].scalar();
-  return {c.needs_grad(0) ? F::mul(g, conj(beta)) : Tensor(),
-          c.needs_grad(1) ? scale(op(TZ_OP("outer"), {g, conj(c.tensor(2))}), conj(alpha)) : Tensor(),
-          c.needs_grad(2) ? scale(dmv(mT(conj(c.tensor(1))), g), conj(alpha)) : Tensor()};
+  const Scalar& beta = c.arg("beta").scalar();
+  const Scalar& alpha = c.arg("alpha").scalar();
+  return {c.needs_grad("self") ? F::mul(g, conj(beta)) : Tensor(),
+          c.needs_grad("mat") ? scale(op(TZ_OP("outer"), {g, conj(c.input("vec"))}), conj(alpha)) : Tensor(),
+          c.needs_grad("vec") ? scale(dmv(mT(conj(c.input("mat"))), g), conj(alpha)) : Tensor()};
 }
 
 TensorList outer_backward(const BackwardContext& c) {
   const Tensor& g = c.grad();
-  return {c.needs_grad(0) ? dmv(g, cast(conj(c.tensor(1)), g.dtype())) : Tensor(),
-          c.needs_grad(1) ? dmv(mT(g), cast(conj(c.tensor(0)), g.dtype())) : Tensor()};
+  return {c.needs_grad("self") ? dmv(g, cast(conj(c.input("vec2")), g.dtype())) : Tensor(),
+          c.needs_grad("vec2") ? dmv(mT(g), cast(conj(c.input("self")), g.dtype())) : Tensor()};
 }
 
 TensorList tensordot_backward(const BackwardContext& c) {
   const Tensor& g = c.grad();
-  const Tensor& a = c.tensor(0);
-  const Tensor& b = c.tensor(1);
-  IntList ca = c.args[2].int_list(), cb = c.args[3].int_list();
+  const Tensor& a = c.input("self");
+  const Tensor& b = c.input("other");
+  IntList ca = c.arg("dims_self").int_list(), cb = c.arg("dims_other").int_list();
   for (int64_t& d : ca) d = wrap_dim(d, a.dim(), "tensordot");
   for (int64_t& d : cb) d = wrap_dim(d, b.dim(), "tensordot");
   IntList free_a, free_b;
@@ -121,7 +121,7 @@ TensorList tensordot_backward(const BackwardContext& c) {
     return static_cast<int64_t>(std::count_if(dims.begin(), dims.end(), [&](int64_t e) { return e < d; }));
   };
   Tensor ga, gb;
-  if (c.needs_grad(0)) {
+  if (c.needs_grad("self")) {
     // grad . b over b's free dims -> (free_a..., b's contracted dims ascending).
     IntList g_dims;
     for (int64_t j = 0; j < fb; ++j) g_dims.push_back(fa + j);
@@ -131,7 +131,7 @@ TensorList tensordot_backward(const BackwardContext& c) {
     for (size_t j = 0; j < ca.size(); ++j) perm[ca[j]] = fa + rank_of(cb, cb[j]);
     ga = F::permute(t, perm);
   }
-  if (c.needs_grad(1)) {
+  if (c.needs_grad("other")) {
     // a . grad over a's free dims -> (a's contracted dims ascending, free_b...).
     IntList g_dims;
     for (int64_t j = 0; j < fa; ++j) g_dims.push_back(j);
@@ -161,8 +161,8 @@ int64_t axis_index(const std::vector<Axis>& axes, Axis a) {
 }  // namespace
 
 TensorList einsum_backward(const BackwardContext& c) {
-  const std::string& eq = c.args[0].str();
-  const TensorList& operands = c.args[1].tensor_list();
+  const std::string& eq = c.arg("equation").str();
+  const TensorList& operands = c.arg("tensors").tensor_list();
   const size_t n = operands.size();
   std::vector<int64_t> dims;
   for (const Tensor& t : operands) dims.push_back(t.dim());
@@ -193,9 +193,9 @@ TensorList einsum_backward(const BackwardContext& c) {
 
   TensorList out(n);
   for (size_t i = 0; i < n; ++i) {
-    if (!c.needs_grad(i)) continue;
+    if (!c.needs_grad_at(i)) continue;
     const std::vector<int>& labels = spec.operands[i];
-    const Shape& sizes = c.input_sizes(i);
+    const Shape& sizes = c.input_sizes_at(i);
     // Labels the gradient can be computed over: those of the output or another operand.
     std::vector<bool> elsewhere(spec.num_labels, false);
     for (int lab : spec.output) elsewhere[lab] = true;

@@ -15,7 +15,7 @@ TensorList mv_backward(const BackwardContext& c);
 // dot (conj_self false) and vdot (conj(self) . other).
 TensorList dot_backward(const BackwardContext& c, bool conj_self);
 // Formulas of the add*mm family: input 0 is self (scaled by beta), 1 and 2 the factors.
-TensorList addmm_backward(const BackwardContext& c);
+TensorList addmm_backward(const BackwardContext& c, const char* a, const char* b);  // self + a @ b
 TensorList addmv_backward(const BackwardContext& c);
 TensorList baddbmm_backward(const BackwardContext& c);
 TensorList addbmm_backward(const BackwardContext& c);

@@ -1,7 +1,5 @@
 #include "autograd/op_node.h"
 
-#include <cctype>
-
 #include "autograd/functions.h"
 #include "autograd/grad_mode.h"
 #include "autograd/views.h"
@@ -10,23 +8,13 @@
 
 namespace tz {
 
-namespace {
-
-// "log_softmax" + overload 0 -> "LogSoftmaxBackward0"
-std::string node_name(const Op& op) {
-  std::string base = op.schema.name, out;
-  if (!base.empty() && base.back() == '_') base.pop_back();
-  bool upper = true;
-  for (char c : base) {
-    if (c == '_') {
-      upper = true;
-      continue;
-    }
-    out += upper ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
-    upper = false;
-  }
-  return out + "Backward" + std::to_string(op.overload_index);
+bool BackwardContext::has_input(std::string_view name) const {
+  for (const ArgSpec& a : op->schema.args)
+    if (a.name == name) return a.type == ArgType::Tensor;
+  return false;
 }
+
+namespace {
 
 bool differentiable(const Tensor& t) { return is_floating(t.dtype()) || is_complex(t.dtype()); }
 
@@ -58,7 +46,7 @@ void for_each_output(const Value& v, F f) {
 
 class OpNode final : public Node {
  public:
-  OpNode(const Op& op, const Stack& args) : op_(&op), name_(node_name(op)), args_(args) {
+  OpNode(const Op& op, const Stack& args) : op_(&op), args_(args) {
     // Keep non-tensor arguments; tensors only if the entry saves them (below).
     for (size_t i = 0; i < args_.size(); ++i) {
       ArgType type = op.schema.args[i].type;
@@ -73,7 +61,7 @@ class OpNode final : public Node {
     });
   }
 
-  std::string name() const override { return name_; }
+  std::string name() const override { return op_->node_name; }
 
   void save_arg(int index, const Value& v) {
     std::vector<SavedVariable> saved;
@@ -121,7 +109,6 @@ class OpNode final : public Node {
 
  private:
   const Op* op_;
-  std::string name_;
   Stack args_;
   std::vector<std::pair<int, std::vector<SavedVariable>>> saved_args_;
   std::vector<SavedVariable> saved_results_;

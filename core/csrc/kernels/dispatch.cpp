@@ -8,11 +8,11 @@ namespace tz {
 namespace {
 CpuCapability detect() {
   __builtin_cpu_init();
-  // The AVX-512 build's flags (CMakeLists.txt, TZ_ISA_avx512): F, BW, VL and DQ. Kernels
-  // that need more (VNNI for int8) check for it themselves.
+  // The AVX-512 build's flags (CMakeLists.txt, TZ_ISA_avx512): F, BW, VL and DQ; the
+  // int8 GEMM's extra build (TZ_ISA_avx512vnni) adds VNNI.
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq"))
-    return CpuCapability::AVX512;
+    return __builtin_cpu_supports("avx512vnni") ? CpuCapability::AVX512VNNI : CpuCapability::AVX512;
   if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return CpuCapability::AVX2;
   return CpuCapability::Baseline;
 }
@@ -34,7 +34,7 @@ CpuCapability cpu_capability() {
 }
 
 const char* cpu_capability_name(CpuCapability c) {
-  static const char* names[] = {"baseline", "avx2", "avx512"};
+  static const char* names[] = {"baseline", "avx2", "avx512", "avx512vnni"};
   return names[static_cast<int>(c)];
 }
 

@@ -1,7 +1,10 @@
 // Run-time choice of kernel builds. Files under kernels/isa/ are compiled three times
 // (baseline, AVX2, AVX-512), each into its own namespace, and register into stubs; a
-// stub calls the best build this CPU supports. TENSORZOO_CPU_CAPABILITY=baseline|avx2|avx512
-// caps the choice, so tests can exercise every path on one machine.
+// stub calls the best build this CPU supports. Files under kernels/isa_vnni/ (int8 GEMM)
+// are compiled once more, for AVX-512 with VNNI, and fill that level of their stubs only;
+// every other stub falls back to its AVX-512 build there.
+// TENSORZOO_CPU_CAPABILITY=baseline|avx2|avx512|avx512vnni caps the choice, so tests can
+// exercise every path on one machine.
 #pragma once
 #include <utility>
 
@@ -9,8 +12,8 @@
 
 namespace tz {
 
-enum class CpuCapability : int { Baseline = 0, AVX2 = 1, AVX512 = 2 };
-constexpr int kNumCapabilities = 3;
+enum class CpuCapability : int { Baseline = 0, AVX2 = 1, AVX512 = 2, AVX512VNNI = 3 };
+constexpr int kNumCapabilities = 4;
 
 CpuCapability cpu_capability();  // the capability in use (detected, then capped by the env var)
 const char* cpu_capability_name(CpuCapability c);
@@ -45,6 +48,7 @@ struct StubRegistrar {
 #define TZ_CAPABILITY_INDEX_baseline 0
 #define TZ_CAPABILITY_INDEX_avx2 1
 #define TZ_CAPABILITY_INDEX_avx512 2
+#define TZ_CAPABILITY_INDEX_avx512vnni 3
 
 // Inside kernels/isa/*.cpp: register `fn` as this build's implementation of `stub`.
 #define TZ_REGISTER_KERNEL(stub, fn)                                            \

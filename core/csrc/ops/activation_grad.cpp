@@ -80,13 +80,13 @@ Tensor activation(const Tensor& grad, const Tensor& x, ActOp op, const ActArgs& 
 
 TensorList prelu(BackwardContext& c) {
   const Tensor& g = c.grad();
-  const Tensor& x = c.tensor(0);
-  const Tensor& w = c.tensor(1);
+  const Tensor& x = c.input("self");
+  const Tensor& w = c.input("weight");
   Tensor pos = F::gt(x, num(0.0));
   Tensor wb = F::reshape(w, prelu_weight_shape(x, w));
-  Tensor gx = c.needs_grad(0) ? F::where(pos, g, F::mul(g, wb)) : Tensor();
+  Tensor gx = c.needs_grad("self") ? F::where(pos, g, F::mul(g, wb)) : Tensor();
   Tensor gw;
-  if (c.needs_grad(1)) {
+  if (c.needs_grad("weight")) {
     Tensor contrib = F::zero_where(pos, F::mul(g, x));
     Tensor summed = wb.dim() == 0 ? F::tensor_call(TZ_OP("sum"), {contrib}) : sum_all_but(contrib, 1);
     gw = F::reshape(summed, w.sizes());

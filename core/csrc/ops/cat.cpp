@@ -6,6 +6,7 @@
 #include "ops/joining_util.h"
 #include "ops/promotion.h"
 #include "ops/views.h"
+#include "tensor/quantizer.h"
 
 namespace tz {
 
@@ -59,8 +60,31 @@ void check_non_empty(const TensorList& tensors, const char* op) {
 
 }  // namespace
 
+// Quantized tensors concatenate when they share dtype and per-tensor qparams (PyTorch's
+// rule; the quantized cat op of core.ops.quantized requantizes instead).
+Tensor cat_quantized(const TensorList& tensors, int64_t dim) {
+  const Quantizer& q = quantizer_of(tensors[0], "cat");
+  TensorList ints;
+  for (size_t i = 0; i < tensors.size(); ++i) {
+    const Tensor& t = tensors[i];
+    TZ_CHECK(t.dtype() == tensors[0].dtype(), Runtime, "cat(): quantized tensors must have one dtype, got ",
+             dtype_name(tensors[0].dtype()), " and ", dtype_name(t.dtype()), " (tensor ", i, ")");
+    const Quantizer& qi = quantizer_of(t, "cat");
+    TZ_CHECK(!qi.per_channel() && qi.scale == q.scale && qi.zero_point == q.zero_point, Runtime,
+             "cat(): All inputs should share the same quantization parameters (tensor ", i,
+             " differs); use core.ops.quantized.cat to requantize");
+    ints.push_back(int_view(t));
+  }
+  Tensor out = cat(ints, dim);
+  out.impl()->dtype = tensors[0].dtype();
+  out.impl()->quantizer = per_tensor_quantizer(q.scale, q.zero_point);
+  return out;
+}
+
 Tensor cat(const TensorList& tensors, int64_t dim) {
   TZ_CHECK(!tensors.empty(), Value, "expected a non-empty list of Tensors");
+  for (const Tensor& t : tensors)
+    if (is_quantized(t.dtype())) return cat_quantized(tensors, dim);
   for (size_t i = 0; i < tensors.size(); ++i)
     TZ_CHECK(tensors[i].dim() > 0, Runtime, "zero-dimensional tensor (at position ", i,
              ") cannot be concatenated");

@@ -49,24 +49,24 @@ TensorList convolution(BackwardContext& c, bool transposed, int stride_arg, int 
                        int output_padding_arg, int groups_arg) {
   (void)output_padding_arg;  // the input gradient's size is the input's: no output_padding needed
   const Tensor& gy = c.grad();
-  const IntList& stride = c.args[stride_arg].int_list();
-  const IntList& padding = c.args[padding_arg].int_list();
-  const IntList& dilation = c.args[dilation_arg].int_list();
-  const int64_t groups = c.args[groups_arg].to_int();
-  const Shape& wsize = c.input_sizes(1);
+  const IntList& stride = c.arg("stride").int_list();
+  const IntList& padding = c.arg("padding").int_list();
+  const IntList& dilation = c.arg("dilation").int_list();
+  const int64_t groups = c.arg("groups").to_int();
+  const Shape& wsize = c.input_sizes("weight");
   TensorList out(3);
-  if (c.needs_grad(0)) {
+  if (c.needs_grad("input")) {
     if (transposed) {
-      out[0] = crop(conv(gy, c.tensor(1), stride, padding, dilation, groups), c.input_sizes(0));
+      out[0] = crop(conv(gy, c.input("weight"), stride, padding, dilation, groups), c.input_sizes("input"));
     } else {
-      out[0] = conv_t(gy, c.tensor(1), c.input_sizes(0), stride, padding, dilation, groups);
+      out[0] = conv_t(gy, c.input("weight"), c.input_sizes("input"), stride, padding, dilation, groups);
     }
   }
-  if (c.needs_grad(1)) {
-    out[1] = transposed ? weight_grad(gy, c.tensor(0), wsize, stride, padding, dilation, groups)
-                        : weight_grad(c.tensor(0), gy, wsize, stride, padding, dilation, groups);
+  if (c.needs_grad("weight")) {
+    out[1] = transposed ? weight_grad(gy, c.input("input"), wsize, stride, padding, dilation, groups)
+                        : weight_grad(c.input("input"), gy, wsize, stride, padding, dilation, groups);
   }
-  if (c.needs_grad(2)) {
+  if (c.needs_grad("bias")) {
     const int64_t channel_dim = gy.dim() - int64_t(wsize.size()) + 1;  // 0 when unbatched
     IntList dims;
     for (int64_t d = 0; d < gy.dim(); ++d)
@@ -78,13 +78,13 @@ TensorList convolution(BackwardContext& c, bool transposed, int stride_arg, int 
 
 TensorList conv_backward_weight(BackwardContext& c) {
   const Tensor& ggw = c.grad();
-  const IntList& stride = c.args[3].int_list();
-  const IntList& padding = c.args[4].int_list();
-  const IntList& dilation = c.args[5].int_list();
-  const int64_t groups = c.args[6].to_int();
+  const IntList& stride = c.arg("stride").int_list();
+  const IntList& padding = c.arg("padding").int_list();
+  const IntList& dilation = c.arg("dilation").int_list();
+  const int64_t groups = c.arg("groups").to_int();
   TensorList out(2);
-  if (c.needs_grad(0)) out[0] = conv_t(c.tensor(1), ggw, c.input_sizes(0), stride, padding, dilation, groups);
-  if (c.needs_grad(1)) out[1] = crop(conv(c.tensor(0), ggw, stride, padding, dilation, groups), c.input_sizes(1));
+  if (c.needs_grad("input")) out[0] = conv_t(c.input("grad_output"), ggw, c.input_sizes("input"), stride, padding, dilation, groups);
+  if (c.needs_grad("grad_output")) out[1] = crop(conv(c.input("input"), ggw, stride, padding, dilation, groups), c.input_sizes("grad_output"));
   return out;
 }
 

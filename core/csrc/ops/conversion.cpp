@@ -6,6 +6,7 @@
 
 #include "iter/tensor_iter.h"
 #include "kernels/copy.h"
+#include "quantized/quantize.h"
 
 namespace tz {
 
@@ -54,9 +55,29 @@ Overlap overlap(const Tensor& dst, const Tensor& src) {
 
 }  // namespace
 
+// Quantized tensors: between two of one dtype the integers are copied and dst takes src's
+// quantizer (as in PyTorch); float values are quantized with dst's per-tensor qparams.
+const Tensor& copy_quantized_(const Tensor& dst, const Tensor& src) {
+  TZ_CHECK(is_quantized(dst.dtype()), Runtime,
+           "copy_(): copying from a quantized tensor to a ", dtype_name(dst.dtype()),
+           " tensor is not allowed; use dequantize() to get its float values");
+  if (is_quantized(src.dtype())) {
+    TZ_CHECK(dst.dtype() == src.dtype(), Runtime, "copy_(): quantized copy needs one dtype, got ",
+             dtype_name(src.dtype()), " into ", dtype_name(dst.dtype()));
+    const Quantizer& q = quantizer_of(src, "copy_");
+    copy_(int_view(dst), int_view(src));
+    dst.impl()->quantizer = std::make_shared<Quantizer>(q);
+    return dst;
+  }
+  const Quantizer& q = quantizer_of(dst, "copy_");
+  TZ_CHECK(!q.per_channel(), NotImplemented, "copy_(): quantizing into a per-channel quantized tensor is not supported");
+  Tensor values = contiguous(to_dtype(src, DType::Float32, false), MemoryFormat::Contiguous);
+  copy_(int_view(dst), int_view(quantize_per_tensor(values, q.scale, q.zero_point, dst.dtype())));
+  return dst;
+}
+
 const Tensor& copy_(const Tensor& dst, const Tensor& src) {
-  TZ_CHECK(!is_quantized(dst.dtype()) && !is_quantized(src.dtype()), NotImplemented,
-           "copy_(): copying between quantized tensors is not supported here; use dequantize()");
+  if (is_quantized(dst.dtype()) || is_quantized(src.dtype())) return copy_quantized_(dst, src);
   Shape bs = broadcast_shapes(dst.sizes(), src.sizes(), "copy_");
   TZ_CHECK(bs == dst.sizes(), Runtime, "copy_(): the source of shape ", shape_str(src.sizes()),
            " cannot be broadcast to the destination shape ", shape_str(dst.sizes()));

@@ -61,7 +61,7 @@ Tensor cumulative(const Tensor& t, int64_t dim, std::optional<DType> dtype, bool
   const int64_t d = wrap_dim(dim, t.dim(), name);
   const DType out = dtype.value_or(is_integral(t.dtype(), true) ? DType::Int64 : t.dtype());
   Tensor src = to_dtype(t, out);
-  const DType ct = is_integral(out, true) ? DType::Int64 : half_to_float(out);
+  const DType ct = is_integral(out, true) ? DType::Int64 : compute_dtype(out);
   Tensor in = contiguous(to_dtype(src, ct));
   Tensor res = Tensor::empty(t.sizes(), ct);
   if (t.numel() == 0) return to_dtype(res, out);

@@ -5,11 +5,6 @@
 
 namespace tz {
 
-// Half types are stored, not computed in: kernels run in float32 for them.
-inline DType compute_dtype(DType t) {
-  return t == DType::Float16 || t == DType::BFloat16 ? DType::Float32 : t;
-}
-
 // result_type(a, b) with a shortcut for the common case of one dtype (two wrapped numbers
 // still need the full rules: two Python floats give the default dtype, not float64).
 inline DType binary_result_type(const Tensor& a, const Tensor& b) {

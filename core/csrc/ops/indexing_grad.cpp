@@ -40,7 +40,7 @@ Tensor geometry_probe(const Shape& sizes) {
 // The op of `c` rerun on a probe of its input's sizes: the geometry of its outputs.
 Value rerun_on_probe(const BackwardContext& c) {
   Stack args = c.args;
-  args[0] = geometry_probe(c.input_sizes(0));
+  args[0] = geometry_probe(c.input_sizes("self"));
   return c.op->def.fn(args);
 }
 
@@ -166,9 +166,9 @@ namespace grad {
 
 // PyTorch's as_strided_backward: through a buffer standing for the shared storage.
 TensorList as_strided(BackwardContext& c) {
-  const TensorGeometry& in = c.input_geometry(0);
-  const IntList& stride = c.args[2].int_list();
-  std::optional<int64_t> offset = c.args[3].opt_int();
+  const TensorGeometry& in = c.input_geometry("self");
+  const IntList& stride = c.arg("stride").int_list();
+  std::optional<int64_t> offset = c.arg("storage_offset").opt_int();
   TensorGeometry out{c.grad().sizes(), Shape(stride.begin(), stride.end()), offset.value_or(in.offset)};
   TZ_CHECK(is_non_overlapping(in.sizes, in.strides), NotImplemented, "as_strided(): the derivative of "
            "as_strided is not implemented for an input whose elements overlap in memory (an expanded "
@@ -181,17 +181,17 @@ TensorList as_strided(BackwardContext& c) {
 TensorList view_scatter_add(BackwardContext& c) {
   // The scatter's adjoint is the gather through the same geometry.
   Tensor g = call(TZ_OP("contiguous"), {c.grad()});
-  return {call(TZ_OP("as_strided"), {g, c.args[2].int_list(), c.args[3].int_list(), g.offset() + c.args[4].to_int()})};
+  return {call(TZ_OP("as_strided"), {g, c.arg("size").int_list(), c.arg("stride").int_list(), g.offset() + c.arg("offset").to_int()})};
 }
 
 TensorList split_backward(BackwardContext& c) {
-  const int64_t d = wrap_dim(c.args[2].to_int(), c.grad().dim(), "_split_backward");
-  const IntList& starts = c.args[3].int_list();
-  const bool keepdim = c.args[4].to_bool();
-  TensorList out(c.needs.size());
+  const int64_t d = wrap_dim(c.arg("dim").to_int(), c.grad().dim(), "_split_backward");
+  const IntList& starts = c.arg("starts").int_list();
+  const bool keepdim = c.arg("keepdim").to_bool();
+  TensorList out(c.num_inputs());
   for (size_t i = 0; i < out.size(); ++i) {
-    if (!c.needs_grad(i)) continue;
-    out[i] = keepdim ? call(TZ_OP("narrow"), {c.grad(), d, starts[i], c.input_sizes(i).at(d)})
+    if (!c.needs_grad_at(i)) continue;
+    out[i] = keepdim ? call(TZ_OP("narrow"), {c.grad(), d, starts[i], c.input_sizes_at(i).at(d)})
                      : call(TZ_OP("select"), {c.grad(), d, starts[i]});
   }
   return out;
@@ -199,11 +199,11 @@ TensorList split_backward(BackwardContext& c) {
 
 TensorList strided_view(BackwardContext& c) {
   Tensor v = rerun_on_probe(c).tensor();
-  return {strided_scatter(c.grad(), c.input_sizes(0), v.sizes(), v.strides(), v.offset())};
+  return {strided_scatter(c.grad(), c.input_sizes("self"), v.sizes(), v.strides(), v.offset())};
 }
 
 TensorList pieces(BackwardContext& c, int64_t dim, bool keepdim) {
-  const Shape& sizes = c.input_sizes(0);
+  const Shape& sizes = c.input_sizes("self");
   const int64_t d = wrap_dim(dim, static_cast<int64_t>(sizes.size()), "backward");
   const int64_t stride = contiguous_strides(sizes)[d];
   IntList starts;
@@ -214,74 +214,75 @@ TensorList pieces(BackwardContext& c, int64_t dim, bool keepdim) {
 
 // scatter(self, dim, index, src | value, reduce): inputs self, index[, src].
 TensorList scatter(BackwardContext& c) {
-  TZ_CHECK(c.args[4].is_none(), NotImplemented, "the derivative for 'scatter' with reduce='", c.args[4].str(),
+  TZ_CHECK(c.arg("reduce").is_none(), NotImplemented, "the derivative for 'scatter' with reduce='", c.arg("reduce").str(),
            "' is not implemented");
-  const int64_t dim = c.args[1].to_int();
-  const Tensor& index = c.tensor(2);
+  const int64_t dim = c.arg("dim").to_int();
+  const Tensor& index = c.input("index");
   TensorList out(3);
-  if (c.needs_grad(0)) out[0] = call(TZ_OP("scatter.value"), {c.grad(), dim, index, Scalar(0.0)});
-  if (c.needs_grad(2)) out[2] = pad_to(call(TZ_OP("gather"), {c.grad(), dim, index}), c.input_sizes(2));
+  if (c.needs_grad("self")) out[0] = call(TZ_OP("scatter.value"), {c.grad(), dim, index, Scalar(0.0)});
+  if (c.has_input("src") && c.needs_grad("src"))
+    out[2] = pad_to(call(TZ_OP("gather"), {c.grad(), dim, index}), c.input_sizes("src"));
   return out;
 }
 
 TensorList scatter_add(BackwardContext& c) {
   TensorList out{c.grad(), Tensor(), Tensor()};
-  if (c.needs_grad(2))
-    out[2] = pad_to(call(TZ_OP("gather"), {c.grad(), c.args[1].to_int(), c.tensor(2)}), c.input_sizes(2));
+  if (c.needs_grad("src"))
+    out[2] = pad_to(call(TZ_OP("gather"), {c.grad(), c.arg("dim").to_int(), c.input("index")}), c.input_sizes("src"));
   return out;
 }
 
 // index_add(self, dim, index, source, alpha): inputs self, index, source.
 TensorList index_add(BackwardContext& c) {
   TensorList out{c.grad(), Tensor(), Tensor()};
-  if (c.needs_grad(2)) {
-    Tensor picked = call(TZ_OP("index_select"), {c.grad(), c.args[1].to_int(), c.tensor(2)});
-    out[2] = F::reshape(F::mul(picked, c.args[4].scalar()), c.input_sizes(2));
+  if (c.needs_grad("source")) {
+    Tensor picked = call(TZ_OP("index_select"), {c.grad(), c.arg("dim").to_int(), c.input("index")});
+    out[2] = F::reshape(F::mul(picked, c.arg("alpha").scalar()), c.input_sizes("source"));
   }
   return out;
 }
 
 TensorList index_copy(BackwardContext& c) {
-  const int64_t dim = c.args[1].to_int();
-  const Tensor& index = c.tensor(2);
+  const int64_t dim = c.arg("dim").to_int();
+  const Tensor& index = c.input("index");
   TensorList out(3);
-  if (c.needs_grad(0)) out[0] = call(TZ_OP("index_fill.int_Scalar"), {c.grad(), dim, index, Scalar(0.0)});
-  if (c.needs_grad(2)) out[2] = F::reshape(call(TZ_OP("index_select"), {c.grad(), dim, index}), c.input_sizes(2));
+  if (c.needs_grad("self")) out[0] = call(TZ_OP("index_fill.int_Scalar"), {c.grad(), dim, index, Scalar(0.0)});
+  if (c.needs_grad("source")) out[2] = F::reshape(call(TZ_OP("index_select"), {c.grad(), dim, index}), c.input_sizes("source"));
   return out;
 }
 
 // index_fill(self, dim, index, value): inputs self, index[, value (a 0-d tensor)].
 TensorList index_fill(BackwardContext& c) {
-  const int64_t dim = c.args[1].to_int();
-  const Tensor& index = c.tensor(2);
+  const int64_t dim = c.arg("dim").to_int();
+  const Tensor& index = c.input("index");
   TensorList out(3);
-  if (c.needs_grad(0)) out[0] = call(TZ_OP("index_fill.int_Scalar"), {c.grad(), dim, index, Scalar(0.0)});
+  if (c.needs_grad("self")) out[0] = call(TZ_OP("index_fill.int_Scalar"), {c.grad(), dim, index, Scalar(0.0)});
   // Every filled element (each once, however often the index names it) came from value.
-  if (c.needs_grad(2)) out[2] = keep_where(index_fill_mask(c.grad(), dim, index), c.grad());
+  if (c.has_input("value") && c.needs_grad("value")) out[2] = keep_where(index_fill_mask(c.grad(), dim, index), c.grad());
   return out;
 }
 
 // masked_fill(self, mask, value): inputs self, mask[, value].
 TensorList masked_fill(BackwardContext& c) {
-  const Tensor& mask = c.tensor(1);
+  const Tensor& mask = c.input("mask");
   TensorList out(3);
-  if (c.needs_grad(0)) out[0] = zero_where(mask, c.grad());
-  if (c.needs_grad(2)) out[2] = keep_where(mask, c.grad());
+  if (c.needs_grad("self")) out[0] = zero_where(mask, c.grad());
+  if (c.needs_grad("value")) out[2] = keep_where(mask, c.grad());
   return out;
 }
 
 TensorList masked_select(BackwardContext& c) {
-  Shape shape = broadcast_shapes(c.input_sizes(0), c.input_sizes(1), "masked_select");
-  return {call(TZ_OP("masked_scatter"), {zeros(shape, c.grad().dtype()), c.tensor(1), c.grad()})};
+  Shape shape = broadcast_shapes(c.input_sizes("self"), c.input_sizes("mask"), "masked_select");
+  return {call(TZ_OP("masked_scatter"), {zeros(shape, c.grad().dtype()), c.input("mask"), c.grad()})};
 }
 
 // masked_scatter(self, mask, source): the true positions, in order, came from source's front.
 TensorList masked_scatter(BackwardContext& c) {
-  const Tensor& mask = c.tensor(1);
+  const Tensor& mask = c.input("mask");
   TensorList out(3);
-  if (c.needs_grad(0)) out[0] = zero_where(mask, c.grad());
-  if (c.needs_grad(2)) {
-    const Shape& sizes = c.input_sizes(2);
+  if (c.needs_grad("self")) out[0] = zero_where(mask, c.grad());
+  if (c.needs_grad("source")) {
+    const Shape& sizes = c.input_sizes("source");
     Tensor used = call(TZ_OP("masked_select"), {c.grad(), mask});
     out[2] = F::reshape(pad_to(used, {numel_of(sizes)}), sizes);
   }
@@ -289,38 +290,38 @@ TensorList masked_scatter(BackwardContext& c) {
 }
 
 TensorList take(BackwardContext& c) {
-  Tensor z = zeros(c.input_sizes(0), c.grad().dtype());
-  return {call(TZ_OP("put"), {z, c.tensor(1), c.grad(), true})};
+  Tensor z = zeros(c.input_sizes("self"), c.grad().dtype());
+  return {call(TZ_OP("put"), {z, c.input("index"), c.grad(), true})};
 }
 
 // put(self, index, source, accumulate): inputs self, index, source.
 TensorList put(BackwardContext& c) {
-  const Tensor& index = c.tensor(1);
+  const Tensor& index = c.input("index");
   TensorList out(3);
-  if (c.needs_grad(0))
-    out[0] = c.args[3].to_bool() ? c.grad()
+  if (c.needs_grad("self"))
+    out[0] = c.arg("accumulate").to_bool() ? c.grad()
                                  : call(TZ_OP("put"), {c.grad(), index, zeros(index.sizes(), c.grad().dtype()), false});
-  if (c.needs_grad(2)) out[2] = F::reshape(call(TZ_OP("take"), {c.grad(), index}), c.input_sizes(2));
+  if (c.needs_grad("source")) out[2] = F::reshape(call(TZ_OP("take"), {c.grad(), index}), c.input_sizes("source"));
   return out;
 }
 
 // self[indices]: the gradient goes back where each element came from, summed over repeats.
 TensorList index(BackwardContext& c) {
-  Tensor z = zeros(c.input_sizes(0), c.grad().dtype());
-  return {call(TZ_OP("index_put"), {z, c.args[1].tensor_list(), c.grad(), true})};
+  Tensor z = zeros(c.input_sizes("self"), c.grad().dtype());
+  return {call(TZ_OP("index_put"), {z, c.arg("indices").tensor_list(), c.grad(), true})};
 }
 
 // index_put(self, indices, values, accumulate): inputs self, each index (None too), values.
 TensorList index_put(BackwardContext& c) {
-  const TensorList& indices = c.args[1].tensor_list();
+  const TensorList& indices = c.arg("indices").tensor_list();
   const size_t values = indices.size() + 1;
   TensorList out(values + 1);
-  if (c.needs_grad(0)) {
-    Tensor overwritten = zeros(c.input_sizes(values), c.grad().dtype());
-    out[0] = c.args[3].to_bool() ? c.grad() : call(TZ_OP("index_put"), {c.grad(), indices, overwritten, false});
+  if (c.needs_grad("self")) {
+    Tensor overwritten = zeros(c.input_sizes("values"), c.grad().dtype());
+    out[0] = c.arg("accumulate").to_bool() ? c.grad() : call(TZ_OP("index_put"), {c.grad(), indices, overwritten, false});
   }
   // In the indexing result's shape: the engine sums it down to a broadcast value's shape.
-  if (c.needs_grad(values)) out[values] = call(TZ_OP("index.Tensor"), {c.grad(), indices});
+  if (c.needs_grad("values")) out[values] = call(TZ_OP("index.Tensor"), {c.grad(), indices});
   return out;
 }
 

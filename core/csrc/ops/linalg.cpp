@@ -5,6 +5,7 @@
 #include "kernels/gemm.h"
 #include "ops/conversion.h"
 #include "ops/elementwise.h"
+#include "ops/promotion.h"
 #include "ops/views.h"
 
 namespace tz {
@@ -23,11 +24,6 @@ const char* cpp_type_name(DType t) {
 void check_supported(DType t, const char* op) {
   TZ_CHECK(t != DType::Bool && !is_quantized(t), NotImplemented, "\"", op,
            "\" not implemented for '", scalar_type_name(t), "'");
-}
-
-// Half types are stored, not computed in: products run in float32 for them.
-DType compute_dtype(DType t) {
-  return t == DType::Float16 || t == DType::BFloat16 ? DType::Float32 : t;
 }
 
 bool is_zero(const Scalar& s) { return s.to_complex128() == complex128(0); }

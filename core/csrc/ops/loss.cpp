@@ -133,7 +133,7 @@ std::pair<Tensor, Tensor> nll_loss_forward(const Tensor& self, const Tensor& tar
   const NllShape g = nll_shape(self.sizes(), target, weight);
   TZ_CHECK(!weight || weight->dtype() == self.dtype(), Runtime, "nll_loss(): expected scalar type ",
            scalar_type_name(self.dtype()), " but found ", scalar_type_name(weight->dtype()));
-  const DType out_dtype = self.dtype(), ct = half_to_float(out_dtype);
+  const DType out_dtype = self.dtype(), ct = compute_dtype(out_dtype);
   Tensor x = contiguous(to_dtype(self, ct)), t = contiguous(target);
   Tensor w = weight ? contiguous(to_dtype(*weight, ct)) : Tensor();
   Tensor per = red == LossReduction::None ? Tensor::empty(g.out, ct) : Tensor();
@@ -159,7 +159,7 @@ Tensor nll_loss_backward(const Tensor& grad, const Tensor& target, const std::op
                          int64_t reduction, int64_t ignore_index, const Tensor& total_weight,
                          const Shape& self_sizes) {
   const LossReduction red = loss_reduction(reduction, "nll_loss_backward");
-  const DType out_dtype = grad.dtype(), ct = half_to_float(out_dtype);
+  const DType out_dtype = grad.dtype(), ct = compute_dtype(out_dtype);
   const NllShape g = nll_shape(self_sizes, target, weight);
   // memset rather than zeros(): core's fill kernel is several times slower than a memset
   Tensor out = Tensor::empty(self_sizes, ct);
@@ -333,7 +333,7 @@ std::pair<Tensor, Tensor> ctc_loss_forward(const Tensor& log_probs, const Tensor
                                            int64_t blank, bool zero_infinity) {
   (void)zero_infinity;  // applied to the reduced result and in the backward
   const CtcLayout l = ctc_layout(log_probs, targets, input_lengths, target_lengths, blank);
-  const DType out_dtype = log_probs.dtype(), ct = half_to_float(out_dtype);
+  const DType out_dtype = log_probs.dtype(), ct = compute_dtype(out_dtype);
   Tensor lp = contiguous(to_dtype(log_probs, ct));
   Tensor tg = checked_targets(targets, l, target_lengths);
   const int64_t width = 2 * l.max_target + 1;
@@ -359,7 +359,7 @@ Tensor ctc_loss_backward(const Tensor& grad, const Tensor& log_probs, const Tens
                          const Tensor& neg_log_likelihood, const Tensor& log_alpha, int64_t blank,
                          bool zero_infinity) {
   const CtcLayout l = ctc_layout(log_probs, targets, input_lengths, target_lengths, blank);
-  const DType out_dtype = log_probs.dtype(), ct = half_to_float(out_dtype);
+  const DType out_dtype = log_probs.dtype(), ct = compute_dtype(out_dtype);
   Tensor lp = contiguous(to_dtype(log_probs, ct));
   Tensor tg = checked_targets(targets, l, target_lengths);
   Tensor alpha = contiguous(to_dtype(log_alpha, ct)), nll = contiguous(to_dtype(neg_log_likelihood, ct));

@@ -181,7 +181,7 @@ std::tuple<Tensor, Tensor> max_pool2d_impl(const Tensor& self, const IntList& ke
   const int64_t o = self.dim() - 3;
   const Pool2d p = pool_params(op, self.sizes()[o + 1], self.sizes()[o + 2], self.sizes()[o], kernel, stride,
                                padding, dilation, ceil_mode);
-  const Spatial s = nn::spatial_of(self, nn::compute_dtype(self.dtype()));
+  const Spatial s = nn::spatial_of(self, compute_dtype(self.dtype()));
   return run_max(s, max_windows(s.H, p.oH, p.kH, p.sH, p.pH, p.dH), max_windows(s.W, p.oW, p.kW, p.sW, p.pW, p.dW),
                  p.oH, p.oW, want_idx);
 }
@@ -229,7 +229,7 @@ Tensor avg_pool2d(const Tensor& self, const IntList& kernel, const IntList& stri
   const int64_t o = self.dim() - 3;
   const Pool2d p = pool_params(op, self.sizes()[o + 1], self.sizes()[o + 2], self.sizes()[o], kernel, stride,
                                padding, {1}, ceil_mode);
-  const Spatial s = nn::spatial_of(self, nn::compute_dtype(self.dtype()));
+  const Spatial s = nn::spatial_of(self, compute_dtype(self.dtype()));
   const Windows h = avg_windows(s.H, p.oH, p.kH, p.sH, p.pH, count_include_pad, divisor_override, true);
   const Windows w = avg_windows(s.W, p.oW, p.kW, p.sW, p.pW, count_include_pad, divisor_override, false);
   Tensor out = s.empty(p.oH, p.oW, s.data.dtype());
@@ -253,7 +253,7 @@ GradBlock grad_block(const Tensor& grad, const IntList& input_size, int64_t oH, 
   TZ_CHECK(grad.sizes() == expect, Runtime, op, "(): expected grad_output of size ", shape_str(expect), ", but got ",
            shape_str(grad.sizes()));
   GradBlock b;
-  b.g = nn::spatial_of(grad, nn::compute_dtype(grad.dtype()));
+  b.g = nn::spatial_of(grad, compute_dtype(grad.dtype()));
   b.g.H = input_size[nd - 2], b.g.W = input_size[nd - 1];
   b.gin = b.g.zeros(b.g.H, b.g.W, b.g.data.dtype());
   return b;
@@ -300,7 +300,7 @@ Tensor adaptive_avg_pool2d(const Tensor& self, const IntList& output_size) {
   const char* op = "adaptive_avg_pool2d";
   auto [oH, oW] = adaptive_size(self, output_size, op);
   check_floating(self, op);
-  const Spatial s = nn::spatial_of(self, nn::compute_dtype(self.dtype()));
+  const Spatial s = nn::spatial_of(self, compute_dtype(self.dtype()));
   Tensor out = s.empty(oH, oW, s.data.dtype());
   if (out.numel() > 0)
     avg_pool_stub(s.data.dtype(), s.data.raw_data(), out.raw_data(), s.geom(oH, oW),
@@ -323,7 +323,7 @@ std::tuple<Tensor, Tensor> adaptive_max_pool2d(const Tensor& self, const IntList
   const char* op = "adaptive_max_pool2d";
   auto [oH, oW] = adaptive_size(self, output_size, op);
   check_floating(self, op);
-  const Spatial s = nn::spatial_of(self, nn::compute_dtype(self.dtype()));
+  const Spatial s = nn::spatial_of(self, compute_dtype(self.dtype()));
   return run_max(s, adaptive_windows(s.H, oH), adaptive_windows(s.W, oW), oH, oW, true);
 }
 
@@ -369,7 +369,7 @@ Tensor scatter_into(const Tensor& self, const Tensor& indices, int64_t H, int64_
            "input tensor (", shape_str(self.sizes()), ") but got indices tensor with shape: ",
            shape_str(indices.sizes()));
   check_floating(self, op);
-  const Spatial s = nn::spatial_of(self, nn::compute_dtype(self.dtype()));
+  const Spatial s = nn::spatial_of(self, compute_dtype(self.dtype()));
   const Tensor idx = contiguous(indices, s.channels_last ? MemoryFormat::ChannelsLast : MemoryFormat::Contiguous);
   const int64_t* ix = idx.data<int64_t>();
   const int64_t n = idx.numel(), HW = H * W;

@@ -14,7 +14,9 @@ TensorList avg_pool2d_backward_backward(BackwardContext& c);
 TensorList adaptive_avg_pool2d_backward(BackwardContext& c, bool lifted);
 TensorList adaptive_avg_pool2d_backward_backward(BackwardContext& c);
 // upsample_*: the entry's mode and where its align_corners / scales arguments sit (-1: none).
-TensorList upsample_backward(BackwardContext& c, const char* mode, int align_arg, int sh_arg, int sw_arg);
+// Argument names of the entry (nullptr: it has no such argument).
+TensorList upsample_backward(BackwardContext& c, const char* mode, const char* align, const char* scale_h,
+                             const char* scale_w);
 TensorList upsample_backward_backward(BackwardContext& c);
 TensorList grid_sampler_backward(BackwardContext& c);
 TensorList affine_grid_backward(BackwardContext& c);

@@ -3,11 +3,10 @@
 #pragma once
 #include "kernels/nn_pool.h"
 #include "ops/nn_pool.h"
+#include "ops/promotion.h"
 
 namespace tz::nn {
 
-// Half types compute in float32; everything else in its own type.
-inline DType compute_dtype(DType d) { return d == DType::Float16 || d == DType::BFloat16 ? DType::Float32 : d; }
 
 struct Spatial {
   Tensor data;  // contiguous NCHW, or NHWC-contiguous when channels_last; compute dtype

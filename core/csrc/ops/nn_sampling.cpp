@@ -134,7 +134,7 @@ Tensor upsample(const Tensor& self, const IntList& output_size, InterpMode mode,
   const int64_t oH = k == 2 ? output_size[0] : 1, oW = output_size[k - 1];
   // 1-d ops get their one scale as the w scale.
   if (k == 1) scale_w = scale_h, scale_h = std::nullopt;
-  const nn::Spatial s = block_of(self, nearest ? self.dtype() : nn::compute_dtype(self.dtype()));
+  const nn::Spatial s = block_of(self, nearest ? self.dtype() : compute_dtype(self.dtype()));
   Tensor out = s.empty(oH, oW, s.data.dtype());
   if (out.numel() > 0) {
     if (nearest) {
@@ -158,7 +158,7 @@ Tensor upsample_backward(const Tensor& grad, const IntList& input_size, InterpMo
     TZ_CHECK(grad.sizes()[d] == input_size[d], Runtime, "upsample_backward(): grad_output size ",
              shape_str(grad.sizes()), " doesn't match input_size ", shape_str(Shape(input_size.begin(), input_size.end())));
   if (nd == 3) scale_w = scale_h, scale_h = std::nullopt;
-  const nn::Spatial g = block_of(grad, nn::compute_dtype(grad.dtype()));
+  const nn::Spatial g = block_of(grad, compute_dtype(grad.dtype()));
   nn::Spatial s = g;  // the input gradient's block: grad's layout, input's spatial size
   s.H = nd == 4 ? input_size[2] : 1, s.W = input_size[nd - 1];
   Tensor gin = s.zeros(s.H, s.W, g.data.dtype());
@@ -417,7 +417,7 @@ GridArgs<T> grid_args(const Tensor& in, const Tensor& grid, int64_t interp, int6
 Tensor grid_sampler_2d(const Tensor& input, const Tensor& grid, int64_t interpolation, int64_t padding,
                        bool align_corners) {
   check_grid(input, grid, interpolation, padding);
-  const DType cd = nn::compute_dtype(input.dtype());
+  const DType cd = compute_dtype(input.dtype());
   const Tensor in = contiguous(to_dtype(input, cd)), g = contiguous(to_dtype(grid, cd));
   Tensor out = Tensor::empty({input.sizes()[0], input.sizes()[1], grid.sizes()[1], grid.sizes()[2]}, cd);
   if (out.numel() > 0) {
@@ -431,7 +431,7 @@ std::tuple<Tensor, Tensor> grid_sampler_2d_backward(const Tensor& grad, const Te
                                                     int64_t interpolation, int64_t padding, bool align_corners,
                                                     bool input_grad, bool grid_grad) {
   check_grid(input, grid, interpolation, padding);
-  const DType cd = nn::compute_dtype(input.dtype());
+  const DType cd = compute_dtype(input.dtype());
   const Tensor in = contiguous(to_dtype(input, cd)), g = contiguous(to_dtype(grid, cd));
   const Tensor go = contiguous(to_dtype(grad, cd));
   Tensor gin = input_grad ? zeros(input.sizes(), cd) : Tensor();

@@ -35,7 +35,7 @@ Tensor embedding_dense_backward(const Tensor& grad, const Tensor& indices, int64
                                 bool scale_grad_by_freq) {
   const char* op = "embedding_backward";
   check_indices(indices, op);
-  const DType cd = nn::compute_dtype(grad.dtype());
+  const DType cd = compute_dtype(grad.dtype());
   const int64_t D = grad.sizes().back(), n = indices.numel();
   const Tensor idx = as_long(indices);
   const Tensor g = contiguous(to_dtype(reshape(grad, {n, D}), cd));
@@ -154,7 +154,7 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> embedding_bag(const Tensor& weight, c
     for (int64_t i = of[b]; i < bag_end(b); ++i) o2b[i] = b, count += ix[i] != padding_idx;
     bs[b] = count;
   }
-  const DType cd = nn::compute_dtype(weight.dtype());
+  const DType cd = compute_dtype(weight.dtype());
   const Tensor w = contiguous(to_dtype(weight, cd));
   const Tensor ps = psw ? contiguous(to_dtype(per_sample_weights, cd)) : Tensor();
   Tensor out = zeros({B, D}, cd);

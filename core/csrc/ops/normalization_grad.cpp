@@ -42,10 +42,10 @@ Tensor channel_view(const Tensor& t, int64_t ndim) {  // (C,) -> (1, C, 1, ...)
 // Arguments: input, weight, bias, running_mean, running_var, training, momentum, eps.
 TensorList native_batch_norm(BackwardContext& c) {
   const Tensor& g = c.grad(0);
-  const Tensor& x = c.tensor(0);
-  const Tensor w = c.args[1].opt_tensor();
-  const bool training = c.args[5].to_bool();
-  const double eps = c.args[7].to_double();
+  const Tensor& x = c.input("input");
+  const Tensor w = c.arg("weight").opt_tensor();
+  const bool training = c.arg("training").to_bool();
+  const double eps = c.arg("eps").to_double();
   if (!GradMode::is_enabled()) {  // nothing is recorded: the fused kernel
     auto [gi, gw, gb] = tz::native_batch_norm_backward(g, x, w, Tensor(), Tensor(), c.result(1), c.result(2),
                                                        training, eps);
@@ -64,17 +64,17 @@ TensorList native_batch_norm(BackwardContext& c) {
     xhat = F::mul(F::sub(x, channel_view(autograd::detach(c.result(1)), nd)), rstd);
     gi = F::mul(dy, rstd);
   }
-  Tensor gw = c.needs_grad(1) ? sum_all_but(F::mul(g, xhat), 1) : Tensor();
-  Tensor gb = c.needs_grad(2) ? sum_all_but(g, 1) : Tensor();
+  Tensor gw = c.needs_grad("weight") ? sum_all_but(F::mul(g, xhat), 1) : Tensor();
+  Tensor gb = c.needs_grad("bias") ? sum_all_but(g, 1) : Tensor();
   return {gi, gw, gb};
 }
 
 // Arguments: input, normalized_shape, weight, bias, eps.
 TensorList native_layer_norm(BackwardContext& c) {
   const Tensor& g = c.grad(0);
-  const Tensor& x = c.tensor(0);
-  const IntList& shape = c.args[1].int_list();
-  const Tensor w = c.args[2].opt_tensor();
+  const Tensor& x = c.input("input");
+  const IntList& shape = c.arg("normalized_shape").int_list();
+  const Tensor w = c.arg("weight").opt_tensor();
   if (!GradMode::is_enabled()) {
     auto [gi, gw, gb] = tz::native_layer_norm_backward(g, x, shape, c.result(1), c.result(2), w);
     return {gi, gw, gb};
@@ -82,19 +82,19 @@ TensorList native_layer_norm(BackwardContext& c) {
   const int64_t axis = x.dim() - static_cast<int64_t>(shape.size());
   Tensor dy = w.defined() ? F::mul(g, w) : g;
   Tensor xhat;
-  Tensor gi = normalized_input_grad(dy, x, range(axis, x.dim()), c.args[4].to_double(), &xhat);
+  Tensor gi = normalized_input_grad(dy, x, range(axis, x.dim()), c.arg("eps").to_double(), &xhat);
   const IntList outer = range(0, axis);
-  Tensor gw = c.needs_grad(1) ? (outer.empty() ? F::mul(g, xhat) : sum_dims(F::mul(g, xhat), outer)) : Tensor();
-  Tensor gb = c.needs_grad(2) ? (outer.empty() ? g : sum_dims(g, outer)) : Tensor();
+  Tensor gw = c.needs_grad("weight") ? (outer.empty() ? F::mul(g, xhat) : sum_dims(F::mul(g, xhat), outer)) : Tensor();
+  Tensor gb = c.needs_grad("bias") ? (outer.empty() ? g : sum_dims(g, outer)) : Tensor();
   return {gi, gw, gb};
 }
 
 // Arguments: input, weight, bias, N, C, HxW, group, eps.
 TensorList native_group_norm(BackwardContext& c) {
   const Tensor& g = c.grad(0);
-  const Tensor& x = c.tensor(0);
-  const Tensor w = c.args[1].opt_tensor();
-  const int64_t N = c.args[3].to_int(), C = c.args[4].to_int(), HxW = c.args[5].to_int(), G = c.args[6].to_int();
+  const Tensor& x = c.input("input");
+  const Tensor w = c.arg("weight").opt_tensor();
+  const int64_t N = c.arg("N").to_int(), C = c.arg("C").to_int(), HxW = c.arg("HxW").to_int(), G = c.arg("group").to_int();
   if (!GradMode::is_enabled()) {
     auto [gi, gw, gb] = tz::native_group_norm_backward(g, x, c.result(1), c.result(2), w, N, C, HxW, G);
     return {gi, gw, gb};
@@ -104,10 +104,10 @@ TensorList native_group_norm(BackwardContext& c) {
   Tensor dy = w.defined() ? F::mul(g3, F::reshape(w, {1, C, 1})) : g3;
   Tensor xhat;
   Tensor gi = normalized_input_grad(F::reshape(dy, {N, G, -1}), F::reshape(x3, {N, G, -1}), {2},
-                                    c.args[7].to_double(), &xhat);
+                                    c.arg("eps").to_double(), &xhat);
   xhat = F::reshape(xhat, {N, C, HxW});
-  Tensor gw = c.needs_grad(1) ? sum_all_but(F::mul(g3, xhat), 1) : Tensor();
-  Tensor gb = c.needs_grad(2) ? sum_all_but(g3, 1) : Tensor();
+  Tensor gw = c.needs_grad("weight") ? sum_all_but(F::mul(g3, xhat), 1) : Tensor();
+  Tensor gb = c.needs_grad("bias") ? sum_all_but(g3, 1) : Tensor();
   return {F::reshape(gi, x.sizes()), gw, gb};
 }
 

@@ -55,21 +55,21 @@ const OpDef kOpTable[] = {
     // ---------------------------------------------------------------- views
     {"view(Tensor self, int[] size) -> Tensor", kMethod, N::Custom,
      OP { return view(a[0].tensor(), a[1].int_list()); }, "reshape",
-     "", GRAD { return {F::reshape(c.grad(), c.input_sizes(0))}; }},
+     "", GRAD { return {F::reshape(c.grad(), c.input_sizes("self"))}; }},
     {"reshape(Tensor self, int[] shape) -> Tensor", kBoth, N::Custom,
      OP { return reshape(a[0].tensor(), a[1].int_list()); }, "reshape",
-     "", GRAD { return {F::reshape(c.grad(), c.input_sizes(0))}; }},
+     "", GRAD { return {F::reshape(c.grad(), c.input_sizes("self"))}; }},
     {"permute(Tensor self, int[] dims) -> Tensor", kBoth, N::Permute,
      OP { return permute(a[0].tensor(), a[1].int_list()); }, "permute",
      "", GRAD {
-       const IntList& dims = c.args[1].int_list();
+       const IntList& dims = c.arg("dims").int_list();
        IntList inverse(dims.size());
        for (size_t i = 0; i < dims.size(); ++i) inverse[wrap_dim(dims[i], dims.size(), "permute")] = i;
        return {F::permute(c.grad(), inverse)};
      }},
     {"transpose(Tensor self, int dim0, int dim1) -> Tensor", kBoth, N::Permute,
      OP { return transpose(a[0].tensor(), a[1].to_int(), a[2].to_int()); }, "transpose",
-     "", GRAD { return {F::transpose(c.grad(), c.args[1].to_int(), c.args[2].to_int())}; }},
+     "", GRAD { return {F::transpose(c.grad(), c.arg("dim0").to_int(), c.arg("dim1").to_int())}; }},
     {"expand(Tensor self, int[] size) -> Tensor", kMethod, N::Custom,
      OP { return expand(a[0].tensor(), a[1].int_list()); }, "expand",
      "", GRAD { return {c.grad()}; }},  // the engine sums the gradient back to the input's shape
@@ -84,43 +84,43 @@ const OpDef kOpTable[] = {
      OP { return is_contiguous_as(a[0].tensor(), a[1].memory_format()); }, ""},  // tests/core/test_memory_format.py
     {"view_as(Tensor self, Tensor other) -> Tensor", kMethod, N::Custom,
      OP { return view_as(a[0].tensor(), a[1].tensor()); }, "view_as",
-     "", GRAD { return {F::reshape(c.grad(), c.input_sizes(0))}; }},
+     "", GRAD { return {F::reshape(c.grad(), c.input_sizes("self"))}; }},
     {"reshape_as(Tensor self, Tensor other) -> Tensor", kMethod, N::Custom,
      OP { return reshape_as(a[0].tensor(), a[1].tensor()); }, "view_as",
-     "", GRAD { return {F::reshape(c.grad(), c.input_sizes(0))}; }},
+     "", GRAD { return {F::reshape(c.grad(), c.input_sizes("self"))}; }},
     {"expand_as(Tensor self, Tensor other) -> Tensor", kMethod, N::Custom,
      OP { return expand_as(a[0].tensor(), a[1].tensor()); }, "expand_as",
      "", GRAD { return {c.grad()}; }},
     {"swapaxes(Tensor self, int axis0, int axis1) -> Tensor", kBoth, N::Permute,
      OP { return transpose(a[0].tensor(), a[1].to_int(), a[2].to_int()); }, "transpose",
-     "", GRAD { return {F::transpose(c.grad(), c.args[1].to_int(), c.args[2].to_int())}; }},
+     "", GRAD { return {F::transpose(c.grad(), c.arg("axis0").to_int(), c.arg("axis1").to_int())}; }},
     {"swapdims(Tensor self, int dim0, int dim1) -> Tensor", kBoth, N::Permute,
      OP { return transpose(a[0].tensor(), a[1].to_int(), a[2].to_int()); }, "transpose",
-     "", GRAD { return {F::transpose(c.grad(), c.args[1].to_int(), c.args[2].to_int())}; }},
+     "", GRAD { return {F::transpose(c.grad(), c.arg("dim0").to_int(), c.arg("dim1").to_int())}; }},
     {"t(Tensor self) -> Tensor", kBoth, N::Permute,
      OP { return matrix_t(a[0].tensor()); }, "matrix_t",
      "", GRAD { return {F::tensor_call(TZ_OP("t"), {c.grad()})}; }},
     {"squeeze(Tensor self) -> Tensor", kBoth, N::Custom,
      OP { return squeeze(a[0].tensor()); }, "squeeze",
-     "", GRAD { return {F::reshape(c.grad(), c.input_sizes(0))}; }},
+     "", GRAD { return {F::reshape(c.grad(), c.input_sizes("self"))}; }},
     {"squeeze.dim(Tensor self, int dim) -> Tensor", kBoth, N::Custom,
      OP { return squeeze(a[0].tensor(), a[1].to_int()); }, "squeeze_dim",
-     "", GRAD { return {F::reshape(c.grad(), c.input_sizes(0))}; }},
+     "", GRAD { return {F::reshape(c.grad(), c.input_sizes("self"))}; }},
     {"unsqueeze(Tensor self, int dim) -> Tensor", kBoth, N::Custom,
      OP { return unsqueeze(a[0].tensor(), a[1].to_int()); }, "unsqueeze",
-     "", GRAD { return {F::reshape(c.grad(), c.input_sizes(0))}; }},
+     "", GRAD { return {F::reshape(c.grad(), c.input_sizes("self"))}; }},
     {"flatten(Tensor self, int start_dim=0, int end_dim=-1) -> Tensor", kBoth, N::Custom,
      OP { return flatten(a[0].tensor(), a[1].to_int(), a[2].to_int()); }, "flatten",
-     "", GRAD { return {F::reshape(c.grad(), c.input_sizes(0))}; }},
+     "", GRAD { return {F::reshape(c.grad(), c.input_sizes("self"))}; }},
     {"unflatten(Tensor self, int dim, int[] sizes) -> Tensor", kMethod, N::Custom,
      OP { return unflatten(a[0].tensor(), a[1].to_int(), a[2].int_list()); }, "unflatten",
-     "", GRAD { return {F::reshape(c.grad(), c.input_sizes(0))}; }},
+     "", GRAD { return {F::reshape(c.grad(), c.input_sizes("self"))}; }},
     {"movedim(Tensor self, int[] source, int[] destination) -> Tensor", kBoth, N::Permute,
      OP { return movedim(a[0].tensor(), a[1].int_list(), a[2].int_list()); }, "movedim",
-     "", GRAD { return {F::tensor_call(TZ_OP("movedim"), {c.grad(), c.args[2], c.args[1]})}; }},
+     "", GRAD { return {F::tensor_call(TZ_OP("movedim"), {c.grad(), c.arg("destination"), c.arg("source")})}; }},
     {"moveaxis(Tensor self, int[] source, int[] destination) -> Tensor", kBoth, N::Permute,
      OP { return movedim(a[0].tensor(), a[1].int_list(), a[2].int_list()); }, "movedim",
-     "", GRAD { return {F::tensor_call(TZ_OP("movedim"), {c.grad(), c.args[2], c.args[1]})}; }},
+     "", GRAD { return {F::tensor_call(TZ_OP("movedim"), {c.grad(), c.arg("destination"), c.arg("source")})}; }},
     {"narrow(Tensor self, int dim, int start, int length) -> Tensor", kBoth, N::Keep,
      OP { return narrow(a[0].tensor(), a[1].to_int(), a[2].to_int(), a[3].to_int()); }, "narrow",
      "", &grad::strided_view},
@@ -129,22 +129,22 @@ const OpDef kOpTable[] = {
      "", &grad::strided_view},
     {"unbind(Tensor self, int dim=0) -> Tensor[]", kBoth, N::Reduce,
      OP { return unbind(a[0].tensor(), a[1].to_int()); }, "unbind",
-     "", GRAD { return grad::pieces(c, c.args[1].to_int(), false); }},
+     "", GRAD { return grad::pieces(c, c.arg("dim").to_int(), false); }},
     {"split(Tensor self, int split_size, int dim=0) -> Tensor[]", kBoth, N::Keep,
      OP { return split(a[0].tensor(), a[1].to_int(), a[2].to_int()); }, "split",
-     "", GRAD { return grad::pieces(c, c.args[2].to_int(), true); }},
+     "", GRAD { return grad::pieces(c, c.arg("dim").to_int(), true); }},
     {"split_with_sizes(Tensor self, int[] split_sizes, int dim=0) -> Tensor[]", kBoth, N::Keep,
      OP { return split_with_sizes(a[0].tensor(), a[1].int_list(), a[2].to_int()); }, "split_with_sizes",
-     "", GRAD { return grad::pieces(c, c.args[2].to_int(), true); }},
+     "", GRAD { return grad::pieces(c, c.arg("dim").to_int(), true); }},
     {"chunk(Tensor self, int chunks, int dim=0) -> Tensor[]", kBoth, N::Keep,
      OP { return chunk(a[0].tensor(), a[1].to_int(), a[2].to_int()); }, "chunk",
-     "", GRAD { return grad::pieces(c, c.args[2].to_int(), true); }},
+     "", GRAD { return grad::pieces(c, c.arg("dim").to_int(), true); }},
     {"tensor_split(Tensor self, int sections, int dim=0) -> Tensor[]", kBoth, N::Keep,
      OP { return tensor_split(a[0].tensor(), a[1].to_int(), a[2].to_int()); }, "tensor_split",
-     "", GRAD { return grad::pieces(c, c.args[2].to_int(), true); }},
+     "", GRAD { return grad::pieces(c, c.arg("dim").to_int(), true); }},
     {"tensor_split.indices(Tensor self, int[] indices, int dim=0) -> Tensor[]", kBoth, N::Keep,
      OP { return tensor_split(a[0].tensor(), a[1].int_list(), a[2].to_int()); }, "tensor_split_indices",
-     "", GRAD { return grad::pieces(c, c.args[2].to_int(), true); }},
+     "", GRAD { return grad::pieces(c, c.arg("dim").to_int(), true); }},
     {"unfold(Tensor self, int dimension, int size, int step) -> Tensor", kMethod, N::Unsupported,
      OP { return unfold(a[0].tensor(), a[1].to_int(), a[2].to_int(), a[3].to_int()); }, "unfold",
      "", &grad::strided_view},
@@ -197,39 +197,39 @@ const OpDef kOpTable[] = {
     // Arithmetic. A Tensor parameter also takes a Python number (a wrapped 0-dim tensor).
     {"add(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", kBoth, N::Unify,
      OP { return add(a[0].tensor(), a[1].tensor(), a[2].scalar()); }, "ew_alpha",
-     "", GRAD { return {c.grad(), F::mul(c.grad(), grad::alpha_factor(c.args[2].scalar(), false))}; }},
+     "", GRAD { return {c.grad(), F::mul(c.grad(), grad::alpha_factor(c.arg("alpha").scalar(), false))}; }},
     {"add_(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", kMethod, N::Unify,
      OP { return binary_op_(BinaryOp::Add, a[0].tensor(), a[1].tensor(), "add_", a[2].scalar()); }, "ew_inplace",
-     "", GRAD { return {c.grad(), F::mul(c.grad(), grad::alpha_factor(c.args[2].scalar(), false))}; }},
+     "", GRAD { return {c.grad(), F::mul(c.grad(), grad::alpha_factor(c.arg("alpha").scalar(), false))}; }},
     {"sub(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", kBoth, N::Unify,
      OP { return sub(a[0].tensor(), a[1].tensor(), a[2].scalar()); }, "ew_sub",
-     "", GRAD { return {c.grad(), F::mul(c.grad(), grad::alpha_factor(c.args[2].scalar(), true))}; }},
+     "", GRAD { return {c.grad(), F::mul(c.grad(), grad::alpha_factor(c.arg("alpha").scalar(), true))}; }},
     {"sub_(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", kMethod, N::Unify,
      OP { return binary_op_(BinaryOp::Sub, a[0].tensor(), a[1].tensor(), "sub_", a[2].scalar()); }, "ew_inplace_sub",
-     "", GRAD { return {c.grad(), F::mul(c.grad(), grad::alpha_factor(c.args[2].scalar(), true))}; }},
+     "", GRAD { return {c.grad(), F::mul(c.grad(), grad::alpha_factor(c.arg("alpha").scalar(), true))}; }},
     {"subtract(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", kBoth, N::Unify,
      OP { return binary_op(BinaryOp::Sub, a[0].tensor(), a[1].tensor(), "subtract", a[2].scalar()); }, "ew_sub",
-     "", GRAD { return {c.grad(), F::mul(c.grad(), grad::alpha_factor(c.args[2].scalar(), true))}; }},
+     "", GRAD { return {c.grad(), F::mul(c.grad(), grad::alpha_factor(c.arg("alpha").scalar(), true))}; }},
     {"rsub(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", kBoth, N::Unify,
      OP { return binary_op(BinaryOp::Sub, a[1].tensor(), a[0].tensor(), "rsub", a[2].scalar()); }, "ew_sub",
-     "", GRAD { return {F::mul(c.grad(), grad::alpha_factor(c.args[2].scalar(), true)), c.grad()}; }},
+     "", GRAD { return {F::mul(c.grad(), grad::alpha_factor(c.arg("alpha").scalar(), true)), c.grad()}; }},
     {"mul(Tensor self, Tensor other) -> Tensor", kBoth, N::Unify,
      OP { return mul(a[0].tensor(), a[1].tensor()); }, "ew_binary",
      "self other", GRAD {
-       return {c.needs_grad(0) ? F::mul(c.grad(), F::conj(c.tensor(1))) : Tensor(),
-               c.needs_grad(1) ? F::mul(c.grad(), F::conj(c.tensor(0))) : Tensor()};
+       return {c.needs_grad("self") ? F::mul(c.grad(), F::conj(c.input("other"))) : Tensor(),
+               c.needs_grad("other") ? F::mul(c.grad(), F::conj(c.input("self"))) : Tensor()};
      }},
     {"mul_(Tensor self, Tensor other) -> Tensor", kMethod, N::Unify,
      OP { return binary_op_(BinaryOp::Mul, a[0].tensor(), a[1].tensor(), "mul_"); }, "ew_inplace",
      "self other", GRAD {
-       return {c.needs_grad(0) ? F::mul(c.grad(), F::conj(c.tensor(1))) : Tensor(),
-               c.needs_grad(1) ? F::mul(c.grad(), F::conj(c.tensor(0))) : Tensor()};
+       return {c.needs_grad("self") ? F::mul(c.grad(), F::conj(c.input("other"))) : Tensor(),
+               c.needs_grad("other") ? F::mul(c.grad(), F::conj(c.input("self"))) : Tensor()};
      }},
     {"multiply(Tensor self, Tensor other) -> Tensor", kBoth, N::Unify,
      OP { return binary_op(BinaryOp::Mul, a[0].tensor(), a[1].tensor(), "multiply"); }, "ew_binary",
      "self other", GRAD {
-       return {c.needs_grad(0) ? F::mul(c.grad(), F::conj(c.tensor(1))) : Tensor(),
-               c.needs_grad(1) ? F::mul(c.grad(), F::conj(c.tensor(0))) : Tensor()};
+       return {c.needs_grad("self") ? F::mul(c.grad(), F::conj(c.input("other"))) : Tensor(),
+               c.needs_grad("other") ? F::mul(c.grad(), F::conj(c.input("self"))) : Tensor()};
      }},
     {"div(Tensor self, Tensor other, *, str? rounding_mode=None) -> Tensor", kBoth, N::Unify,
      OP { return div(a[0].tensor(), a[1].tensor(), a[2].is_none() ? nullptr : a[2].str().c_str()); }, "ew_div",
@@ -256,22 +256,22 @@ const OpDef kOpTable[] = {
     {"remainder(Tensor self, Tensor other) -> Tensor", kBoth, N::Unify,
      OP { return remainder(a[0].tensor(), a[1].tensor()); }, "ew_binary_nonzero",
      "self other", GRAD {  // self - floor(self / other) * other
-       return {c.grad(), c.needs_grad(1) ? F::neg(F::mul(c.grad(), F::div_rounding(c.tensor(0), c.tensor(1), "floor"))) : Tensor()};
+       return {c.grad(), c.needs_grad("other") ? F::neg(F::mul(c.grad(), F::div_rounding(c.input("self"), c.input("other"), "floor"))) : Tensor()};
      }},
     {"remainder_(Tensor self, Tensor other) -> Tensor", kMethod, N::Unify,
      OP { return binary_op_(BinaryOp::Remainder, a[0].tensor(), a[1].tensor(), "remainder_"); }, "ew_inplace",
      "self other", GRAD {  // self - floor(self / other) * other
-       return {c.grad(), c.needs_grad(1) ? F::neg(F::mul(c.grad(), F::div_rounding(c.tensor(0), c.tensor(1), "floor"))) : Tensor()};
+       return {c.grad(), c.needs_grad("other") ? F::neg(F::mul(c.grad(), F::div_rounding(c.input("self"), c.input("other"), "floor"))) : Tensor()};
      }},
     {"fmod(Tensor self, Tensor other) -> Tensor", kBoth, N::Unify,
      OP { return fmod(a[0].tensor(), a[1].tensor()); }, "ew_binary_nonzero",
      "self other", GRAD {  // self - trunc(self / other) * other
-       return {c.grad(), c.needs_grad(1) ? F::neg(F::mul(c.grad(), F::div_rounding(c.tensor(0), c.tensor(1), "trunc"))) : Tensor()};
+       return {c.grad(), c.needs_grad("other") ? F::neg(F::mul(c.grad(), F::div_rounding(c.input("self"), c.input("other"), "trunc"))) : Tensor()};
      }},
     {"fmod_(Tensor self, Tensor other) -> Tensor", kMethod, N::Unify,
      OP { return binary_op_(BinaryOp::Fmod, a[0].tensor(), a[1].tensor(), "fmod_"); }, "ew_inplace",
      "self other", GRAD {  // self - trunc(self / other) * other
-       return {c.grad(), c.needs_grad(1) ? F::neg(F::mul(c.grad(), F::div_rounding(c.tensor(0), c.tensor(1), "trunc"))) : Tensor()};
+       return {c.grad(), c.needs_grad("other") ? F::neg(F::mul(c.grad(), F::div_rounding(c.input("self"), c.input("other"), "trunc"))) : Tensor()};
      }},
     {"pow(Tensor self, Tensor exponent) -> Tensor", kBoth, N::Unify,
      OP { return pow(a[0].tensor(), a[1].tensor()); }, "ew_pow",
@@ -287,10 +287,10 @@ const OpDef kOpTable[] = {
      "self exponent", &grad::pow},
     {"square(Tensor self) -> Tensor", kBoth, N::Keep,
      OP { return square(a[0].tensor()); }, "ew_unary",
-     "self", GRAD { return {F::mul(c.grad(), F::conj(F::mul(c.tensor(0), Scalar(2.0))))}; }},
+     "self", GRAD { return {F::mul(c.grad(), F::conj(F::mul(c.input("self"), Scalar(2.0))))}; }},
     {"square_(Tensor self) -> Tensor", kMethod, N::Keep,
      OP { return square_(a[0].tensor()); }, "ew_unary_inplace",
-     "self", GRAD { return {F::mul(c.grad(), F::conj(F::mul(c.tensor(0), Scalar(2.0))))}; }},
+     "self", GRAD { return {F::mul(c.grad(), F::conj(F::mul(c.input("self"), Scalar(2.0))))}; }},
     {"atan2(Tensor self, Tensor other) -> Tensor", kBoth, N::Unify,
      OP { return atan2(a[0].tensor(), a[1].tensor()); }, "ew_binary_real",
      "self other", &grad::atan2},
@@ -309,12 +309,12 @@ const OpDef kOpTable[] = {
     {"copysign(Tensor self, Tensor other) -> Tensor", kBoth, N::Unify,
      OP { return copysign(a[0].tensor(), a[1].tensor()); }, "ew_binary_real",
      "self result", GRAD {  // sign(self) * sign(result): +-1, and 0 where self == 0
-       return {F::mul(c.grad(), F::mul(F::sign(c.tensor(0)), F::sign(c.result()))), F::zeros_like(c.grad())};
+       return {F::mul(c.grad(), F::mul(F::sign(c.input("self")), F::sign(c.result()))), F::zeros_like(c.grad())};
      }},
     {"copysign_(Tensor self, Tensor other) -> Tensor", kMethod, N::Unify,
      OP { return binary_op_(BinaryOp::Copysign, a[0].tensor(), a[1].tensor(), "copysign_"); }, "ew_inplace_float",
      "self result", GRAD {  // sign(self) * sign(result): +-1, and 0 where self == 0
-       return {F::mul(c.grad(), F::mul(F::sign(c.tensor(0)), F::sign(c.result()))), F::zeros_like(c.grad())};
+       return {F::mul(c.grad(), F::mul(F::sign(c.input("self")), F::sign(c.result()))), F::zeros_like(c.grad())};
      }},
     {"xlogy(Tensor self, Tensor other) -> Tensor", kBoth, N::Unify,
      OP { return xlogy(a[0].tensor(), a[1].tensor()); }, "ew_xlogy",
@@ -368,8 +368,8 @@ const OpDef kOpTable[] = {
     // Unary math (each with its in-place method).
     TZ_UNARY_ENTRIES(neg, Neg, "ew_unary", "", GRAD { return {F::neg(c.grad())}; })
     TZ_UNARY_ENTRIES(negative, Neg, "ew_unary", "", GRAD { return {F::neg(c.grad())}; })
-    TZ_UNARY_ENTRIES(abs, Abs, "ew_unary", "self", GRAD { return {F::mul(c.grad(), F::sgn(c.tensor(0)))}; })
-    TZ_UNARY_ENTRIES(absolute, Abs, "ew_unary", "self", GRAD { return {F::mul(c.grad(), F::sgn(c.tensor(0)))}; })
+    TZ_UNARY_ENTRIES(abs, Abs, "ew_unary", "self", GRAD { return {F::mul(c.grad(), F::sgn(c.input("self")))}; })
+    TZ_UNARY_ENTRIES(absolute, Abs, "ew_unary", "self", GRAD { return {F::mul(c.grad(), F::sgn(c.input("self")))}; })
     TZ_UNARY_ENTRIES(sign, Sign, "ew_unary", "", &grad::zeros)
     TZ_UNARY_ENTRIES(sgn, Sgn, "ew_unary", "", &grad::zeros)
     TZ_UNARY_ENTRIES(sqrt, Sqrt, "ew_unary_pos", "result", GRAD { return {F::div(c.grad(), F::conj(F::mul(c.result(), Scalar(2.0))))}; })
@@ -378,31 +378,31 @@ const OpDef kOpTable[] = {
     TZ_UNARY_ENTRIES(exp, Exp, "ew_unary", "result", TZ_DERIV(c.result()))
     TZ_UNARY_ENTRIES(exp2, Exp2, "ew_unary", "result", TZ_DERIV(F::mul(c.result(), Scalar(M_LN2))))
     TZ_UNARY_ENTRIES(expm1, Expm1, "ew_unary", "result", TZ_DERIV(F::add(c.result(), Scalar(1.0))))
-    TZ_UNARY_ENTRIES(log, Log, "ew_unary_pos", "self", GRAD { return {F::div(c.grad(), F::conj(c.tensor(0)))}; })
-    TZ_UNARY_ENTRIES(log2, Log2, "ew_unary_pos", "self", GRAD { return {F::div(c.grad(), F::conj(F::mul(c.tensor(0), Scalar(M_LN2))))}; })
-    TZ_UNARY_ENTRIES(log10, Log10, "ew_unary_pos", "self", GRAD { return {F::div(c.grad(), F::conj(F::mul(c.tensor(0), Scalar(M_LN10))))}; })
-    TZ_UNARY_ENTRIES(log1p, Log1p, "ew_unary_pos", "self", GRAD { return {F::div(c.grad(), F::conj(F::add(c.tensor(0), Scalar(1.0))))}; })
-    TZ_UNARY_ENTRIES(sin, Sin, "ew_unary", "self", TZ_DERIV(F::cos(c.tensor(0))))
-    TZ_UNARY_ENTRIES(cos, Cos, "ew_unary", "self", TZ_DERIV(F::neg(F::sin(c.tensor(0)))))
+    TZ_UNARY_ENTRIES(log, Log, "ew_unary_pos", "self", GRAD { return {F::div(c.grad(), F::conj(c.input("self")))}; })
+    TZ_UNARY_ENTRIES(log2, Log2, "ew_unary_pos", "self", GRAD { return {F::div(c.grad(), F::conj(F::mul(c.input("self"), Scalar(M_LN2))))}; })
+    TZ_UNARY_ENTRIES(log10, Log10, "ew_unary_pos", "self", GRAD { return {F::div(c.grad(), F::conj(F::mul(c.input("self"), Scalar(M_LN10))))}; })
+    TZ_UNARY_ENTRIES(log1p, Log1p, "ew_unary_pos", "self", GRAD { return {F::div(c.grad(), F::conj(F::add(c.input("self"), Scalar(1.0))))}; })
+    TZ_UNARY_ENTRIES(sin, Sin, "ew_unary", "self", TZ_DERIV(F::cos(c.input("self"))))
+    TZ_UNARY_ENTRIES(cos, Cos, "ew_unary", "self", TZ_DERIV(F::neg(F::sin(c.input("self")))))
     TZ_UNARY_ENTRIES(tan, Tan, "ew_unary", "result", TZ_DERIV(F::add(F::square(c.result()), Scalar(1.0))))
-    TZ_UNARY_ENTRIES(asin, Asin, "ew_unary_unit", "self", TZ_DERIV(F::rsqrt(F::add(F::neg(F::square(c.tensor(0))), Scalar(1.0)))))
-    TZ_UNARY_ENTRIES(acos, Acos, "ew_unary_unit", "self", TZ_DERIV(F::neg(F::rsqrt(F::add(F::neg(F::square(c.tensor(0))), Scalar(1.0))))))
-    TZ_UNARY_ENTRIES(atan, Atan, "ew_unary", "self", GRAD { return {F::div(c.grad(), F::conj(F::add(F::square(c.tensor(0)), Scalar(1.0))))}; })
-    TZ_UNARY_ENTRIES(sinh, Sinh, "ew_unary", "self", TZ_DERIV(F::cosh(c.tensor(0))))
-    TZ_UNARY_ENTRIES(cosh, Cosh, "ew_unary", "self", TZ_DERIV(F::sinh(c.tensor(0))))
+    TZ_UNARY_ENTRIES(asin, Asin, "ew_unary_unit", "self", TZ_DERIV(F::rsqrt(F::add(F::neg(F::square(c.input("self"))), Scalar(1.0)))))
+    TZ_UNARY_ENTRIES(acos, Acos, "ew_unary_unit", "self", TZ_DERIV(F::neg(F::rsqrt(F::add(F::neg(F::square(c.input("self"))), Scalar(1.0))))))
+    TZ_UNARY_ENTRIES(atan, Atan, "ew_unary", "self", GRAD { return {F::div(c.grad(), F::conj(F::add(F::square(c.input("self")), Scalar(1.0))))}; })
+    TZ_UNARY_ENTRIES(sinh, Sinh, "ew_unary", "self", TZ_DERIV(F::cosh(c.input("self"))))
+    TZ_UNARY_ENTRIES(cosh, Cosh, "ew_unary", "self", TZ_DERIV(F::sinh(c.input("self"))))
     TZ_UNARY_ENTRIES(tanh, Tanh, "ew_unary", "result", TZ_DERIV(F::add(F::neg(F::square(c.result())), Scalar(1.0))))
-    TZ_UNARY_ENTRIES(asinh, Asinh, "ew_unary", "self", TZ_DERIV(F::rsqrt(F::add(F::square(c.tensor(0)), Scalar(1.0)))))
+    TZ_UNARY_ENTRIES(asinh, Asinh, "ew_unary", "self", TZ_DERIV(F::rsqrt(F::add(F::square(c.input("self")), Scalar(1.0)))))
     // acosh: own kinds, its domain starts at 1
     {"acosh(Tensor self) -> Tensor", kBoth, N::Keep,
      OP { return unary_op(UnaryOp::Acosh, a[0].tensor(), "acosh"); }, "ew_unary_ge1",
-     "self", TZ_DERIV(F::rsqrt(F::add(F::square(c.tensor(0)), Scalar(-1.0))))},
+     "self", TZ_DERIV(F::rsqrt(F::add(F::square(c.input("self")), Scalar(-1.0))))},
     {"acosh_(Tensor self) -> Tensor", kMethod, N::Keep,
      OP { return unary_op_(UnaryOp::Acosh, a[0].tensor(), "acosh_"); }, "ew_unary_ge1_inplace",
-     "self", TZ_DERIV(F::rsqrt(F::add(F::square(c.tensor(0)), Scalar(-1.0))))},
-    TZ_UNARY_ENTRIES(atanh, Atanh, "ew_unary_unit", "self", GRAD { return {F::div(c.grad(), F::conj(F::add(F::neg(F::square(c.tensor(0))), Scalar(1.0))))}; })
+     "self", TZ_DERIV(F::rsqrt(F::add(F::square(c.input("self")), Scalar(-1.0))))},
+    TZ_UNARY_ENTRIES(atanh, Atanh, "ew_unary_unit", "self", GRAD { return {F::div(c.grad(), F::conj(F::add(F::neg(F::square(c.input("self"))), Scalar(1.0))))}; })
     TZ_UNARY_ENTRIES(sigmoid, Sigmoid, "ew_unary", "result", TZ_DERIV(F::mul(c.result(), F::add(F::neg(c.result()), Scalar(1.0)))))
-    TZ_UNARY_ENTRIES(erf, Erf, "ew_unary", "self", TZ_DERIV(F::mul(F::exp(F::neg(F::square(c.tensor(0)))), Scalar(M_2_SQRTPI))))
-    TZ_UNARY_ENTRIES(erfc, Erfc, "ew_unary", "self", TZ_DERIV(F::mul(F::exp(F::neg(F::square(c.tensor(0)))), Scalar(-M_2_SQRTPI))))
+    TZ_UNARY_ENTRIES(erf, Erf, "ew_unary", "self", TZ_DERIV(F::mul(F::exp(F::neg(F::square(c.input("self")))), Scalar(M_2_SQRTPI))))
+    TZ_UNARY_ENTRIES(erfc, Erfc, "ew_unary", "self", TZ_DERIV(F::mul(F::exp(F::neg(F::square(c.input("self")))), Scalar(-M_2_SQRTPI))))
     TZ_UNARY_ENTRIES(erfinv, Erfinv, "ew_unary_unit", "result", TZ_DERIV(F::mul(F::exp(F::square(c.result())), Scalar(0.5 * std::sqrt(M_PI)))))
     TZ_UNARY_ENTRIES(floor, Floor, "ew_unary", "", &grad::zeros)
     TZ_UNARY_ENTRIES(ceil, Ceil, "ew_unary", "", &grad::zeros)
@@ -424,10 +424,10 @@ const OpDef kOpTable[] = {
      "self", &grad::logit},
     {"nan_to_num(Tensor self, float? nan=0.0, float? posinf=None, float? neginf=None) -> Tensor", kBoth, N::Keep,
      OP { return nan_to_num(a[0].tensor(), a[1].opt_double(), a[2].opt_double(), a[3].opt_double()); }, "ew_nan_to_num",
-     "self", GRAD { return {F::where(F::isfinite(c.tensor(0)), c.grad(), Scalar(0.0))}; }},
+     "self", GRAD { return {F::where(F::isfinite(c.input("self")), c.grad(), Scalar(0.0))}; }},
     {"nan_to_num_(Tensor self, float? nan=0.0, float? posinf=None, float? neginf=None) -> Tensor", kMethod, N::Keep,
      OP { return nan_to_num_(a[0].tensor(), a[1].opt_double(), a[2].opt_double(), a[3].opt_double()); }, "ew_nan_to_num_inplace",
-     "self", GRAD { return {F::where(F::isfinite(c.tensor(0)), c.grad(), Scalar(0.0))}; }},
+     "self", GRAD { return {F::where(F::isfinite(c.input("self")), c.grad(), Scalar(0.0))}; }},
     {"positive(Tensor self) -> Tensor", kBoth, N::Keep,
      OP { return positive(a[0].tensor()); }, "ew_unary",
      "", GRAD { return {c.grad()}; }},
@@ -565,14 +565,14 @@ const OpDef kOpTable[] = {
     {"index_select(Tensor self, int dim, Tensor index) -> Tensor", kBoth, N::Keep,
      OP { return index_select(a[0].tensor(), a[1].to_int(), a[2].tensor()); }, "index_select",
      "index", GRAD {
-       Tensor z = zeros(c.input_sizes(0), c.grad().dtype());  // repeated indices accumulate
-       return {F::tensor_call(TZ_OP("index_add"), {z, c.args[1], c.tensor(2), c.grad()})};
+       Tensor z = zeros(c.input_sizes("self"), c.grad().dtype());  // repeated indices accumulate
+       return {F::tensor_call(TZ_OP("index_add"), {z, c.arg("dim"), c.input("index"), c.grad()})};
      }},
     {"gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor", kBoth, N::Unsupported,
      OP { return gather(a[0].tensor(), a[1].to_int(), a[2].tensor()); }, "gather",
      "index", GRAD {
-       Tensor z = zeros(c.input_sizes(0), c.grad().dtype());
-       return {F::tensor_call(TZ_OP("scatter_add"), {z, c.args[1], c.tensor(2), c.grad()})};
+       Tensor z = zeros(c.input_sizes("self"), c.grad().dtype());
+       return {F::tensor_call(TZ_OP("scatter_add"), {z, c.arg("dim"), c.input("index"), c.grad()})};
      }},
     // A Python number given as `src` is the value overload (Tensor params accept numbers).
     {"scatter.src(Tensor self, int dim, Tensor index, Tensor src, *, str? reduce=None) -> Tensor", kBoth, N::Unsupported,
@@ -659,10 +659,10 @@ const OpDef kOpTable[] = {
     {"where.self(Tensor condition, Tensor self, Tensor other) -> Tensor", kFunction, N::Unify,
      OP { return where(a[0].tensor(), a[1].tensor(), a[2].tensor()); }, "where",
      "condition", GRAD {
-       const Tensor& cond = c.tensor(0);
+       const Tensor& cond = c.input("condition");
        Tensor zero = scalar_to_tensor(Scalar(0.0));
-       return {Tensor(), c.needs_grad(1) ? F::tensor_call(TZ_OP("where.self"), {cond, c.grad(), zero}) : Tensor(),
-               c.needs_grad(2) ? F::tensor_call(TZ_OP("where.self"), {cond, zero, c.grad()}) : Tensor()};
+       return {Tensor(), c.needs_grad("self") ? F::tensor_call(TZ_OP("where.self"), {cond, c.grad(), zero}) : Tensor(),
+               c.needs_grad("other") ? F::tensor_call(TZ_OP("where.self"), {cond, zero, c.grad()}) : Tensor()};
      }},
     {"where(Tensor condition) -> Tensor[]", kFunction, N::Unsupported,
      OP { return nonzero_numpy(a[0].tensor()); }, "unary_any"},
@@ -698,13 +698,13 @@ const OpDef kOpTable[] = {
     // ---------------------------------------------------------------- joining
     {"cat(Tensor[] tensors, int dim=0) -> Tensor", kFunction, N::Custom,
      OP { return cat(a[0].tensor_list(), a[1].to_int()); }, "cat",
-     "", GRAD { return grad::cat_backward(c, c.args[1].to_int()); }},
+     "", GRAD { return grad::cat_backward(c, c.arg("dim").to_int()); }},
     {"concat(Tensor[] tensors, int dim=0) -> Tensor", kFunction, N::Custom,
      OP { return cat(a[0].tensor_list(), a[1].to_int()); }, "cat",
-     "", GRAD { return grad::cat_backward(c, c.args[1].to_int()); }},
+     "", GRAD { return grad::cat_backward(c, c.arg("dim").to_int()); }},
     {"stack(Tensor[] tensors, int dim=0) -> Tensor", kFunction, N::Unsupported,
      OP { return stack(a[0].tensor_list(), a[1].to_int()); }, "stack",
-     "", GRAD { return grad::stack_backward(c, c.args[1].to_int()); }},
+     "", GRAD { return grad::stack_backward(c, c.arg("dim").to_int()); }},
     {"hstack(Tensor[] tensors) -> Tensor", kFunction, N::Unsupported,
      OP { return hstack(a[0].tensor_list()); }, "stack_np",
      "", GRAD { return grad::stack_np_backward(c, grad::StackKind::H); }},
@@ -737,7 +737,7 @@ const OpDef kOpTable[] = {
      "", GRAD { return grad::reshape_each_backward(c); }},
     {"flip(Tensor self, int[] dims) -> Tensor", kBoth, N::Keep,
      OP { return flip(a[0].tensor(), a[1].int_list()); }, "flip",
-     "", GRAD { return {grad::op(TZ_OP("flip"), {c.grad(), c.args[1]})}; }},
+     "", GRAD { return {grad::op(TZ_OP("flip"), {c.grad(), c.arg("dims")})}; }},
     {"fliplr(Tensor self) -> Tensor", kBoth, N::Keep,
      OP { return fliplr(a[0].tensor()); }, "matrix_any",
      "", GRAD { return {grad::op(TZ_OP("fliplr"), {c.grad()})}; }},
@@ -748,63 +748,63 @@ const OpDef kOpTable[] = {
     // `shifts` would make `x.roll(1, 0)` parse as varargs shifts=(1, 0).
     {"roll(Tensor self, int[1] shifts, int[1]? dims) -> Tensor", kBoth, N::Unsupported,
      OP { return roll(a[0].tensor(), a[1].int_list(), a[2].opt_int_list().value_or(IntList{})); }, "roll",
-     "", GRAD { return {grad::op(TZ_OP("roll"), {c.grad(), grad::negated(c.args[1].int_list()), c.args[2]})}; }},
+     "", GRAD { return {grad::op(TZ_OP("roll"), {c.grad(), grad::negated(c.arg("shifts").int_list()), c.arg("dims")})}; }},
     {"rot90(Tensor self, int k=1, int[] dims=[0,1]) -> Tensor", kBoth, N::Unsupported,
      OP { return rot90(a[0].tensor(), a[1].to_int(), a[2].int_list()); }, "rot90",
-     "", GRAD { return {grad::op(TZ_OP("rot90"), {c.grad(), -c.args[1].to_int(), c.args[2]})}; }},
+     "", GRAD { return {grad::op(TZ_OP("rot90"), {c.grad(), -c.arg("k").to_int(), c.arg("dims")})}; }},
     {"repeat(Tensor self, int[] repeats) -> Tensor", kMethod, N::Unsupported,
      OP { return repeat(a[0].tensor(), a[1].int_list()); }, "repeat",
-     "", GRAD { return {grad::repeat_backward(c.grad(), c.input_sizes(0), c.args[1].int_list())}; }},
+     "", GRAD { return {grad::repeat_backward(c.grad(), c.input_sizes("self"), c.arg("repeats").int_list())}; }},
     {"tile(Tensor self, int[] dims) -> Tensor", kBoth, N::Unsupported,
      OP { return tile(a[0].tensor(), a[1].int_list()); }, "tile",
-     "", GRAD { return {grad::tile_backward(c.grad(), c.input_sizes(0), c.args[1].int_list())}; }},
+     "", GRAD { return {grad::tile_backward(c.grad(), c.input_sizes("self"), c.arg("dims").int_list())}; }},
     // int before Tensor: a Python int would otherwise become a 0-dim repeats tensor.
     {"repeat_interleave.self_int(Tensor self, int repeats, int? dim=None) -> Tensor", kBoth, N::Unsupported,
      OP { return repeat_interleave(a[0].tensor(), a[1].to_int(), a[2].opt_int()); }, "repeat_interleave",
      "", GRAD {
-       return {grad::repeat_interleave_backward(c.grad(), c.input_sizes(0), c.args[1].to_int(), c.args[2].opt_int())};
+       return {grad::repeat_interleave_backward(c.grad(), c.input_sizes("self"), c.arg("repeats").to_int(), c.arg("dim").opt_int())};
      }},
     {"repeat_interleave.self_Tensor(Tensor self, Tensor repeats, int? dim=None) -> Tensor", kBoth, N::Unsupported,
      OP { return repeat_interleave(a[0].tensor(), a[1].tensor(), a[2].opt_int()); }, "repeat_interleave_tensor",
      "repeats", GRAD {
-       return {grad::repeat_interleave_backward(c.grad(), c.input_sizes(0), c.tensor(1), c.args[2].opt_int())};
+       return {grad::repeat_interleave_backward(c.grad(), c.input_sizes("self"), c.input("repeats"), c.arg("dim").opt_int())};
      }},
     {"repeat_interleave.Tensor(Tensor repeats) -> Tensor", kFunction, N::Unsupported,
      OP { return repeat_interleave(a[0].tensor()); }, "repeat_interleave_index",
      "", &not_differentiable},  // integer in, integer out
     {"tril(Tensor self, int diagonal=0) -> Tensor", kBoth, N::Unsupported,
      OP { return tril(a[0].tensor(), a[1].to_int()); }, "triangular",
-     "", GRAD { return {grad::op(TZ_OP("tril"), {c.grad(), c.args[1]})}; }},
+     "", GRAD { return {grad::op(TZ_OP("tril"), {c.grad(), c.arg("diagonal")})}; }},
     {"triu(Tensor self, int diagonal=0) -> Tensor", kBoth, N::Unsupported,
      OP { return triu(a[0].tensor(), a[1].to_int()); }, "triangular",
-     "", GRAD { return {grad::op(TZ_OP("triu"), {c.grad(), c.args[1]})}; }},
+     "", GRAD { return {grad::op(TZ_OP("triu"), {c.grad(), c.arg("diagonal")})}; }},
     {"tril_(Tensor self, int diagonal=0) -> Tensor", kMethod, N::Unsupported,
      OP { return tril_(a[0].tensor(), a[1].to_int()); }, "triangular",
-     "", GRAD { return {grad::op(TZ_OP("tril"), {c.grad(), c.args[1]})}; }},
+     "", GRAD { return {grad::op(TZ_OP("tril"), {c.grad(), c.arg("diagonal")})}; }},
     {"triu_(Tensor self, int diagonal=0) -> Tensor", kMethod, N::Unsupported,
      OP { return triu_(a[0].tensor(), a[1].to_int()); }, "triangular",
-     "", GRAD { return {grad::op(TZ_OP("triu"), {c.grad(), c.args[1]})}; }},
+     "", GRAD { return {grad::op(TZ_OP("triu"), {c.grad(), c.arg("diagonal")})}; }},
     {"diag(Tensor self, int diagonal=0) -> Tensor", kBoth, N::Unsupported,
      OP { return diag(a[0].tensor(), a[1].to_int()); }, "diag",
      "", GRAD {
-       const int64_t k = c.args[1].to_int();
-       if (c.input_sizes(0).size() == 1) return {grad::op(TZ_OP("diagonal"), {c.grad(), k})};
-       return {grad::diagonal_backward(c.grad(), c.input_sizes(0), k, 0, 1)};
+       const int64_t k = c.arg("diagonal").to_int();
+       if (c.input_sizes("self").size() == 1) return {grad::op(TZ_OP("diagonal"), {c.grad(), k})};
+       return {grad::diagonal_backward(c.grad(), c.input_sizes("self"), k, 0, 1)};
      }},
     {"diag_embed(Tensor self, int offset=0, int dim1=-2, int dim2=-1) -> Tensor", kBoth, N::Unsupported,
      OP { return diag_embed(a[0].tensor(), a[1].to_int(), a[2].to_int(), a[3].to_int()); }, "diag_embed",
-     "", GRAD { return {grad::op(TZ_OP("diagonal"), {c.grad(), c.args[1], c.args[2], c.args[3]})}; }},
+     "", GRAD { return {grad::op(TZ_OP("diagonal"), {c.grad(), c.arg("offset"), c.arg("dim1"), c.arg("dim2")})}; }},
     {"diagonal(Tensor self, int offset=0, int dim1=0, int dim2=1) -> Tensor", kBoth, N::Unsupported,
      OP { return diagonal(a[0].tensor(), a[1].to_int(), a[2].to_int(), a[3].to_int()); }, "diagonal",
      "", GRAD {
-       return {grad::diagonal_backward(c.grad(), c.input_sizes(0), c.args[1].to_int(), c.args[2].to_int(), c.args[3].to_int())};
+       return {grad::diagonal_backward(c.grad(), c.input_sizes("self"), c.arg("offset").to_int(), c.arg("dim1").to_int(), c.arg("dim2").to_int())};
      }},
     {"trace(Tensor self) -> Tensor", kBoth, N::Unsupported,
      OP { return trace(a[0].tensor()); }, "trace",
-     "", GRAD { return {grad::trace_backward(c.grad(), c.input_sizes(0))}; }},
+     "", GRAD { return {grad::trace_backward(c.grad(), c.input_sizes("self"))}; }},
     {"meshgrid(Tensor[] tensors, *, str indexing='ij') -> Tensor[]", kFunction, N::Unsupported,
      OP { return meshgrid(a[0].tensor_list(), a[1].str()); }, "meshgrid",
-     "", GRAD { return grad::meshgrid_backward(c, c.args[1].str()); }},
+     "", GRAD { return grad::meshgrid_backward(c, c.arg("indexing").str()); }},
     {"cartesian_prod(Tensor[] tensors) -> Tensor", kFunction, N::Unsupported,
      OP { return cartesian_prod(a[0].tensor_list()); }, "cartesian_prod",
      "", GRAD { return grad::cartesian_prod_backward(c); }},
@@ -816,12 +816,12 @@ const OpDef kOpTable[] = {
      "", GRAD { return {c.grad()}; }},
     {"pad(Tensor self, int[] pad, str mode='constant', float? value=None) -> Tensor", kFunction, N::Unsupported,
      OP { return pad(a[0].tensor(), a[1].int_list(), a[2].str(), a[3].opt_double()); }, "pad",
-     "", GRAD { return {grad::pad_backward(c.grad(), c.input_sizes(0), c.args[1].int_list(), c.args[2].str())}; }},
+     "", GRAD { return {grad::pad_backward(c.grad(), c.input_sizes("self"), c.arg("pad").int_list(), c.arg("mode").str())}; }},
 
     // ---------------------------------------------------------------- reduction
     {"sum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", kBoth, N::Reduce,
      OP { return sum(a[0].tensor(), a[1].opt_int_list(), a[2].to_bool(), a[3].opt_dtype()); }, "reduce_sum",
-     "", GRAD { return {F::expand_reduced(c.grad(), c.input_sizes(0), c.args[1].opt_int_list(), c.args[2].to_bool())}; }},
+     "", GRAD { return {F::expand_reduced(c.grad(), c.input_sizes("self"), c.arg("dim").opt_int_list(), c.arg("keepdim").to_bool())}; }},
     {"nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", kBoth, N::Reduce,
      OP { return nansum(a[0].tensor(), a[1].opt_int_list(), a[2].to_bool(), a[3].opt_dtype()); }, "reduce_sum",
      "self", GRAD { return grad::nansum(c); }},
@@ -911,7 +911,7 @@ const OpDef kOpTable[] = {
     {"_log_softmax_backward_data(Tensor grad_output, Tensor output, int dim) -> Tensor", kInternal, N::Keep,
      OP { return softmax_backward_data(a[0].tensor(), a[1].tensor(), a[2].to_int(), true); }, ""},
     // The kernels' vectorised float32 exp, exposed for its accuracy tests.
-    {"_vec_exp(Tensor self) -> Tensor", kFunction, N::Keep,
+    {"_vec_exp(Tensor self) -> Tensor", kInternal, N::Keep,
      OP { return vec_exp(a[0].tensor()); }, ""},
 
     // ---------------------------------------------------------------- sorting
@@ -956,14 +956,14 @@ const OpDef kOpTable[] = {
     {"mm(Tensor self, Tensor mat2) -> Tensor", kBoth, N::Contract,
      OP { return mm(a[0].tensor(), a[1].tensor()); }, "mm",
      "self mat2", GRAD {
-       return {c.needs_grad(0) ? grad::mm_grad_a(c.grad(), c.tensor(1)) : Tensor(),
-               c.needs_grad(1) ? grad::mm_grad_b(c.grad(), c.tensor(0)) : Tensor()};
+       return {c.needs_grad("self") ? grad::mm_grad_a(c.grad(), c.input("mat2")) : Tensor(),
+               c.needs_grad("mat2") ? grad::mm_grad_b(c.grad(), c.input("self")) : Tensor()};
      }},
     {"bmm(Tensor self, Tensor mat2) -> Tensor", kBoth, N::Contract,
      OP { return bmm(a[0].tensor(), a[1].tensor()); }, "bmm",
      "self mat2", GRAD {
-       return {c.needs_grad(0) ? grad::mm_grad_a(c.grad(), c.tensor(1)) : Tensor(),
-               c.needs_grad(1) ? grad::mm_grad_b(c.grad(), c.tensor(0)) : Tensor()};
+       return {c.needs_grad("self") ? grad::mm_grad_a(c.grad(), c.input("mat2")) : Tensor(),
+               c.needs_grad("mat2") ? grad::mm_grad_b(c.grad(), c.input("self")) : Tensor()};
      }},
     {"mv(Tensor self, Tensor vec) -> Tensor", kBoth, N::Contract,
      OP { return mv(a[0].tensor(), a[1].tensor()); }, "mv",
@@ -982,10 +982,10 @@ const OpDef kOpTable[] = {
      "self vec2", GRAD { return grad::outer_backward(c); }},
     {"addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor", kBoth, N::Contract,
      OP { return addmm(a[0].tensor(), a[1].tensor(), a[2].tensor(), a[3].scalar(), a[4].scalar()); }, "addmm",
-     "mat1 mat2", GRAD { return grad::addmm_backward(c); }},
+     "mat1 mat2", GRAD { return grad::addmm_backward(c, "mat1", "mat2"); }},
     {"addmm_(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor", kMethod, N::Contract,
      OP { return addmm_(a[0].tensor(), a[1].tensor(), a[2].tensor(), a[3].scalar(), a[4].scalar()); }, "addmm_inplace",
-     "mat1 mat2", GRAD { return grad::addmm_backward(c); }},
+     "mat1 mat2", GRAD { return grad::addmm_backward(c, "mat1", "mat2"); }},
     {"addmv(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor", kBoth, N::Contract,
      OP { return addmv(a[0].tensor(), a[1].tensor(), a[2].tensor(), a[3].scalar(), a[4].scalar()); }, "addmv",
      "mat vec", GRAD { return grad::addmv_backward(c); }},
@@ -994,16 +994,16 @@ const OpDef kOpTable[] = {
      "mat vec", GRAD { return grad::addmv_backward(c); }},
     {"baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor", kBoth, N::Contract,
      OP { return baddbmm(a[0].tensor(), a[1].tensor(), a[2].tensor(), a[3].scalar(), a[4].scalar()); }, "baddbmm",
-     "batch1 batch2", GRAD { return grad::addmm_backward(c); }},
+     "batch1 batch2", GRAD { return grad::addmm_backward(c, "batch1", "batch2"); }},
     {"baddbmm_(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor", kMethod, N::Contract,
      OP { return baddbmm_(a[0].tensor(), a[1].tensor(), a[2].tensor(), a[3].scalar(), a[4].scalar()); }, "baddbmm_inplace",
-     "batch1 batch2", GRAD { return grad::addmm_backward(c); }},
+     "batch1 batch2", GRAD { return grad::addmm_backward(c, "batch1", "batch2"); }},
     {"addbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor", kBoth, N::Contract,
      OP { return addbmm(a[0].tensor(), a[1].tensor(), a[2].tensor(), a[3].scalar(), a[4].scalar()); }, "addbmm",
-     "batch1 batch2", GRAD { return grad::addmm_backward(c); }},
+     "batch1 batch2", GRAD { return grad::addmm_backward(c, "batch1", "batch2"); }},
     {"addbmm_(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor", kMethod, N::Contract,
      OP { return addbmm_(a[0].tensor(), a[1].tensor(), a[2].tensor(), a[3].scalar(), a[4].scalar()); }, "addbmm_inplace",
-     "batch1 batch2", GRAD { return grad::addmm_backward(c); }},
+     "batch1 batch2", GRAD { return grad::addmm_backward(c, "batch1", "batch2"); }},
     {"tensordot(Tensor self, Tensor other, int[] dims_self, int[] dims_other) -> Tensor", kFunction, N::Unsupported,
      OP { return tensordot(a[0].tensor(), a[1].tensor(), a[2].int_list(), a[3].int_list()); }, "tensordot",
      "self other", GRAD { return grad::tensordot_backward(c); }},
@@ -1018,7 +1018,7 @@ const OpDef kOpTable[] = {
     {"copy_(Tensor self, Tensor src, bool non_blocking=False) -> Tensor", kMethod, N::Keep,
      OP { return copy_(a[0].tensor(), a[1].tensor()); }, "copy",
      "", GRAD {  // self's old value is overwritten; the engine sums and casts src's gradient
-       return {c.needs_grad(0) ? zeros(c.input_sizes(0), c.grad().dtype()) : Tensor(), c.grad()};
+       return {c.needs_grad("self") ? zeros(c.input_sizes("self"), c.grad().dtype()) : Tensor(), c.grad()};
      }},
     // Tensor.to: core/_tensor.py normalises device objects, then these overloads decide.
     {"to.dtype(Tensor self, ScalarType dtype, bool non_blocking=False, bool copy=False) -> Tensor", kMethod, N::Keep,

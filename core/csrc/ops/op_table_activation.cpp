@@ -35,10 +35,10 @@ ActOp gelu_op(const std::string& approximate) {
 #define TZ_ACT_ENTRIES(name, params, var, var_, Op, args_of, sample)                              \
   {#name "(Tensor self" params ") -> Tensor", var, N::Keep,                                       \
    OP { return activation(ActOp::Op, a[0].tensor(), args_of(a), #name); }, sample,               \
-   "self", TZ_ACT_GRAD(Op, c.tensor(0), args_of(c.args))},                                        \
+   "self", TZ_ACT_GRAD(Op, c.input("self"), args_of(c.args))},                                        \
   {#name "_(Tensor self" params ") -> Tensor", var_, N::Keep,                                     \
    OP { return activation_(ActOp::Op, a[0].tensor(), args_of(a), #name "_"); },                  \
-   var_ == kFunction || !sample[0] ? "" : sample "_inplace", "self", TZ_ACT_GRAD(Op, c.tensor(0), args_of(c.args))},
+   var_ == kFunction || !sample[0] ? "" : sample "_inplace", "self", TZ_ACT_GRAD(Op, c.input("self"), args_of(c.args))},
 
 ActArgs no_args(const Stack&) { return ActArgs{}; }
 ActArgs threshold_args(const Stack& a) { return act_args(d(a[1]), d(a[2])); }
@@ -68,7 +68,7 @@ const OpDef kActivationOps[] = {
     TZ_ACT_ENTRIES(celu, ", Scalar alpha=1.0", kFunction, kFunction, Elu, celu_args, "act_celu")
     {"hardshrink(Tensor self, Scalar lambd=0.5) -> Tensor", kBoth, N::Keep,
      OP { return activation(ActOp::Hardshrink, a[0].tensor(), one_arg(a), "hardshrink"); }, "act_shrink",
-     "self", TZ_ACT_GRAD(Hardshrink, c.tensor(0), one_arg(c.args))},
+     "self", TZ_ACT_GRAD(Hardshrink, c.input("self"), one_arg(c.args))},
     {"prelu(Tensor self, Tensor weight) -> Tensor", kBoth, N::Keep,
      OP { return prelu(a[0].tensor(), a[1].tensor()); }, "act_prelu",
      "self weight", &grad::prelu},
@@ -89,16 +89,16 @@ const OpDef kActivationOps[] = {
      "result", TZ_ACT_GRAD(Hardtanh, c.result(), two_args(c.args))},
     {"gelu(Tensor self, *, str approximate='none') -> Tensor", kInternal, N::Keep,
      OP { return activation(gelu_op(a[1].str()), a[0].tensor(), ActArgs{}, "gelu"); }, "",
-     "self", GRAD { return {grad::activation(c.grad(), c.tensor(0), gelu_op(c.args[1].str()), ActArgs{})}; }},
+     "self", GRAD { return {grad::activation(c.grad(), c.input("self"), gelu_op(c.arg("approximate").str()), ActArgs{})}; }},
     {"softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor", kInternal, N::Keep,
      OP { return activation(ActOp::Softplus, a[0].tensor(), two_args(a), "softplus"); }, "",
-     "self", TZ_ACT_GRAD(Softplus, c.tensor(0), two_args(c.args))},
+     "self", TZ_ACT_GRAD(Softplus, c.input("self"), two_args(c.args))},
     {"softshrink(Tensor self, Scalar lambd=0.5) -> Tensor", kInternal, N::Keep,
      OP { return activation(ActOp::Softshrink, a[0].tensor(), one_arg(a), "softshrink"); }, "",
-     "self", TZ_ACT_GRAD(Softshrink, c.tensor(0), one_arg(c.args))},
+     "self", TZ_ACT_GRAD(Softshrink, c.input("self"), one_arg(c.args))},
     {"log_sigmoid(Tensor self) -> Tensor", kInternal, N::Keep,
      OP { return activation(ActOp::LogSigmoid, a[0].tensor(), ActArgs{}, "log_sigmoid"); }, "",
-     "self", TZ_ACT_GRAD(LogSigmoid, c.tensor(0), ActArgs{})},
+     "self", TZ_ACT_GRAD(LogSigmoid, c.input("self"), ActArgs{})},
 
     // Fused backward kernels (MobileNetV3 training runs relu/hardswish/hardsigmoid's).
     TZ_ACT_BACKWARD(threshold, ", Scalar threshold", Threshold, [](const Stack& p) { return act_args(d(p[1])); })

@@ -22,7 +22,7 @@ Value conv_transpose_op(Stack& a, const char* name) {
 TensorList conv_grad(BackwardContext& c) { return grad::convolution(c, false, 3, 4, 5, -1, 6); }
 TensorList conv_transpose_grad(BackwardContext& c) { return grad::convolution(c, true, 3, 4, 7, 5, 6); }
 TensorList convolution_grad(BackwardContext& c) {
-  return grad::convolution(c, c.args[6].to_bool(), 3, 4, 5, 7, 8);
+  return grad::convolution(c, c.arg("transposed").to_bool(), 3, 4, 5, 7, 8);
 }
 
 const OpDef kConvOps[] = {
@@ -54,9 +54,9 @@ const OpDef kConvOps[] = {
      kFunction, N::Unsupported,
      OP { return im2col(a[0].tensor(), a[1].int_list(), a[2].int_list(), a[3].int_list(), a[4].int_list()); },
      "im2col", "", GRAD {
-       const Shape& in = c.input_sizes(0);
+       const Shape& in = c.input_sizes("self");
        return {F::tensor_call(TZ_OP("_col2im"), {c.grad(), IntList{in[in.size() - 2], in[in.size() - 1]},
-                                                 c.args[1], c.args[2], c.args[3], c.args[4]})};
+                                                 c.arg("kernel_size"), c.arg("dilation"), c.arg("padding"), c.arg("stride")})};
      }},
     {"_col2im(Tensor self, int[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor",
      kFunction, N::Unsupported,
@@ -65,7 +65,7 @@ const OpDef kConvOps[] = {
                      a[5].int_list());
      },
      "col2im", "", GRAD {
-       return {F::tensor_call(TZ_OP("_im2col"), {c.grad(), c.args[2], c.args[3], c.args[4], c.args[5]})};
+       return {F::tensor_call(TZ_OP("_im2col"), {c.grad(), c.arg("kernel_size"), c.arg("dilation"), c.arg("padding"), c.arg("stride")})};
      }},
 };
 

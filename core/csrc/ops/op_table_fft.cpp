@@ -32,28 +32,28 @@ Tensor mirror_weights(int64_t bins, int64_t n, int64_t d, int64_t ndim, DType dt
 }
 
 TensorList r2c_backward(BackwardContext& c) {
-  const IntList& dims = c.args[1].int_list();
-  const int64_t ndim = static_cast<int64_t>(c.input_sizes(0).size());
+  const IntList& dims = c.arg("dim").int_list();
+  const int64_t ndim = static_cast<int64_t>(c.input_sizes("self").size());
   const int64_t last = wrap_dim(dims.back(), ndim, "_fft_r2c");
   Tensor g = c.grad();
-  if (c.args[3].to_bool()) g = pad_dim_to(g, last, c.input_sizes(0)[last]);
-  Tensor full_grad = F::tensor_call(TZ_OP("_fft_c2c"), {g, dims, c.args[2], false});
+  if (c.arg("onesided").to_bool()) g = pad_dim_to(g, last, c.input_sizes("self")[last]);
+  Tensor full_grad = F::tensor_call(TZ_OP("_fft_c2c"), {g, dims, c.arg("normalization"), false});
   return {F::tensor_call(TZ_OP("real"), {full_grad})};
 }
 
 TensorList c2r_backward(BackwardContext& c) {
-  const IntList& dims = c.args[1].int_list();
-  const int64_t ndim = static_cast<int64_t>(c.input_sizes(0).size());
+  const IntList& dims = c.arg("dim").int_list();
+  const int64_t ndim = static_cast<int64_t>(c.input_sizes("self").size());
   const int64_t last = wrap_dim(dims.back(), ndim, "_fft_c2r");
-  const int64_t n = c.args[3].to_int(), bins = n / 2 + 1;
-  Tensor g = F::tensor_call(TZ_OP("_fft_r2c"), {c.grad(), dims, c.args[2], true});
+  const int64_t n = c.arg("last_dim_size").to_int(), bins = n / 2 + 1;
+  Tensor g = F::tensor_call(TZ_OP("_fft_r2c"), {c.grad(), dims, c.arg("normalization"), true});
   return {F::mul(g, mirror_weights(bins, n, last, ndim, c.grad().dtype()))};
 }
 
 const OpDef kFftOps[] = {
     {"_fft_c2c(Tensor self, int[] dim, int normalization, bool forward) -> Tensor", kFunction, N::Keep,
      OP { return fft_c2c(a[0].tensor(), a[1].int_list(), a[2].to_int(), a[3].to_bool()); }, "fft_c2c",
-     "", GRAD { return {F::tensor_call(TZ_OP("_fft_c2c"), {c.grad(), c.args[1], c.args[2], !c.args[3].to_bool()})}; }},
+     "", GRAD { return {F::tensor_call(TZ_OP("_fft_c2c"), {c.grad(), c.arg("dim"), c.arg("normalization"), !c.arg("forward").to_bool()})}; }},
     {"_fft_r2c(Tensor self, int[] dim, int normalization, bool onesided) -> Tensor", kFunction, N::Keep,
      OP { return fft_r2c(a[0].tensor(), a[1].int_list(), a[2].to_int(), a[3].to_bool()); }, "fft_r2c",
      "", &r2c_backward},

@@ -13,25 +13,25 @@ Value pair(std::pair<Tensor, Tensor> p) { return Value::Tuple{std::move(p.first)
 
 // d self of nll_loss: the backward op (linear in the incoming gradient, so twice differentiable).
 TensorList nll_loss_grad(BackwardContext& c) {
-  if (!c.needs_grad(0)) return {};
-  const Shape& sizes = c.input_sizes(0);
+  if (!c.needs_grad("self")) return {};
+  const Shape& sizes = c.input_sizes("self");
   return {F::tensor_call(TZ_OP("_nll_loss_backward"),
-                         {c.grad(0), c.tensor(1), c.args[2], c.args[3], c.args[4], c.result(1),
+                         {c.grad(0), c.input("target"), c.arg("weight"), c.arg("reduction"), c.arg("ignore_index"), c.result(1),
                           IntList(sizes.begin(), sizes.end())})};
 }
 
 // The backward is linear in grad_output; its adjoint is the forward itself (same total weight).
 TensorList nll_loss_backward_grad(BackwardContext& c) {
-  if (!c.needs_grad(0)) return {};
-  Value out = F::call(TZ_OP("_nll_loss_forward"), {c.grad(), c.tensor(1), c.args[2], c.args[3], c.args[4]});
+  if (!c.needs_grad("grad_output")) return {};
+  Value out = F::call(TZ_OP("_nll_loss_forward"), {c.grad(), c.input("target"), c.arg("weight"), c.arg("reduction"), c.arg("ignore_index")});
   return {out.tuple()[0].tensor()};
 }
 
 TensorList ctc_loss_grad(BackwardContext& c) {
-  if (!c.needs_grad(0)) return {};
+  if (!c.needs_grad("log_probs")) return {};
   return {F::tensor_call(TZ_OP("_ctc_loss_backward"),
-                         {c.grad(0), c.tensor(0), c.tensor(1), c.args[2], c.args[3], c.result(0), c.result(1),
-                          c.args[4], c.args[5]})};
+                         {c.grad(0), c.input("log_probs"), c.input("targets"), c.arg("input_lengths"), c.arg("target_lengths"), c.result(0), c.result(1),
+                          c.arg("blank"), c.arg("zero_infinity")})};
 }
 
 const OpDef kLossOps[] = {

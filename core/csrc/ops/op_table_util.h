@@ -19,5 +19,5 @@ inline TensorList zero_for_self(BackwardContext& c) { return {F::mul(c.grad(), S
 
 // A boxed kernel: `a` is the argument stack, matched to the entry's schema.
 #define OP [](Stack & a) -> Value
-// A derivative formula: `c` is the BackwardContext (c.grad(), c.tensor(arg), c.result()...).
+// A derivative formula: `c` is the BackwardContext (c.grad(), c.input("self"), c.arg("dim"), c.result()...).
 #define GRAD [](BackwardContext & c) -> TensorList

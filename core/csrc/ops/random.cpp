@@ -429,7 +429,7 @@ Tensor multinomial(const Tensor& self, int64_t num_samples, bool replacement, co
 TensorList zero_grads(BackwardContext& c) {
   TensorList grads(c.inputs.size());
   for (size_t i = 0; i < grads.size(); ++i)
-    if (c.needs_grad(i)) grads[i] = zeros(c.input_sizes(i), c.inputs[i].dtype);
+    if (c.needs_grad_at(i)) grads[i] = zeros(c.input_sizes_at(i), c.inputs.at(i).dtype);
   return grads;
 }
 

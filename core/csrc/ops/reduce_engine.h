@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "kernels/reduce.h"
+#include "ops/promotion.h"
 #include "ops/value.h"
 
 namespace tz {
@@ -35,10 +36,6 @@ struct DimSplit {
 };
 DimSplit split_at_dim(const Shape& sizes, int64_t d);
 
-// The dtype kernels compute in for a stored dtype: half types in float32, others as is.
-inline DType half_to_float(DType t) {
-  return t == DType::Float16 || t == DType::BFloat16 ? DType::Float32 : t;
-}
 
 
 // A contiguous tensor viewed with another shape of the same numel.

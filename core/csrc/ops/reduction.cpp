@@ -58,7 +58,7 @@ DType sum_result_dtype(DType in, std::optional<DType> dtype) {
   if (dtype) return *dtype;
   return is_integral(in, true) ? DType::Int64 : in;
 }
-DType sum_compute_dtype(DType out) { return is_integral(out, true) ? DType::Int64 : half_to_float(out); }
+DType sum_compute_dtype(DType out) { return is_integral(out, true) ? DType::Int64 : compute_dtype(out); }
 
 Tensor sum_like(ReduceOp op, const Tensor& t, const OptDims& dim, bool keepdim,
                 std::optional<DType> dtype, const char* name) {
@@ -78,7 +78,7 @@ Tensor sum_like(ReduceOp op, const Tensor& t, const OptDims& dim, bool keepdim,
 DType minmax_compute_dtype(DType t) {
   if (t == DType::Bool || t == DType::UInt8) return DType::UInt8;
   if (is_integral(t, false)) return DType::Int64;
-  return half_to_float(t);
+  return compute_dtype(t);
 }
 
 Tensor minmax_input(const Tensor& t, DType compute) {
@@ -86,7 +86,7 @@ Tensor minmax_input(const Tensor& t, DType compute) {
 }
 
 // Arg reductions compute in int64, float32 or float64.
-DType arg_compute_dtype(DType t) { return is_integral(t, true) ? DType::Int64 : half_to_float(t); }
+DType arg_compute_dtype(DType t) { return is_integral(t, true) ? DType::Int64 : compute_dtype(t); }
 
 void check_not_complex(const Tensor& t, const char* op, const char* kernel) {
   TZ_CHECK(!is_complex(t.dtype()), NotImplemented, op, "(): \"", kernel, "\" not implemented for '",
@@ -151,7 +151,7 @@ Tensor mean(const Tensor& t, const OptDims& dim, bool keepdim, std::optional<DTy
   }
   ReduceDims rd = reduce_dims(t, dim, keepdim, "mean");
   DType out = dtype.value_or(t.dtype());
-  Tensor s = run(t, rd, ReduceOp::Sum, half_to_float(out));
+  Tensor s = run(t, rd, ReduceOp::Sum, compute_dtype(out));
   divide_by(s, static_cast<double>(rd.region));
   return finish(s, rd, out);
 }
@@ -247,7 +247,7 @@ std::pair<Tensor, Tensor> var_mean(const Tensor& t, const OptDims& dim, double c
     });
     mean = real_as_complex(m);
   } else {
-    Tensor in = to_dtype(t, half_to_float(t.dtype()));
+    Tensor in = to_dtype(t, compute_dtype(t.dtype()));
     std::tie(var, mean) = sq_dev_and_mean(in, rd);
     update_floats(var, [dof](auto x, int64_t) { return x / dof; });
   }
@@ -282,7 +282,7 @@ Tensor norm(const Tensor& t, double p, const OptDims& dim, bool keepdim, std::op
     update_floats(mag, [](auto x, int64_t) { return std::sqrt(x); });
     return norm(reshaped(mag, src.sizes()), p, dim, keepdim, std::nullopt);
   }
-  DType ct = half_to_float(src.dtype());
+  DType ct = compute_dtype(src.dtype());
   const double inf = std::numeric_limits<double>::infinity();
   // Norms whose identity is infinite have none on an empty region.
   TZ_CHECK(!(rd.region == 0 && rd.numel_out > 0 && (p < 0 || std::isinf(p))), Runtime,
@@ -317,7 +317,7 @@ Tensor logsumexp(const Tensor& t, const IntList& dim, bool keepdim) {
   ReduceDims rd = reduce_dims(t, dim, keepdim, "logsumexp");
   DType out = is_integral(t.dtype(), true) ? default_float_dtype() : t.dtype();
   TZ_CHECK(is_floating(out), Runtime, "logsumexp(): not implemented for '", scalar_type_name(out), "'");
-  DType ct = half_to_float(out);
+  DType ct = compute_dtype(out);
   Tensor in = to_dtype(t, ct);
   // Shift by the max so exp never overflows; infinite maxima shift by 0 instead.
   Tensor shift = reduce(in, rd, ReduceArgs{ReduceOp::Max, ct});

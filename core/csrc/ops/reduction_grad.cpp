@@ -119,10 +119,10 @@ struct VarArgs {
 };
 
 VarArgs var_args(const BackwardContext& c, bool unbiased_overload) {
-  if (unbiased_overload) return {std::nullopt, c.args[1].to_bool() ? 1.0 : 0.0, false};
+  if (unbiased_overload) return {std::nullopt, c.arg("unbiased").to_bool() ? 1.0 : 0.0, false};
   std::optional<Scalar> corr;
-  if (!c.args[4].is_none()) corr = c.args[4].scalar();
-  return {c.args[1].opt_int_list(), var_correction(c.args[2].to_bool(), corr), c.args[3].to_bool()};
+  if (!c.arg("correction").is_none()) corr = c.arg("correction").scalar();
+  return {c.arg("dim").opt_int_list(), var_correction(c.arg("unbiased").to_bool(), corr), c.arg("keepdim").to_bool()};
 }
 
 // d var / d x: 2 / (N - correction) * g * (x - mean(x)).
@@ -150,24 +150,24 @@ Tensor std_to_var_grad(const Tensor& g, const Tensor& std) {
 namespace grad {
 
 TensorList nansum(BackwardContext& c) {
-  Tensor g = F::expand_reduced(c.grad(), c.input_sizes(0), c.args[1].opt_int_list(), c.args[2].to_bool());
-  return {zero_where(isnan(c.tensor(0)), g)};
+  Tensor g = F::expand_reduced(c.grad(), c.input_sizes("self"), c.arg("dim").opt_int_list(), c.arg("keepdim").to_bool());
+  return {zero_where(isnan(c.input("self")), g)};
 }
 
 TensorList mean(BackwardContext& c) {
-  const OptDims dims = c.args[1].opt_int_list();
-  Tensor g = F::expand_reduced(c.grad(), c.input_sizes(0), dims, c.args[2].to_bool());
-  return {F::div(g, number(static_cast<double>(reduced_count(c.input_sizes(0), dims))))};
+  const OptDims dims = c.arg("dim").opt_int_list();
+  Tensor g = F::expand_reduced(c.grad(), c.input_sizes("self"), dims, c.arg("keepdim").to_bool());
+  return {F::div(g, number(static_cast<double>(reduced_count(c.input_sizes("self"), dims))))};
 }
 
 // PyTorch's prod_backward: grad * prod / x without zeros; with zeros, the product of the
 // others as (product before) * (product after), exact and still differentiable.
 TensorList prod(BackwardContext& c) {
-  const Tensor& x = c.tensor(0);
-  const Shape& sizes = c.input_sizes(0);
-  const std::optional<int64_t> dim = c.args[1].opt_int();
+  const Tensor& x = c.input("self");
+  const Shape& sizes = c.input_sizes("self");
+  const std::optional<int64_t> dim = c.arg("dim").opt_int();
   const OptDims dims = dim ? OptDims(IntList{*dim}) : std::nullopt;
-  const bool keepdim = c.args[2].to_bool();
+  const bool keepdim = c.arg("keepdim").to_bool();
   Tensor g = F::expand_reduced(c.grad(), sizes, dims, keepdim);
   if (!has_zero(x)) return {F::div(F::mul(g, F::expand_reduced(c.result(), sizes, dims, keepdim)), x)};
   if (x.dim() == 0) return {g};
@@ -180,7 +180,7 @@ TensorList prod(BackwardContext& c) {
 }
 
 TensorList evenly_distribute(BackwardContext& c) {
-  const Tensor& x = c.tensor(0);
+  const Tensor& x = c.input("self");
   const Tensor& r = c.result();
   Tensor mask = item(isnan(r)).to_bool() ? isnan(x) : eq(x, r);
   const int64_t count = item(count_nonzero(mask, std::nullopt)).to_int();
@@ -189,27 +189,27 @@ TensorList evenly_distribute(BackwardContext& c) {
 
 // PyTorch's scale_grad_by_count: (grad / ties) * (x == result) per reduced slice.
 TensorList amax(BackwardContext& c) {
-  const Shape& sizes = c.input_sizes(0);
-  const IntList dl = c.args[1].int_list();
+  const Shape& sizes = c.input_sizes("self");
+  const IntList dl = c.arg("dim").int_list();
   const OptDims dims = dl.empty() ? std::nullopt : OptDims(dl);
-  const bool keepdim = c.args[2].to_bool();
+  const bool keepdim = c.arg("keepdim").to_bool();
   Tensor g = F::expand_reduced(c.grad(), sizes, dims, keepdim);
   Tensor mask, ties;
   {
     AutoGradMode constants(false);
-    mask = to_dtype(eq(c.tensor(0), F::expand_reduced(c.result(), sizes, dims, keepdim)), g.dtype());
+    mask = to_dtype(eq(c.input("self"), F::expand_reduced(c.result(), sizes, dims, keepdim)), g.dtype());
     ties = F::expand_reduced(sum(mask, dims, keepdim, std::nullopt), sizes, dims, keepdim);
   }
   return {F::mul(F::div(g, ties), mask)};
 }
 
 TensorList select_dim(BackwardContext& c, int dim_arg, int keepdim_arg) {
-  const Shape& sizes = c.input_sizes(0);
+  const Shape& sizes = c.input_sizes("self");
   Tensor g = c.grad();
   if (sizes.empty()) return {g};  // a 0-d input is its own value
   Tensor idx = c.result(1);
-  const int64_t d = wrap_dim(c.args[dim_arg].to_int(), static_cast<int64_t>(sizes.size()), c.op->schema.name.c_str());
-  if (!c.args[keepdim_arg].to_bool()) {
+  const int64_t d = wrap_dim(c.arg("dim").to_int(), static_cast<int64_t>(sizes.size()), c.op->schema.name.c_str());
+  if (!c.arg("keepdim").to_bool()) {
     g = call(TZ_OP("unsqueeze"), {g, d});
     idx = unsqueeze(idx, d);
   }
@@ -217,15 +217,15 @@ TensorList select_dim(BackwardContext& c, int dim_arg, int keepdim_arg) {
 }
 
 TensorList sort_values(BackwardContext& c, int dim_arg) {
-  const Shape& sizes = c.input_sizes(0);
+  const Shape& sizes = c.input_sizes("self");
   if (sizes.empty()) return {c.grad()};
-  const int64_t d = wrap_dim(c.args[dim_arg].to_int(), static_cast<int64_t>(sizes.size()), c.op->schema.name.c_str());
+  const int64_t d = wrap_dim(c.arg("dim").to_int(), static_cast<int64_t>(sizes.size()), c.op->schema.name.c_str());
   return {scatter_into(c.grad(), sizes, d, c.result(1))};
 }
 
 // msort returns no indices: the same sort (constant) gives them again.
 TensorList msort(BackwardContext& c) {
-  const Tensor& x = c.tensor(0);
+  const Tensor& x = c.input("self");
   if (x.dim() == 0) return {c.grad()};
   return {scatter_into(c.grad(), x.sizes(), 0, sort(x, 0, false).second)};
 }
@@ -233,25 +233,25 @@ TensorList msort(BackwardContext& c) {
 TensorList var(BackwardContext& c, bool is_std, bool unbiased_overload) {
   const VarArgs a = var_args(c, unbiased_overload);
   Tensor g = is_std ? std_to_var_grad(c.grad(), c.result()) : c.grad();
-  return {var_backward(g, c.tensor(0), c.input_sizes(0), a)};
+  return {var_backward(g, c.input("self"), c.input_sizes("self"), a)};
 }
 
 TensorList var_mean(BackwardContext& c, bool is_std, bool unbiased_overload) {
   const VarArgs a = var_args(c, unbiased_overload);
-  const Shape& sizes = c.input_sizes(0);
+  const Shape& sizes = c.input_sizes("self");
   Tensor g = is_std ? std_to_var_grad(c.grad(0), c.result(0)) : c.grad(0);
   Tensor gm = F::expand_reduced(c.grad(1), sizes, a.dims, a.keepdim);
   gm = F::div(gm, number(static_cast<double>(reduced_count(sizes, a.dims))));
-  return {F::add(var_backward(g, c.tensor(0), sizes, a), gm)};
+  return {F::add(var_backward(g, c.input("self"), sizes, a), gm)};
 }
 
 // PyTorch's norm_backward, case by case in p.
 TensorList norm(BackwardContext& c, bool str_p) {
-  const double p = str_p || c.args[1].is_none() ? 2.0 : c.args[1].scalar().to_double();
-  const OptDims dims = c.args[2].opt_int_list();
-  const bool keepdim = c.args[3].to_bool();
-  const Tensor& x = c.tensor(0);
-  const Shape& sizes = c.input_sizes(0);
+  const double p = str_p || c.arg("p").is_none() ? 2.0 : c.arg("p").scalar().to_double();
+  const OptDims dims = c.arg("dim").opt_int_list();
+  const bool keepdim = c.arg("keepdim").to_bool();
+  const Tensor& x = c.input("self");
+  const Shape& sizes = c.input_sizes("self");
   Tensor g = F::expand_reduced(c.grad(), sizes, dims, keepdim);
   if (p == 0.0) return {F::mul(g, Scalar(0.0))};
   Tensor n = F::expand_reduced(c.result(), sizes, dims, keepdim);
@@ -279,39 +279,39 @@ TensorList norm(BackwardContext& c, bool str_p) {
 
 // grad * exp(x - logsumexp(x)), the exp written as the softmax over the reduced dims.
 TensorList logsumexp(BackwardContext& c) {
-  const IntList dims = c.args[1].int_list();
-  Tensor g = F::expand_reduced(c.grad(), c.input_sizes(0), dims, c.args[2].to_bool());
-  return {F::mul(g, softmax_over(c.tensor(0), dims))};
+  const IntList dims = c.arg("dim").int_list();
+  Tensor g = F::expand_reduced(c.grad(), c.input_sizes("self"), dims, c.arg("keepdim").to_bool());
+  return {F::mul(g, softmax_over(c.input("self"), dims))};
 }
 
 TensorList cumsum(BackwardContext& c) {
   const Tensor& g = c.grad();
   if (g.dim() == 0) return {g};
-  return {reverse_cumsum(g, wrap_dim(c.args[1].to_int(), g.dim(), "cumsum"))};
+  return {reverse_cumsum(g, wrap_dim(c.arg("dim").to_int(), g.dim(), "cumsum"))};
 }
 
 // PyTorch's cumprod_backward. Without zeros: reverse_cumsum(grad * result) / x. With zeros,
 // the definition itself: grad_k = sum_{j >= k} grad_j * prod_{i <= j, i != k} x_i, from the
 // cumprods of n copies of x, each with one element set to 1 (O(n^2) along the dim).
 TensorList cumprod(BackwardContext& c) {
-  const Tensor& x = c.tensor(0);
+  const Tensor& x = c.input("self");
   const Tensor& g = c.grad();
   if (x.dim() == 0 || x.numel() == 0) return {g};
-  const int64_t d = wrap_dim(c.args[1].to_int(), x.dim(), "cumprod");
+  const int64_t d = wrap_dim(c.arg("dim").to_int(), x.dim(), "cumprod");
   if (!has_zero(x)) return {F::div(reverse_cumsum(F::mul(g, c.result()), d), x)};
   const int64_t n = x.sizes()[d], nd = x.dim() + 1;
   Shape copies = x.sizes();
   copies.insert(copies.begin() + d, n);  // dim d: which element is 1 (k); d + 1: position (j)
   Tensor xs = F::expand(call(TZ_OP("unsqueeze"), {x, d}), copies);
   Tensor k = line(n, d, nd), j = line(n, d + 1, nd);
-  Tensor partial = call(TZ_OP("cumprod"), {call(TZ_OP("where.self"), {eq(k, j), number(1.0), xs}), d + 1, c.args[2]});
+  Tensor partial = call(TZ_OP("cumprod"), {call(TZ_OP("where.self"), {eq(k, j), number(1.0), xs}), d + 1, c.arg("dtype")});
   Tensor terms = keep_where(ge(j, k), F::mul(call(TZ_OP("unsqueeze"), {g, d}), partial));
   return {call(TZ_OP("sum"), {terms, IntList{d + 1}})};
 }
 
 TensorList softmax(BackwardContext& c) {
   const Tensor& y = c.result();
-  const int64_t d = c.args[1].to_int();
+  const int64_t d = c.arg("dim").to_int();
   if (!GradMode::is_enabled()) return {softmax_backward_data(c.grad(), y, d, false)};  // nothing recorded
   Tensor dot = call(TZ_OP("sum"), {F::mul(c.grad(), y), IntList{d}, true});
   return {F::mul(y, F::sub(c.grad(), dot))};
@@ -321,7 +321,7 @@ TensorList softmax(BackwardContext& c) {
 // gives it differentiably.
 TensorList log_softmax(BackwardContext& c) {
   const Tensor& y = c.result();
-  const int64_t d = c.args[1].to_int();
+  const int64_t d = c.arg("dim").to_int();
   if (!GradMode::is_enabled()) return {softmax_backward_data(c.grad(), y, d, true)};  // nothing recorded
   Tensor total = call(TZ_OP("sum"), {c.grad(), IntList{d}, true});
   return {F::sub(c.grad(), F::mul(call(TZ_OP("softmax"), {y, d}), total))};

@@ -1,5 +1,6 @@
 #include "ops/registry.h"
 
+#include <cctype>
 #include <sstream>
 
 #include "autograd/op_node.h"
@@ -10,6 +11,8 @@ OpRegistry& OpRegistry::get() {
   static OpRegistry registry;
   return registry;
 }
+
+TensorList not_differentiable(BackwardContext&) { return {}; }
 
 namespace {
 // "self result" -> indices of the named arguments, and whether the output is saved.
@@ -33,19 +36,60 @@ void parse_saves(Op& op) {
     op.saved_args.push_back(static_cast<int>(i));
   }
 }
+
+// "log_softmax" + overload 0 -> "LogSoftmaxBackward0"
+std::string node_name(const Op& op) {
+  std::string base = op.schema.name, out;
+  if (!base.empty() && base.back() == '_') base.pop_back();
+  bool upper = true;
+  for (char c : base) {
+    if (c == '_') {
+      upper = true;
+      continue;
+    }
+    out += upper ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
+    upper = false;
+  }
+  return out + "Backward" + std::to_string(op.overload_index);
+}
+
+void count_inputs(Op& op) {
+  for (const ArgSpec& a : op.schema.args) {
+    op.inputs_before.emplace_back(op.tensor_args, op.list_args);
+    if (a.type == ArgType::Tensor) ++op.tensor_args;
+    else if (a.type == ArgType::TensorList || a.type == ArgType::OptTensorList) ++op.list_args;
+  }
+  // Tensor[] lengths are inferred from the call's input count: one list at most.
+  const bool differentiable = op.def.backward && op.def.backward != &not_differentiable;
+  TZ_CHECK(op.list_args <= 1 || !differentiable, Runtime, "op table: '", op.def.signature,
+           "' has a derivative and several Tensor[] arguments");
+}
 }  // namespace
 
-TensorList not_differentiable(BackwardContext&) { return {}; }
+size_t Op::arg_index(std::string_view name) const {
+  for (size_t i = 0; i < schema.args.size(); ++i)
+    if (schema.args[i].name == name) return i;
+  fail(ErrorKind::Runtime, "the derivative of '", def.signature, "' asks for argument '", name,
+       "', which its schema lacks");
+}
+
+size_t Op::input_index(size_t arg, size_t num_inputs) const {
+  const auto [tensors, lists] = inputs_before.at(arg);
+  const size_t list_length = list_args ? (num_inputs - tensor_args) / list_args : 0;
+  return tensors + lists * list_length;
+}
 
 void OpRegistry::add(const OpDef* defs, size_t n) {
-  ops_.reserve(ops_.size() + n);
   for (size_t i = 0; i < n; ++i) {
     Op op{parse_schema(defs[i].signature), defs[i]};
     parse_saves(op);
+    count_inputs(op);
     for (const Op& other : ops_) op.overload_index += other.schema.name == op.schema.name;
+    op.node_name = node_name(op);
     ops_.push_back(std::move(op));
+    // Keep a built index current; references it handed out stay valid.
+    if (!by_name_.empty()) by_name_[ops_.back().schema.name].push_back(&ops_.back());
   }
-  by_name_.clear();  // `ops_` may have moved: rebuild the index on next use
 }
 
 const Op& find_op(const std::string& full_name) {

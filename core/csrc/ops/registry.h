@@ -4,7 +4,9 @@
 // bindings and (later) autograd recording are derived from these entries.
 #pragma once
 #include <cstdint>
+#include <deque>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -59,22 +61,34 @@ struct Op {
   uint32_t result_mask = 0;     // which outputs "result"/"result<i>" saves (bit i: output i)
   bool saves_geometry = false;  // "geometry" in saves
   int overload_index = 0;       // among entries of the same base name (MulBackward<i>)
+  std::string node_name;        // its autograd nodes' name: "MulBackward0"
+  // Per argument: how many Tensor and Tensor[] arguments precede it (for input_index).
+  std::vector<std::pair<int, int>> inputs_before;
+  int tensor_args = 0, list_args = 0;
+
+  // The position of argument `name` in the schema; throws for a name the schema lacks.
+  size_t arg_index(std::string_view name) const;
+  // The tensor-input position of argument `arg` (its first element for a Tensor[]), given the
+  // number of tensor inputs of the call (Tensor[] lengths are only known then).
+  size_t input_index(size_t arg, size_t num_inputs) const;
 };
 
 class OpRegistry {
  public:
   static OpRegistry& get();
   void add(const OpDef* defs, size_t n);
-  const std::vector<Op>& ops() const { return ops_; }
+  const std::deque<Op>& ops() const { return ops_; }
   // Every overload registered under a base name, in table order.
   const std::vector<const Op*>& overloads(const std::string& name) const;
 
  private:
-  std::vector<Op> ops_;
+  // A deque: extension modules (audio._C, ...) add tables after core's, and the Op references
+  // already handed out (TZ_OP caches, the Python callables) must stay valid.
+  std::deque<Op> ops_;
   mutable std::unordered_map<std::string, std::vector<const Op*>> by_name_;
 };
 
-// Registers a static table at load time.
+// Registers a static table at load time (core's own, or an extension module's when it loads).
 struct OpTableRegistrar {
   template <size_t N> explicit OpTableRegistrar(const OpDef (&defs)[N]) {
     OpRegistry::get().add(defs, N);

@@ -25,6 +25,23 @@ Tensor dim_offsets(const Tensor& self, int64_t d, const Tensor& index) {
   return index_offsets({index}, index.sizes(), {self.sizes()[d]}, {self.strides()[d]}, bounds);
 }
 
+bool all_strides_zero(const Tensor& t) {
+  for (int64_t s : t.strides())
+    if (s != 0) return false;
+  return true;
+}
+
+// The rows kernels' case: along the last dim, contiguous int64 index and tensors, the index
+// covering every row of self (and, for scatter, as large as src).
+bool along_rows(const Tensor& self, int64_t d, const Tensor& index, const Tensor* src) {
+  if (d != self.dim() - 1 || index.dtype() != DType::Int64 || !self.is_contiguous() || !index.is_contiguous())
+    return false;
+  if (src && (src->sizes() != index.sizes() || !(src->is_contiguous() || all_strides_zero(*src)))) return false;
+  for (int64_t k = 0; k < d; ++k)
+    if (index.sizes()[k] != self.sizes()[k]) return false;
+  return true;
+}
+
 ScatterMode scatter_mode(const std::optional<std::string>& reduce) {
   if (!reduce) return ScatterMode::Assign;
   if (*reduce == "add") return ScatterMode::Add;
@@ -82,6 +99,7 @@ Tensor gather(const Tensor& self, int64_t dim, const Tensor& index) {
              k, " expected index ", shape_str(i.sizes()), " to be no larger than self ", shape_str(s.sizes()),
              " apart from dimension ", d);
   Tensor out = Tensor::empty(index.sizes(), self.dtype());
+  if (along_rows(s, d, i, nullptr) && gather_rows_kernel(out, s, i)) return out;
   index_gather_kernel(nonempty(out), sized_like(s, i, d), dim_offsets(s, d, i));
   return out;
 }
@@ -111,7 +129,13 @@ Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Scala
 }
 
 const Tensor& scatter_add_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
-  return scatter_src(self, dim, index, src, ScatterMode::Add, "scatter_add");
+  int64_t d = check_scatter(self, dim, index, &src, "scatter_add");
+  Tensor values = unaliased(src, self), s = nonempty(self), i = nonempty(index), v = nonempty(values);
+  if (along_rows(s, d, i, &v) && scatter_add_rows_kernel(s, v, i)) {
+    self.bump_version();
+    return self;
+  }
+  return scatter_values(self, d, index, sized_like(v, i, -1), ScatterMode::Add);
 }
 
 Tensor scatter_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {

@@ -22,7 +22,7 @@ Tensor softmax(const Tensor& t, int64_t dim, std::optional<DType> dtype, bool lo
     fail(ErrorKind::NotImplemented, name, "(): \"", name, last ? "_lastdim" : "", "_kernel_impl\" not "
          "implemented for '", scalar_type_name(out_dtype), "'");
   }
-  const DType ct = half_to_float(out_dtype);
+  const DType ct = compute_dtype(out_dtype);
   Tensor in = contiguous(to_dtype(src, ct));
   Tensor out = Tensor::empty(t.sizes(), ct);
   if (t.numel() == 0) return to_dtype(out, out_dtype);
@@ -73,7 +73,7 @@ Tensor softmax_backward_data(const Tensor& grad, const Tensor& output, int64_t d
   const int64_t d = wrap_dim(dim, output.dim(), name);
   const DType out_dtype = output.dtype();
   TZ_CHECK(is_floating(out_dtype), Type, name, "(): expected a floating output, got ", dtype_name(out_dtype));
-  const DType ct = half_to_float(out_dtype);
+  const DType ct = compute_dtype(out_dtype);
   Tensor g = contiguous(to_dtype(grad, ct)), y = contiguous(to_dtype(output, ct));
   Tensor out = Tensor::empty(output.sizes(), ct);
   if (out.numel() == 0) return to_dtype(out, out_dtype);

@@ -25,7 +25,7 @@ template <typename T> using Pair = std::pair<T, int64_t>;
 
 // Sorting computes in int64 (integers and bool: order preserved), float32 (half types) or float64.
 DType sort_compute_dtype(DType t) {
-  return is_integral(t, true) ? DType::Int64 : half_to_float(t);
+  return is_integral(t, true) ? DType::Int64 : compute_dtype(t);
 }
 
 template <class F> void with_sort_type(DType t, F&& f) {

@@ -71,7 +71,7 @@ Tensor view(const Tensor& t, const IntList& size) {
 Tensor reshape(const Tensor& t, const IntList& size) {
   Shape shape = infer_size(size, t.numel(), "reshape");
   if (auto strides = view_strides(t, shape)) return Tensor::view_of(t, shape, *strides, t.offset());
-  return view(clone(t), IntList(shape.begin(), shape.end()));
+  return view(clone(t, MemoryFormat::Contiguous), IntList(shape.begin(), shape.end()));
 }
 
 Tensor permute(const Tensor& t, const IntList& dims) {

@@ -1,5 +1,7 @@
 #include "tensor/tensor.h"
 
+#include "tensor/quantizer.h"
+
 #include <sstream>
 
 namespace tz {
@@ -71,8 +73,10 @@ Tensor Tensor::empty(const Shape& sizes, DType dtype) {
 }
 
 Tensor Tensor::view_of(const Tensor& base, Shape sizes, Shape strides, int64_t offset) {
-  return Tensor(std::make_shared<TensorImpl>(base.storage(), std::move(sizes), std::move(strides),
-                                             offset, base.dtype(), base.impl()->version));
+  auto impl = std::make_shared<TensorImpl>(base.storage(), std::move(sizes), std::move(strides), offset,
+                                           base.dtype(), base.impl()->version);
+  if (base.impl()->quantizer) impl->quantizer = quantizer_for_view(base, impl->sizes, impl->strides);
+  return Tensor(std::move(impl));
 }
 
 int64_t Tensor::size(int64_t d) const { return impl_->sizes[wrap_dim(d, dim(), "size")]; }

@@ -22,6 +22,8 @@ threshold_ = core.threshold_
 
 
 def relu(input, inplace=False):
+    if input.is_quantized:  # stored integers clamped at the zero point, same qparams
+        return _C._quantized.clamp(input, 0.0, None)
     return core.relu_(input) if inplace else core.relu(input)
 
 
@@ -29,6 +31,8 @@ relu_ = core.relu_
 
 
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
+    if input.is_quantized:
+        return _C._quantized.clamp(input, min_val, max_val)
     if inplace:
         return _nn["hardtanh_"](input, min_val, max_val)
     return _nn["hardtanh"](input, min_val, max_val)
@@ -85,10 +89,14 @@ def mish(input, inplace=False):
 
 
 def hardswish(input, inplace=False):
+    if input.is_quantized:  # the input's qparams, as PyTorch's quantized hardswish
+        return _C._quantized.hardswish(input, input.q_scale(), input.q_zero_point())
     return _nn["hardswish_" if inplace else "hardswish"](input)
 
 
 def hardsigmoid(input, inplace=False):
+    if input.is_quantized:  # output scale 1/256, zero point 0
+        return _C._quantized.hardsigmoid(input)
     return _nn["hardsigmoid_" if inplace else "hardsigmoid"](input)
 
 

@@ -2,14 +2,9 @@
 unfold/fold. The work is in the C++ ops (core/csrc/ops/conv.cpp); this file only turns
 padding='same'/'valid' into numbers and checks F.unfold / F.fold's input ranks."""
 import core
+from core.nn.modules.utils import _ntuple, _pair
 
 __all__ = ["conv1d", "conv2d", "conv_transpose1d", "conv_transpose2d", "unfold", "fold"]
-
-
-def _tuple(value, n):
-    if isinstance(value, (tuple, list)):
-        return tuple(value)
-    return (value,) * n
 
 
 def _string_padding(input, weight, padding, stride, dilation, n):
@@ -19,9 +14,9 @@ def _string_padding(input, weight, padding, stride, dilation, n):
         return input, 0
     if padding != "same":
         raise RuntimeError(f"Invalid padding string: '{padding}'")
-    if any(s != 1 for s in _tuple(stride, n)):
+    if any(s != 1 for s in _ntuple(n)(stride)):
         raise RuntimeError("padding='same' is not supported for strided convolutions")
-    total = [d * (k - 1) for d, k in zip(_tuple(dilation, n), weight.shape[-n:])]
+    total = [d * (k - 1) for d, k in zip(_ntuple(n)(dilation), weight.shape[-n:])]
     extra = []
     for t in reversed(total):  # F.pad lists the last dim first
         extra += [0, t % 2]
@@ -58,12 +53,12 @@ def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
     """Sliding local blocks of a (N, C, H, W) (or (C, H, W)) input as columns (N, C*kh*kw, L)."""
     if input.dim() not in (3, 4):
         raise NotImplementedError(f"Input Error: Only 3D or 4D input Tensors are supported (got {input.dim()}D)")
-    return core._im2col(input, _tuple(kernel_size, 2), _tuple(dilation, 2), _tuple(padding, 2), _tuple(stride, 2))
+    return core._im2col(input, _pair(kernel_size), _pair(dilation), _pair(padding), _pair(stride))
 
 
 def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
     """Sums columns (N, C*kh*kw, L) (or (C*kh*kw, L)) back into an image (N, C, *output_size)."""
     if input.dim() not in (2, 3):
         raise NotImplementedError(f"Input Error: Only 2D or 3D input Tensors are supported (got {input.dim()}D)")
-    return core._col2im(input, _tuple(output_size, 2), _tuple(kernel_size, 2), _tuple(dilation, 2),
-                        _tuple(padding, 2), _tuple(stride, 2))
+    return core._col2im(input, _pair(output_size), _pair(kernel_size), _pair(dilation),
+                        _pair(padding), _pair(stride))

@@ -1,4 +1,4 @@
-"""torch.nn.functional's dropout functions (core/_actnorm.py holds the algorithm)."""
+"""torch.nn.functional's dropout functions (core/_dropout.py holds the algorithm)."""
 import core
 
 __all__ = ["dropout", "dropout2d", "dropout3d", "alpha_dropout", "feature_alpha_dropout"]

@@ -34,6 +34,10 @@ def max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation
 
 
 def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    if input.is_quantized and not return_indices:
+        pair = _quantized_pair
+        return _C._quantized.max_pool2d(input, pair(kernel_size), pair(kernel_size if stride is None else stride),
+                                        pair(padding), pair(dilation), ceil_mode)
     if return_indices:
         return max_pool2d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
     return _ops["max_pool2d"](input, kernel_size, _stride(stride), padding, dilation, ceil_mode)
@@ -47,6 +51,10 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
                divisor_override=None):
     return _ops["avg_pool2d"](input, kernel_size, _stride(stride), padding, ceil_mode, count_include_pad,
                               divisor_override)
+
+
+def _quantized_pair(v):
+    return [v, v] if isinstance(v, int) else list(v)
 
 
 def _list_with_default(out_size, defaults):
@@ -81,6 +89,8 @@ def adaptive_avg_pool1d(input, output_size):
 
 
 def adaptive_avg_pool2d(input, output_size):
+    if input.is_quantized:
+        return _C._quantized.adaptive_avg_pool2d(input, _quantized_pair(_list_with_default(output_size, input.size())))
     return _ops["adaptive_avg_pool2d"](input, _list_with_default(output_size, input.size()))
 
 

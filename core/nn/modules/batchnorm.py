@@ -1,8 +1,10 @@
 """torch.nn's batch-norm modules (PyTorch 1.8): _NormBase, _BatchNorm, BatchNorm1d/2d/3d and
-SyncBatchNorm (batch norm on this one process)."""
+SyncBatchNorm (statistics across the ranks of a process group)."""
 import core
+import core.distributed as dist
 from core.nn import functional as F
 from core.nn import init
+from core.nn.modules._sync_batch_norm import SyncBatchNormFunction
 from core.nn.modules.module import Module
 from core.nn.parameter import Parameter
 
@@ -68,13 +70,18 @@ class _NormBase(Module):
 
 
 class _BatchNorm(_NormBase):
-    def forward(self, input):
-        self._check_input_dim(input)
+    def _average_factor(self):
+        """The running statistics' update weight of this forward (counting the batch when training)."""
         factor = 0.0 if self.momentum is None else self.momentum
         if self.training and self.track_running_stats and self.num_batches_tracked is not None:
             self.num_batches_tracked.add_(1)
             # momentum=None: a cumulative moving average
             factor = 1.0 / float(self.num_batches_tracked.item()) if self.momentum is None else self.momentum
+        return factor
+
+    def forward(self, input):
+        self._check_input_dim(input)
+        factor = self._average_factor()
         bn_training = self.training or (self.running_mean is None and self.running_var is None)
         use_stats = not self.training or self.track_running_stats
         return F.batch_norm(input, self.running_mean if use_stats else None,
@@ -101,8 +108,10 @@ class BatchNorm3d(_BatchNorm):
 
 
 class SyncBatchNorm(_BatchNorm):
-    """Batch norm whose statistics would be synchronised across processes; with one process
-    (the only setting here) it is exactly BatchNorm."""
+    """Batch norm whose training statistics are those of the whole batch across the ranks of
+    `process_group` (default: the default group), for DistributedDataParallel with small per-rank
+    batches. With no process group initialised, a group of one, or in eval mode with running
+    statistics, it is exactly BatchNorm."""
 
     def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True,
                  process_group=None):
@@ -113,6 +122,19 @@ class SyncBatchNorm(_BatchNorm):
     def _check_input_dim(self, input):
         if input.dim() < 2:
             raise ValueError(f"expected at least 2D input (got {input.dim()}D input)")
+
+    def forward(self, input):
+        self._check_input_dim(input)
+        bn_training = self.training or (self.running_mean is None and self.running_var is None)
+        group = None
+        if bn_training and dist.is_initialized():
+            group = dist._group.resolve(self.process_group, "SyncBatchNorm")
+        if group is None or group.size() == 1:
+            return super().forward(input)
+        factor = self._average_factor()
+        track = not self.training or self.track_running_stats
+        return SyncBatchNormFunction.apply(input, self.weight, self.bias, self.running_mean if track else None,
+                                           self.running_var if track else None, self.eps, factor, group)
 
     def _specify_ddp_gpu_num(self, gpu_size):
         if gpu_size > 1:

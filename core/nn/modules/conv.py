@@ -7,17 +7,12 @@ import core
 from core.nn import init
 from core.nn.functional import _conv as F
 from core.nn.modules.module import Module
+from core.nn.modules.utils import _pair, _single
 from core.nn.parameter import Parameter
 
 __all__ = ["Conv1d", "Conv2d", "ConvTranspose1d", "ConvTranspose2d"]
 
 _PADDING_MODES = ("zeros", "reflect", "replicate", "circular")
-
-
-def _ntuple(value, n):
-    if isinstance(value, (tuple, list)):
-        return tuple(value)
-    return (value,) * n
 
 
 def _reverse_repeat(t):
@@ -113,8 +108,8 @@ class Conv1d(_ConvNd):
 
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1,
                  bias=True, padding_mode="zeros"):
-        super().__init__(in_channels, out_channels, _ntuple(kernel_size, 1), _ntuple(stride, 1),
-                         padding if isinstance(padding, str) else _ntuple(padding, 1), _ntuple(dilation, 1),
+        super().__init__(in_channels, out_channels, _single(kernel_size), _single(stride),
+                         padding if isinstance(padding, str) else _single(padding), _single(dilation),
                          False, (0,), groups, bias, padding_mode)
 
     def forward(self, input):
@@ -126,8 +121,8 @@ class Conv2d(_ConvNd):
 
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1,
                  bias=True, padding_mode="zeros"):
-        super().__init__(in_channels, out_channels, _ntuple(kernel_size, 2), _ntuple(stride, 2),
-                         padding if isinstance(padding, str) else _ntuple(padding, 2), _ntuple(dilation, 2),
+        super().__init__(in_channels, out_channels, _pair(kernel_size), _pair(stride),
+                         padding if isinstance(padding, str) else _pair(padding), _pair(dilation),
                          False, (0, 0), groups, bias, padding_mode)
 
     def forward(self, input):
@@ -170,8 +165,8 @@ class ConvTranspose1d(_ConvTransposeNd):
 
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, output_padding=0, groups=1,
                  bias=True, dilation=1, padding_mode="zeros"):
-        super().__init__(in_channels, out_channels, _ntuple(kernel_size, 1), _ntuple(stride, 1),
-                         _ntuple(padding, 1), _ntuple(dilation, 1), _ntuple(output_padding, 1), groups, bias,
+        super().__init__(in_channels, out_channels, _single(kernel_size), _single(stride),
+                         _single(padding), _single(dilation), _single(output_padding), groups, bias,
                          padding_mode)
 
     def forward(self, input, output_size=None):
@@ -185,8 +180,8 @@ class ConvTranspose2d(_ConvTransposeNd):
 
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, output_padding=0, groups=1,
                  bias=True, dilation=1, padding_mode="zeros"):
-        super().__init__(in_channels, out_channels, _ntuple(kernel_size, 2), _ntuple(stride, 2),
-                         _ntuple(padding, 2), _ntuple(dilation, 2), _ntuple(output_padding, 2), groups, bias,
+        super().__init__(in_channels, out_channels, _pair(kernel_size), _pair(stride),
+                         _pair(padding), _pair(dilation), _pair(output_padding), groups, bias,
                          padding_mode)
 
     def forward(self, input, output_size=None):

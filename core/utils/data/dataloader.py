@@ -303,6 +303,8 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
         self._send_idx += 1
 
     def _next_data(self):
+        if not self._alive:  # ended, or shut down by a worker's error
+            raise StopIteration
         while True:
             # Skip tasks sent to workers whose iterable has ended: they will never be answered.
             while self._rcvd_idx < self._send_idx and not self._workers_status[self._task_worker[self._rcvd_idx]]:
@@ -326,6 +328,7 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
                 continue
             self._try_put_index()
             if kind == _worker.ERROR:
+                self._shutdown_workers()  # now, not when the garbage collector finds the iterator
                 body.reraise()
             return self._receiver.unpack(worker_id, body)
 

@@ -9,9 +9,10 @@ __all__ = ["DistributedSampler"]
 
 
 def _world():
-    # core has no process groups yet: num_replicas and rank must then be given.
-    dist = getattr(core, "distributed", None)
-    if dist is None or not dist.is_available() or not dist.is_initialized():
+    # Without an initialised process group, num_replicas and rank must be given.
+    import core.distributed as dist
+
+    if not dist.is_available() or not dist.is_initialized():
         raise RuntimeError("Requires distributed package to be available")
     return dist
 

@@ -1,7 +1,6 @@
 """Convolutions by hand: every algorithm path (im2col + GEMM, 1x1 GEMM, depthwise, direct for
 few input channels; NCHW and NHWC) against the numpy reference, gradients (gradcheck / gradgradcheck per path), each ISA
 build of the depthwise kernels bit for bit, F-level padding strings, unfold/fold, errors."""
-import json
 import os
 import sys
 
@@ -14,7 +13,7 @@ from core import autograd
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from op_matrix.refs_conv import col2im_ref, conv_ref, conv_transpose_ref, im2col_ref  # noqa: E402
-from support import run_python  # noqa: E402
+from support import assert_isa_builds_agree  # noqa: E402
 
 
 def _rand(rng, *shape, dtype=np.float32):
@@ -253,20 +252,8 @@ print(json.dumps(out))
 """
 
 
-def _run_with_capability(cap):
-    res = run_python(_ISA_SCRIPT, env=dict(os.environ, TENSORZOO_CPU_CAPABILITY=cap))
-    assert res.returncode == 0, res.stderr
-    return json.loads(res.stdout)
-
-
 def test_depthwise_isa_builds_are_bit_identical():
-    results = {cap: _run_with_capability(cap) for cap in ("baseline", "avx2", "avx512")}
-    ref = results["baseline"]
-    assert ref["cap"] == "baseline"
-    for cap, r in results.items():
-        for key in ref:
-            if key != "cap":
-                assert r[key] == ref[key], f"{key} differs between baseline and {r['cap']} (asked {cap})"
+    ref = assert_isa_builds_agree(_ISA_SCRIPT)
     # The NCHW and NHWC forward kernels accumulate in the same order: same bits too.
     for key in ref:
         if key.endswith("-nchw-y"):

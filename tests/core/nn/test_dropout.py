@@ -81,3 +81,56 @@ def test_gradient_is_the_mask():
 def test_errors(call, exc, fragment):
     with pytest.raises(exc, match=fragment):
         call()
+
+
+# ---- the one-pass apply kernel (_dropout_apply) that every form uses
+
+_apply = core._C._internal["_dropout_apply"]
+_apply_ = core._C._internal["_dropout_apply_"]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16"])
+@pytest.mark.parametrize("mask_shape", [(6, 7, 5), (6, 7, 1), (1, 7, 5)])
+def test_apply_kernel_matches_numpy(rng, dtype, mask_shape):
+    x = rng.standard_normal((6, 7, 5)).astype(dtype)
+    x[0, 0, 0], x[1, 1, 1] = np.nan, np.inf
+    m = rng.random(mask_shape) < 0.6
+    ct = np.float32 if dtype == "float16" else np.dtype(dtype).type
+    plain = _apply(core.tensor(x), core.tensor(m), 1.25).numpy()
+    with np.errstate(invalid="ignore"):
+        want = ((x.astype(ct) * m.astype(ct)) * ct(1.25)).astype(dtype)  # x * 0 keeps NaN
+        np.testing.assert_array_equal(plain, want)
+        affine = _apply(core.tensor(x), core.tensor(m), 0.8, 0.3, -1.5).numpy()
+        want = (x.astype(ct) * np.where(m, ct(0.8), ct(0)) + np.where(m, ct(0.3), ct(-1.5))).astype(dtype)
+    np.testing.assert_array_equal(affine, want)
+
+
+def test_apply_keeps_channels_last_and_works_in_place(rng):
+    x = core.tensor(rng.standard_normal((2, 3, 4, 5)).astype(np.float32)).contiguous(memory_format=core.channels_last)
+    m = core.tensor(rng.random((2, 3, 1, 1)) < 0.5)
+    y = _apply(x, m, 2.0)
+    assert y.is_contiguous(memory_format=core.channels_last)
+    want = x.numpy() * m.numpy() * 2
+    np.testing.assert_array_equal(y.numpy(), want)
+    assert _apply_(x, m, 2.0) is x
+    np.testing.assert_array_equal(x.numpy(), want)
+
+
+def test_apply_gradients():
+    rng = np.random.default_rng(3)
+    m = core.tensor(rng.random((4, 3)) < 0.5)
+    x = core.tensor(rng.standard_normal((4, 3)), dtype=core.float64, requires_grad=True)
+    assert gradcheck(lambda t: _apply(t, m, 1.7), (x,))
+    assert gradcheck(lambda t: _apply(t, m, 0.9, 0.2, -0.4), (x,))
+    assert core.autograd.gradgradcheck(lambda t: _apply(t, m, 1.7) * t, (x,))
+
+
+@pytest.mark.parametrize("bad, match", [
+    (lambda: _apply(core.ones(3, dtype=core.int64), core.ones(3, dtype=core.bool), 2.0), "floating point"),
+    (lambda: _apply(core.ones(3), core.ones(3), 2.0), "bool mask"),
+    (lambda: _apply(core.ones(3), core.ones(4, dtype=core.bool), 2.0), "must match the size"),
+    (lambda: _apply(core.ones(3, 1), core.ones(3, 2, dtype=core.bool), 2.0), "does not broadcast"),
+])
+def test_apply_rejects_bad_input(bad, match):
+    with pytest.raises(RuntimeError, match=match):
+        bad()

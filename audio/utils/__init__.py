@@ -1,0 +1,2 @@
+"""audio.utils (torchaudio.utils)."""
+from audio.utils import sox_utils  # noqa: F401

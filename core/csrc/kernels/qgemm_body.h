@@ -1,0 +1,211 @@
+// The int8 GEMM kernel of kernels/qgemm.h, included by kernels/isa/qgemm_kernels.cpp (the
+// baseline, AVX2 and AVX-512 builds) and kernels/isa_vnni/qgemm_vnni_kernels.cpp (AVX-512
+// VNNI). The baseline build is the scalar int32 reference; the SIMD builds run a register
+// tile of MR rows x 16 * kBlocks channels, one packed row of B per 4 values of k.
+#pragma once
+#include <immintrin.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "kernels/qgemm.h"
+#include "kernels/simd_vec.h"
+
+#ifndef TZ_CPU_CAPABILITY
+#error "kernels/qgemm_body.h is for the per-ISA kernel files only"
+#endif
+
+namespace tz {
+namespace TZ_CPU_CAPABILITY {
+namespace {
+
+// The output stage of row m, channels [n0, n0 + count), from its int32 dot products.
+inline void store_row(const QGemmArgs& g, int64_t m, int64_t n0, int64_t count, int32_t* acc) {
+  const int32_t* colsum = g.b.colsum + n0;
+  const int32_t a_zp = g.a_zp;
+  for (int64_t j = 0; j < count; ++j) acc[j] -= a_zp * colsum[j];
+  if (g.b_zp) {
+    const int32_t row_term = static_cast<int32_t>(g.b.K) * a_zp - g.a_rowsum[m];
+    const int32_t* b_zp = g.b_zp + n0;
+    for (int64_t j = 0; j < count; ++j) acc[j] += row_term * b_zp[j];
+  }
+  const QGemmOutput& o = g.out;
+  const float* mult = o.mult + n0;
+  const float* bias = o.bias ? o.bias + n0 : nullptr;
+  if (o.to_float) {
+    float* y = static_cast<float*>(o.y) + m * o.ldy + n0;
+    if (bias)
+      for (int64_t j = 0; j < count; ++j) y[j] = static_cast<float>(acc[j]) * mult[j] + bias[j];
+    else
+      for (int64_t j = 0; j < count; ++j) y[j] = static_cast<float>(acc[j]) * mult[j];
+    return;
+  }
+  uint8_t* y = static_cast<uint8_t*>(o.y) + m * o.ldy + n0;
+  const float zp = static_cast<float>(o.out_zp), lo = static_cast<float>(o.lo), hi = static_cast<float>(o.hi);
+  float v[32];
+  if (bias)
+    for (int64_t j = 0; j < count; ++j) v[j] = (static_cast<float>(acc[j]) + bias[j]) * mult[j];
+  else
+    for (int64_t j = 0; j < count; ++j) v[j] = static_cast<float>(acc[j]) * mult[j];
+  for (int64_t j = 0; j < count; ++j)
+    y[j] = static_cast<uint8_t>(std::min(std::max(std::nearbyint(v[j]) + zp, lo), hi));
+}
+
+#if !defined(__AVX2__)
+
+// The scalar int32 reference.
+void qgemm_kernel(const QGemmArgs& g, int64_t m0, int64_t m1, int64_t nb0, int64_t nb1) {
+  const QGemmPackedB& b = g.b;
+  int32_t acc[kQGemmBlock];
+  for (int64_t nb = nb0; nb < nb1; ++nb) {
+    const int8_t* block = b.data + nb * b.K4 * kQGemmBlock;
+    const int64_t count = std::min<int64_t>(kQGemmBlock, b.N - nb * kQGemmBlock);
+    for (int64_t m = m0; m < m1; ++m) {
+      const uint8_t* a = g.a + m * g.lda;
+      for (int64_t j = 0; j < count; ++j) {
+        int32_t sum = 0;
+        for (int64_t k = 0; k < b.K; ++k)
+          sum += static_cast<int32_t>(a[k]) * static_cast<int32_t>(block[(k / 4) * 64 + j * 4 + k % 4]);
+        acc[j] = sum;
+      }
+      store_row(g, m, nb * kQGemmBlock, count, acc);
+    }
+  }
+}
+
+#else
+
+#if defined(__AVX512F__)
+using VI = __m512i;
+constexpr int kVecPerBlock = 1;  // vectors per packed block of 16 channels
+constexpr int kMaxBlocks = 2;
+constexpr int kMR = 8;
+TZ_VINLINE VI vzero() { return _mm512_setzero_si512(); }
+TZ_VINLINE VI vload(const void* p) { return _mm512_loadu_si512(p); }
+TZ_VINLINE VI vbroadcast4(const uint8_t* p) {
+  int32_t v;
+  std::memcpy(&v, p, 4);
+  return _mm512_set1_epi32(v);
+}
+TZ_VINLINE void vstore(int32_t* p, VI v) { _mm512_storeu_si512(p, v); }
+#if defined(__AVX512VNNI__)
+TZ_VINLINE VI dot4(VI acc, VI a, VI b) { return _mm512_dpbusd_epi32(acc, a, b); }
+#else
+TZ_VINLINE VI dot4(VI acc, VI a, VI b) {
+  return _mm512_add_epi32(acc, _mm512_madd_epi16(_mm512_maddubs_epi16(a, b), _mm512_set1_epi16(1)));
+}
+// a = 2 * (a >> 1) + (a & 1): two products whose int16 pair sums cannot saturate.
+TZ_VINLINE VI dot4_split(VI acc, VI a, VI b) {
+  const VI high = _mm512_and_si512(_mm512_srli_epi16(a, 1), _mm512_set1_epi8(0x7f));
+  const VI low = _mm512_and_si512(a, _mm512_set1_epi8(1));
+  acc = _mm512_add_epi32(acc, _mm512_madd_epi16(_mm512_maddubs_epi16(high, b), _mm512_set1_epi16(2)));
+  return _mm512_add_epi32(acc, _mm512_madd_epi16(_mm512_maddubs_epi16(low, b), _mm512_set1_epi16(1)));
+}
+#endif
+#else  // AVX2
+using VI = __m256i;
+constexpr int kVecPerBlock = 2;
+constexpr int kMaxBlocks = 1;
+constexpr int kMR = 6;
+TZ_VINLINE VI vzero() { return _mm256_setzero_si256(); }
+TZ_VINLINE VI vload(const void* p) { return _mm256_loadu_si256(static_cast<const __m256i*>(p)); }
+TZ_VINLINE VI vbroadcast4(const uint8_t* p) {
+  int32_t v;
+  std::memcpy(&v, p, 4);
+  return _mm256_set1_epi32(v);
+}
+TZ_VINLINE void vstore(int32_t* p, VI v) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v); }
+TZ_VINLINE VI dot4(VI acc, VI a, VI b) {
+  return _mm256_add_epi32(acc, _mm256_madd_epi16(_mm256_maddubs_epi16(a, b), _mm256_set1_epi16(1)));
+}
+TZ_VINLINE VI dot4_split(VI acc, VI a, VI b) {
+  const VI high = _mm256_and_si256(_mm256_srli_epi16(a, 1), _mm256_set1_epi8(0x7f));
+  const VI low = _mm256_and_si256(a, _mm256_set1_epi8(1));
+  acc = _mm256_add_epi32(acc, _mm256_madd_epi16(_mm256_maddubs_epi16(high, b), _mm256_set1_epi16(2)));
+  return _mm256_add_epi32(acc, _mm256_madd_epi16(_mm256_maddubs_epi16(low, b), _mm256_set1_epi16(1)));
+}
+#endif
+
+constexpr int kLanes32 = static_cast<int>(sizeof(VI) / 4);
+
+// MR rows x kBlocks packed blocks into tile (rows of 16 * kMaxBlocks int32).
+template <int MR, int kBlocks, bool kSplit>
+TZ_VINLINE void micro_tile(const QGemmArgs& g, int64_t m, int64_t nb, int32_t (*tile)[kQGemmBlock * kMaxBlocks]) {
+  constexpr int NV = kVecPerBlock * kBlocks;
+  VI acc[MR][NV];
+  for (int r = 0; r < MR; ++r)
+    for (int v = 0; v < NV; ++v) acc[r][v] = vzero();
+  const int64_t K4 = g.b.K4, lda = g.lda;
+  const int8_t* b0 = g.b.data + nb * K4 * kQGemmBlock;
+  const uint8_t* a0 = g.a + m * lda;
+  for (int64_t k = 0; k < K4; k += 4) {
+    VI bv[NV];
+    for (int blk = 0; blk < kBlocks; ++blk)
+      for (int v = 0; v < kVecPerBlock; ++v)
+        bv[blk * kVecPerBlock + v] = vload(b0 + blk * K4 * kQGemmBlock + k * kQGemmBlock + v * sizeof(VI));
+    for (int r = 0; r < MR; ++r) {
+      const VI av = vbroadcast4(a0 + r * lda + k);
+      for (int v = 0; v < NV; ++v) {
+#if defined(__AVX512VNNI__)
+        acc[r][v] = dot4(acc[r][v], av, bv[v]);
+#else
+        acc[r][v] = kSplit ? dot4_split(acc[r][v], av, bv[v]) : dot4(acc[r][v], av, bv[v]);
+#endif
+      }
+    }
+  }
+  for (int r = 0; r < MR; ++r)
+    for (int v = 0; v < NV; ++v) vstore(tile[r] + v * kLanes32, acc[r][v]);
+}
+
+template <int kBlocks, bool kSplit>
+void tile_rows(const QGemmArgs& g, int64_t m, int64_t rows, int64_t nb, int32_t (*tile)[kQGemmBlock * kMaxBlocks]) {
+  switch (rows) {
+    case 1: return micro_tile<1, kBlocks, kSplit>(g, m, nb, tile);
+    case 2: return micro_tile<2, kBlocks, kSplit>(g, m, nb, tile);
+    case 3: return micro_tile<3, kBlocks, kSplit>(g, m, nb, tile);
+    case 4: return micro_tile<4, kBlocks, kSplit>(g, m, nb, tile);
+    case 5: return micro_tile<5, kBlocks, kSplit>(g, m, nb, tile);
+    case 6: return micro_tile<6, kBlocks, kSplit>(g, m, nb, tile);
+#if defined(__AVX512F__)
+    case 7: return micro_tile<7, kBlocks, kSplit>(g, m, nb, tile);
+    case 8: return micro_tile<8, kBlocks, kSplit>(g, m, nb, tile);
+#endif
+  }
+}
+
+template <bool kSplit>
+void qgemm_tiles(const QGemmArgs& g, int64_t m0, int64_t m1, int64_t nb0, int64_t nb1) {
+  alignas(64) int32_t tile[kMR][kQGemmBlock * kMaxBlocks];
+  for (int64_t nb = nb0; nb < nb1; nb += kMaxBlocks) {
+    const int64_t blocks = std::min<int64_t>(kMaxBlocks, nb1 - nb);
+    const int64_t n0 = nb * kQGemmBlock, count = std::min<int64_t>(blocks * kQGemmBlock, g.b.N - n0);
+    for (int64_t m = m0; m < m1; m += kMR) {
+      const int64_t rows = std::min<int64_t>(kMR, m1 - m);
+      if (blocks == kMaxBlocks)
+        tile_rows<kMaxBlocks, kSplit>(g, m, rows, nb, tile);
+      else
+        tile_rows<1, kSplit>(g, m, rows, nb, tile);
+      for (int64_t r = 0; r < rows; ++r) store_row(g, m + r, n0, count, tile[r]);
+    }
+  }
+}
+
+void qgemm_kernel(const QGemmArgs& g, int64_t m0, int64_t m1, int64_t nb0, int64_t nb1) {
+#if defined(__AVX512VNNI__)
+  qgemm_tiles<false>(g, m0, m1, nb0, nb1);  // vpdpbusd never saturates
+#else
+  if (g.exact_split)
+    qgemm_tiles<true>(g, m0, m1, nb0, nb1);
+  else
+    qgemm_tiles<false>(g, m0, m1, nb0, nb1);
+#endif
+}
+
+#endif  // __AVX2__
+
+}  // namespace
+TZ_REGISTER_KERNEL(qgemm_stub, &qgemm_kernel);
+}  // namespace TZ_CPU_CAPABILITY
+}  // namespace tz

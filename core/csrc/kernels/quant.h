@@ -1,0 +1,78 @@
+// Elementwise and pooling kernels of quantized tensors, on contiguous runs. Every float
+// step is written out (no contraction, nearbyint = round half to even), so the per-ISA
+// builds give the same bits; the formulas are PyTorch's (fbgemm's on x86):
+//   quantize:   q = clamp(nearbyint(x * (1 / scale)) + zp, qmin, qmax)
+//   dequantize: x = float(q - zp) * scale
+#pragma once
+#include <cstdint>
+
+#include "kernels/dispatch.h"
+#include "tensor/dtype.h"
+
+namespace tz {
+
+// qdtype: QUInt8, QInt8 or QInt32 storage. Returns whether x held a NaN.
+using QuantizeFn = bool (*)(DType qdtype, const float* x, void* q, int64_t n, float inv_scale, int64_t zp);
+using DequantizeFn = void (*)(DType qdtype, const void* q, float* x, int64_t n, float scale, int64_t zp);
+extern DispatchStub<QuantizeFn> quantize_stub;
+extern DispatchStub<DequantizeFn> dequantize_stub;
+
+// fake quantization: out = (clamp(nearbyint(x * inv_scale) + zp, qmin, qmax) - zp) * scale;
+// mask (may be null) = whether nearbyint(x * inv_scale) + zp lies in [qmin, qmax].
+using FakeQuantFn = void (*)(const float* x, float* out, bool* mask, int64_t n, float scale, float inv_scale,
+                             int64_t zp, int64_t qmin, int64_t qmax);
+extern DispatchStub<FakeQuantFn> fake_quant_stub;
+
+// Binary ops of two quint8 runs into a quint8 run (PyTorch's qadd / qmul):
+//   add: y = q(float(a - za) * sa + float(b - zb) * sb)       (then ReLU if relu)
+//   mul: y = q(float((a - za) * (b - zb)) * (sa * sb / sy))    (then ReLU if relu)
+// where q(v) = clamp(nearbyint(v * inv_sy) + zy) for add and clamp(nearbyint(v) + zy) for mul.
+enum class QBinaryOp : uint8_t { Add, Mul };
+struct QBinaryArgs {
+  float a_scale, b_scale, inv_out_scale, multiplier;
+  int32_t a_zp, b_zp, out_zp;
+  bool relu;
+};
+using QBinaryFn = void (*)(QBinaryOp op, const uint8_t* a, const uint8_t* b, uint8_t* y, int64_t n,
+                           const QBinaryArgs& args);
+extern DispatchStub<QBinaryFn> qbinary_stub;
+
+// y[i] = table[x[i]] (quint8 activations: hardswish, hardsigmoid, requantization...).
+using QLookupFn = void (*)(const uint8_t* x, uint8_t* y, int64_t n, const uint8_t* table);
+extern DispatchStub<QLookupFn> qlookup_stub;
+
+// y = clamp(x, lo, hi) on stored integers (relu, relu6 keep the input's qparams).
+using QClampFn = void (*)(DType qdtype, const void* x, void* y, int64_t n, int32_t lo, int32_t hi);
+extern DispatchStub<QClampFn> qclamp_stub;
+
+// NHWC average pooling of quint8 over windows [h0, h1) x [w0, w1) of each output pixel:
+// y[c] = clamp(nearbyint(float(sum - count * in_zp) * (1 / (1 / (multiplier)))) + out_zp), with
+// multiplier = in_scale / out_scale / count (PyTorch's adaptive pooling).
+struct QAvgPoolArgs {
+  const uint8_t* x;      // one image, H x W x C
+  uint8_t* y;            // one image, OH x OW x C
+  int64_t H, W, C, OH, OW;
+  float in_scale, out_scale;
+  int32_t in_zp, out_zp;
+};
+// Output rows [oh0, oh1) of adaptive average pooling.
+using QAvgPoolFn = void (*)(const QAvgPoolArgs& args, int64_t oh0, int64_t oh1);
+extern DispatchStub<QAvgPoolFn> qadaptive_avg_pool_stub;
+
+// Depthwise quantized convolution, NHWC, one input channel per group (C == O, multiplier 1):
+// acc[c] = sum over valid taps (x - x_zp) * w[tap][c], w packed as int32 (KH*KW, C) already
+// minus the weight zero points; then the output stage of kernels/qgemm.h per channel.
+struct QDepthwiseArgs {
+  const uint8_t* x;     // N x H x W x C
+  const int32_t* w;     // KH*KW x C
+  uint8_t* y;           // N x OH x OW x C
+  int64_t N, H, W, C, OH, OW, KH, KW, sh, sw, ph, pw, dh, dw;
+  int32_t x_zp, out_zp, lo, hi;
+  const float* mult;    // (C,)
+  const float* bias;    // (C,) divided by x_scale * w_scale[c], or null
+};
+// Output rows (n, oh) in [begin, end).
+using QDepthwiseFn = void (*)(const QDepthwiseArgs& args, int64_t begin, int64_t end);
+extern DispatchStub<QDepthwiseFn> qconv_depthwise_stub;
+
+}  // namespace tz

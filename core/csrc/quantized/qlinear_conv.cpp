@@ -1,0 +1,396 @@
+#include "quantized/qlinear_conv.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "iter/thread_pool.h"
+#include "kernels/qgemm.h"
+#include "kernels/quant.h"
+#include "ops/conversion.h"
+#include "quantized/quantize.h"
+#include "tensor/memory_format.h"
+
+namespace tz {
+
+namespace {
+
+constexpr int64_t kRowChunk = 96;  // A rows per task: a multiple of every build's register tile
+
+// The weight's per-output-channel scales and zero points (per tensor: repeated).
+void read_weight_qparams(const Tensor& w, PackedWeight& p, const char* op) {
+  TZ_CHECK(w.dtype() == DType::QInt8, Type, op, "(): the weight must be qint8, got ", dtype_name(w.dtype()));
+  const Quantizer& q = quantizer_of(w, op);
+  p.w_scales.resize(p.O);
+  p.w_zero_points.resize(p.O);
+  if (q.per_channel()) {
+    TZ_CHECK(q.scheme == QScheme::PerChannelAffine && q.axis == 0, NotImplemented, op,
+             "(): per-channel weights must be quantized along dim 0 with integer zero points");
+    for (int64_t o = 0; o < p.O; ++o) {
+      p.w_scales[o] = static_cast<float>(q.scales.data<double>()[o]);
+      p.w_zero_points[o] = static_cast<int32_t>(q.zero_points.data<int64_t>()[o]);
+    }
+  } else {
+    std::fill(p.w_scales.begin(), p.w_scales.end(), static_cast<float>(q.scale));
+    std::fill(p.w_zero_points.begin(), p.w_zero_points.end(), static_cast<int32_t>(q.zero_point));
+  }
+  p.has_w_zero_points = std::any_of(p.w_zero_points.begin(), p.w_zero_points.end(), [](int32_t z) { return z != 0; });
+}
+
+void read_bias(const Tensor& bias, PackedWeight& p, const char* op) {
+  if (!bias.defined()) return;
+  TZ_CHECK(!is_quantized(bias.dtype()) && is_floating(bias.dtype()), Type, op, "(): bias must be a float tensor, got ",
+           dtype_name(bias.dtype()));
+  TZ_CHECK(bias.dim() == 1 && bias.sizes()[0] == p.O, Runtime, op, "(): bias must have shape [", p.O, "], got ",
+           shape_str(bias.sizes()));
+  p.bias = contiguous(to_dtype(bias, DType::Float32, true), MemoryFormat::Contiguous);
+}
+
+// Packs each group's rows (O / groups of them) of the (O, K) int8 matrix.
+void pack_groups(const Tensor& w_ints, PackedWeight& p) {
+  const int64_t og = p.O / p.groups, og16 = (og + kQGemmBlock - 1) / kQGemmBlock * kQGemmBlock;
+  p.K4 = round_up4(p.K);
+  p.packed.resize(static_cast<size_t>(p.groups * og16 * p.K4));
+  p.colsum.resize(p.O);
+  const int8_t* b = w_ints.data<int8_t>();
+  for (int64_t g = 0; g < p.groups; ++g) {
+    int32_t amax = 0;
+    qgemm_pack(b + g * og * p.K, p.K, og, p.K, p.packed.data() + g * og16 * p.K4, p.colsum.data() + g * og, &amax);
+    p.abs_max = std::max(p.abs_max, amax);
+  }
+}
+
+// Per output channel: the requantization multiplier and the bias in accumulator units.
+struct OutputStage {
+  std::vector<float> mult, bias;
+  OutputStage(const PackedWeight& p, float x_scale, double out_scale) : mult(p.O) {
+    const float inv_out = static_cast<float>(out_scale);
+    if (p.bias.defined()) bias.resize(p.O);
+    for (int64_t o = 0; o < p.O; ++o) {
+      const float act_times_w = x_scale * p.w_scales[o];
+      mult[o] = act_times_w / inv_out;
+      if (p.bias.defined()) bias[o] = p.bias.data<float>()[o] / act_times_w;
+    }
+  }
+};
+
+// Whether vpmaddubsw's int16 pair sums could saturate on this A (only builds without VNNI).
+bool needs_exact_split(const uint8_t* a, int64_t rows, int64_t lda, int64_t k, int32_t w_abs_max) {
+  const CpuCapability cap = cpu_capability();
+  if (cap != CpuCapability::AVX2 && cap != CpuCapability::AVX512) return false;
+  if (2 * 255 * w_abs_max <= 32767) return false;
+  uint8_t amax = 0;
+  for (int64_t m = 0; m < rows; ++m)
+    for (int64_t j = 0; j < k; ++j) amax = std::max(amax, a[m * lda + j]);
+  return 2 * int32_t(amax) * w_abs_max > 32767;
+}
+
+std::vector<int32_t> row_sums(const uint8_t* a, int64_t rows, int64_t lda, int64_t k) {
+  std::vector<int32_t> sums(rows);
+  for (int64_t m = 0; m < rows; ++m) {
+    int32_t s = 0;
+    for (int64_t j = 0; j < k; ++j) s += a[m * lda + j];
+    sums[m] = s;
+  }
+  return sums;
+}
+
+// Runs the GEMM of `args` over all rows and channel blocks on the thread pool.
+void run_qgemm(QGemmArgs args, int64_t w_abs_max) {
+  std::vector<int32_t> sums;
+  if (args.b_zp) {
+    sums = row_sums(args.a, args.M, args.lda, args.b.K);
+    args.a_rowsum = sums.data();
+  }
+  args.exact_split = needs_exact_split(args.a, args.M, args.lda, args.b.K, static_cast<int32_t>(w_abs_max));
+  const int64_t blocks = (args.b.N + kQGemmBlock - 1) / kQGemmBlock;
+  const int64_t row_tasks = (args.M + kRowChunk - 1) / kRowChunk;
+  const int64_t want = 4 * get_num_threads();
+  const int64_t block_chunk = row_tasks >= want ? blocks : std::max<int64_t>(2, blocks * row_tasks / want);
+  const int64_t block_tasks = (blocks + block_chunk - 1) / block_chunk;
+  parallel_for(0, row_tasks * block_tasks, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t t = begin; t < end; ++t) {
+      const int64_t mt = t / block_tasks, bt = t % block_tasks;
+      qgemm_stub(args, mt * kRowChunk, std::min(args.M, (mt + 1) * kRowChunk), bt * block_chunk,
+                 std::min(blocks, (bt + 1) * block_chunk));
+    }
+  });
+}
+
+// A (rows x k) as rows of K4 bytes when its rows cannot be read as they are.
+const uint8_t* rows_readable(const uint8_t* a, int64_t rows, int64_t lda, int64_t k, int64_t k4,
+                             std::vector<uint8_t>& copy, int64_t* out_lda) {
+  if (k == k4) {
+    *out_lda = lda;
+    return a;
+  }
+  copy.assign(static_cast<size_t>(rows * k4), 0);
+  for (int64_t m = 0; m < rows; ++m) std::memcpy(copy.data() + m * k4, a + m * lda, k);
+  *out_lda = k4;
+  return copy.data();
+}
+
+const Quantizer& activation_quantizer(const Tensor& x, const char* op) {
+  TZ_CHECK(x.dtype() == DType::QUInt8, Type, op, "(): expected a quint8 input (quantize it with a QuantStub), got ",
+           dtype_name(x.dtype()));
+  const Quantizer& q = quantizer_of(x, op);
+  TZ_CHECK(!q.per_channel(), NotImplemented, op, "(): the input must be quantized per tensor");
+  return q;
+}
+
+QGemmArgs gemm_args(const PackedWeight& p, int64_t group, const uint8_t* a, int64_t lda, int64_t M, int32_t a_zp) {
+  const int64_t og = p.O / p.groups, og16 = (og + kQGemmBlock - 1) / kQGemmBlock * kQGemmBlock;
+  QGemmArgs g{};
+  g.a = a;
+  g.lda = lda;
+  g.M = M;
+  g.a_zp = a_zp;
+  g.b_zp = p.has_w_zero_points ? p.w_zero_points.data() + group * og : nullptr;
+  g.b = QGemmPackedB{p.packed.data() + group * og16 * p.K4, p.colsum.data() + group * og, og, p.K, p.K4, p.abs_max};
+  return g;
+}
+
+// Im2col of one group of an NHWC u8 image: rows (oh, ow), columns (kh, kw, c) of K4 bytes;
+// taps in the padding read the input's zero point (they contribute nothing).
+void im2col_u8(const uint8_t* x, int64_t H, int64_t W, int64_t C, int64_t c0, const PackedWeight& p, int64_t OH,
+               int64_t OW, uint8_t pad, uint8_t* col) {
+  const int64_t Cg = p.Cg;
+  parallel_for(0, OH, 4, [&](int64_t b, int64_t e) {
+    for (int64_t oh = b; oh < e; ++oh)
+      for (int64_t ow = 0; ow < OW; ++ow) {
+        uint8_t* row = col + (oh * OW + ow) * p.K4;
+        for (int64_t kh = 0; kh < p.KH; ++kh) {
+          const int64_t ih = oh * p.stride[0] - p.padding[0] + kh * p.dilation[0];
+          for (int64_t kw = 0; kw < p.KW; ++kw, row += Cg) {
+            const int64_t iw = ow * p.stride[1] - p.padding[1] + kw * p.dilation[1];
+            if (ih < 0 || ih >= H || iw < 0 || iw >= W)
+              std::memset(row, pad, Cg);
+            else
+              std::memcpy(row, x + (ih * W + iw) * C + c0, Cg);
+          }
+        }
+        std::memset(row, 0, p.K4 - p.K);
+      }
+  });
+}
+
+}  // namespace
+
+PackedWeightPtr pack_linear(const Tensor& weight, const Tensor& bias) {
+  const char* op = "linear_prepack";
+  TZ_CHECK(weight.dim() == 2, Runtime, op, "(): the weight must be 2-d (out_features, in_features), got ",
+           shape_str(weight.sizes()));
+  auto p = std::make_shared<PackedWeight>();
+  p->weight = weight;
+  p->O = weight.sizes()[0];
+  p->Cg = p->K = weight.sizes()[1];
+  read_weight_qparams(weight, *p, op);
+  read_bias(bias, *p, op);
+  pack_groups(contiguous(int_view(weight), MemoryFormat::Contiguous), *p);
+  return p;
+}
+
+PackedWeightPtr pack_conv2d(const Tensor& weight, const Tensor& bias, const IntList& stride, const IntList& padding,
+                            const IntList& dilation, int64_t groups) {
+  const char* op = "conv2d_prepack";
+  TZ_CHECK(weight.dim() == 4, Runtime, op, "(): the weight must be 4-d (O, C/groups, KH, KW), got ",
+           shape_str(weight.sizes()));
+  TZ_CHECK(stride.size() == 2 && padding.size() == 2 && dilation.size() == 2, Runtime, op,
+           "(): stride, padding and dilation must have two values each");
+  TZ_CHECK(stride[0] > 0 && stride[1] > 0 && dilation[0] > 0 && dilation[1] > 0 && padding[0] >= 0 && padding[1] >= 0,
+           Runtime, op, "(): stride and dilation must be positive and padding non-negative");
+  TZ_CHECK(groups > 0 && weight.sizes()[0] % groups == 0, Runtime, op, "(): groups ", groups,
+           " must divide the output channels ", weight.sizes()[0]);
+  auto p = std::make_shared<PackedWeight>();
+  p->weight = weight;
+  p->is_conv = true;
+  p->stride = stride;
+  p->padding = padding;
+  p->dilation = dilation;
+  p->groups = groups;
+  p->O = weight.sizes()[0];
+  p->Cg = weight.sizes()[1];
+  p->KH = weight.sizes()[2];
+  p->KW = weight.sizes()[3];
+  p->K = p->KH * p->KW * p->Cg;
+  read_weight_qparams(weight, *p, op);
+  read_bias(bias, *p, op);
+  Tensor ints = contiguous(int_view(weight), MemoryFormat::Contiguous);  // (O, Cg, KH, KW)
+  p->depthwise = p->Cg == 1 && groups == p->O;
+  if (p->depthwise) {
+    const int64_t taps = p->KH * p->KW;
+    p->depthwise_w.resize(taps * p->O);
+    for (int64_t o = 0; o < p->O; ++o)
+      for (int64_t t = 0; t < taps; ++t)
+        p->depthwise_w[t * p->O + o] = int32_t(ints.data<int8_t>()[o * taps + t]) - p->w_zero_points[o];
+    return p;
+  }
+  // GEMM rows in the NHWC column order (kh, kw, c).
+  const Shape& st = ints.strides();
+  Tensor rows = contiguous(Tensor::view_of(ints, {p->O, p->KH, p->KW, p->Cg}, {st[0], st[2], st[3], st[1]}, ints.offset()),
+                           MemoryFormat::Contiguous);
+  pack_groups(rows, *p);
+  return p;
+}
+
+Tensor quantized_linear(const Tensor& x, const PackedWeight& p, double scale, int64_t zero_point, bool relu) {
+  const char* op = "quantized::linear";
+  TZ_CHECK(!p.is_conv, Runtime, op, "(): packed weights of a convolution");
+  const Quantizer& xq = activation_quantizer(x, op);
+  check_qparams(scale, zero_point, 0, 255, op);
+  TZ_CHECK(x.dim() >= 1 && x.sizes().back() == p.K, Runtime, op, "(): the input's last dim must be ", p.K,
+           " (in_features), got shape ", shape_str(x.sizes()));
+  Tensor a = contiguous(int_view(x), MemoryFormat::Contiguous);
+  const int64_t M = p.K ? a.numel() / p.K : 0;
+  Shape out_shape = x.sizes();
+  out_shape.back() = p.O;
+  Tensor y = empty_quantized(out_shape, DType::QUInt8, per_tensor_quantizer(scale, zero_point));
+  if (y.numel() == 0) return y;
+  std::vector<uint8_t> copy;
+  int64_t lda;
+  const uint8_t* ap = rows_readable(a.data<uint8_t>(), M, p.K, p.K, p.K4, copy, &lda);
+  OutputStage stage(p, static_cast<float>(xq.scale), scale);
+  QGemmArgs g = gemm_args(p, 0, ap, lda, M, static_cast<int32_t>(xq.zero_point));
+  g.out.mult = stage.mult.data();
+  g.out.bias = stage.bias.empty() ? nullptr : stage.bias.data();
+  g.out.out_zp = static_cast<int32_t>(zero_point);
+  g.out.lo = relu ? static_cast<int32_t>(zero_point) : 0;
+  g.out.hi = 255;
+  g.out.y = y.raw_data();
+  g.out.ldy = p.O;
+  run_qgemm(g, p.abs_max);
+  return y;
+}
+
+void choose_qparams(float min, float max, int64_t qmin, int64_t qmax, double* scale_out, int64_t* zp_out) {
+  constexpr float kSmallScale = 6.1e-5f;
+  min = std::min(min, 0.0f);
+  max = std::max(max, 0.0f);
+  float scale = static_cast<float>((static_cast<double>(max) - min) / static_cast<double>(qmax - qmin));
+  if (scale == 0.0f || std::isinf(1.0f / scale)) scale = 0.1f;
+  if (scale < kSmallScale) {
+    const float original = scale;
+    scale = kSmallScale;
+    if (min == 0.0f) {
+      max = kSmallScale * static_cast<float>(qmax - qmin);
+    } else if (max == 0.0f) {
+      min = -kSmallScale * static_cast<float>(qmax - qmin);
+    } else {
+      const float amplifier = kSmallScale / original;
+      min *= amplifier;
+      max *= amplifier;
+    }
+  }
+  const double from_min = qmin - min / static_cast<double>(scale);
+  const double from_max = qmax - max / static_cast<double>(scale);
+  const double from_min_error = std::abs(static_cast<double>(qmin)) - std::abs(min / static_cast<double>(scale));
+  const double from_max_error = std::abs(static_cast<double>(qmax)) - std::abs(max / static_cast<double>(scale));
+  const double initial = from_min_error < from_max_error ? from_min : from_max;
+  int64_t zp;
+  if (initial < qmin) zp = qmin;
+  else if (initial > qmax) zp = qmax;
+  else zp = static_cast<int64_t>(std::nearbyint(initial));
+  *scale_out = scale;
+  *zp_out = zp;
+}
+
+Tensor quantized_linear_dynamic(const Tensor& x, const PackedWeight& p, bool reduce_range) {
+  const char* op = "quantized::linear_dynamic";
+  TZ_CHECK(!p.is_conv, Runtime, op, "(): packed weights of a convolution");
+  check_float_input(x, op);
+  TZ_CHECK(x.dim() >= 1 && x.sizes().back() == p.K, Runtime, op, "(): the input's last dim must be ", p.K,
+           " (in_features), got shape ", shape_str(x.sizes()));
+  Tensor xc = contiguous(x, MemoryFormat::Contiguous);
+  const float* v = xc.data<float>();
+  float lo = 0, hi = 0;
+  for (int64_t i = 0; i < xc.numel(); ++i) {
+    lo = std::min(lo, v[i]);
+    hi = std::max(hi, v[i]);
+  }
+  TZ_CHECK(std::isfinite(lo) && std::isfinite(hi), Value, op, "(): the input holds an infinite value or NaN");
+  double scale;
+  int64_t zp;
+  choose_qparams(lo, hi, 0, reduce_range ? 127 : 255, &scale, &zp);
+  Tensor qx = quantize_per_tensor(xc, scale, zp, DType::QUInt8);
+  const int64_t M = p.K ? x.numel() / p.K : 0;
+  Shape out_shape = x.sizes();
+  out_shape.back() = p.O;
+  Tensor y = Tensor::empty(out_shape, DType::Float32);
+  if (y.numel() == 0) return y;
+  std::vector<uint8_t> copy;
+  int64_t lda;
+  const uint8_t* ap = rows_readable(qx.data<uint8_t>(), M, p.K, p.K, p.K4, copy, &lda);
+  std::vector<float> mult(p.O);
+  for (int64_t o = 0; o < p.O; ++o) mult[o] = static_cast<float>(scale) * p.w_scales[o];
+  QGemmArgs g = gemm_args(p, 0, ap, lda, M, static_cast<int32_t>(zp));
+  g.out.to_float = true;
+  g.out.mult = mult.data();
+  g.out.bias = p.bias.defined() ? p.bias.data<float>() : nullptr;
+  g.out.y = y.raw_data();
+  g.out.ldy = p.O;
+  run_qgemm(g, p.abs_max);
+  return y;
+}
+
+Tensor quantized_conv2d(const Tensor& x, const PackedWeight& p, double scale, int64_t zero_point, bool relu) {
+  const char* op = "quantized::conv2d";
+  TZ_CHECK(p.is_conv, Runtime, op, "(): packed weights of a linear layer");
+  const Quantizer& xq = activation_quantizer(x, op);
+  check_qparams(scale, zero_point, 0, 255, op);
+  TZ_CHECK(x.dim() == 4, Runtime, op, "(): expected a 4-d (N, C, H, W) input, got shape ", shape_str(x.sizes()));
+  const int64_t N = x.sizes()[0], C = x.sizes()[1], H = x.sizes()[2], W = x.sizes()[3];
+  TZ_CHECK(C == p.Cg * p.groups, Runtime, op, "(): the weight expects ", p.Cg * p.groups,
+           " input channels, got an input of shape ", shape_str(x.sizes()));
+  const int64_t OH = (H + 2 * p.padding[0] - p.dilation[0] * (p.KH - 1) - 1) / p.stride[0] + 1;
+  const int64_t OW = (W + 2 * p.padding[1] - p.dilation[1] * (p.KW - 1) - 1) / p.stride[1] + 1;
+  TZ_CHECK(OH > 0 && OW > 0, Runtime, op, "(): the input of shape ", shape_str(x.sizes()),
+           " is smaller than the kernel");
+  Tensor xi = contiguous(int_view(x), MemoryFormat::ChannelsLast);  // NHWC bytes
+  Tensor y = empty_quantized({N, p.O, OH, OW}, DType::QUInt8, per_tensor_quantizer(scale, zero_point), true);
+  if (y.numel() == 0) return y;
+  const uint8_t* xp = xi.data<uint8_t>();
+  uint8_t* yp = y.data<uint8_t>();
+  const int32_t x_zp = static_cast<int32_t>(xq.zero_point);
+  OutputStage stage(p, static_cast<float>(xq.scale), scale);
+  const int32_t lo = relu ? static_cast<int32_t>(zero_point) : 0;
+
+  if (p.depthwise) {
+    QDepthwiseArgs d{xp, p.depthwise_w.data(), yp, N, H, W, C, OH, OW, p.KH, p.KW, p.stride[0], p.stride[1],
+                     p.padding[0], p.padding[1], p.dilation[0], p.dilation[1], x_zp,
+                     static_cast<int32_t>(zero_point), lo, 255, stage.mult.data(),
+                     stage.bias.empty() ? nullptr : stage.bias.data()};
+    parallel_for(0, N * OH, 1, [&](int64_t b, int64_t e) { qconv_depthwise_stub(d, b, e); });
+    return y;
+  }
+  const bool direct = p.KH == 1 && p.KW == 1 && p.stride[0] == 1 && p.stride[1] == 1 && p.padding[0] == 0 &&
+                      p.padding[1] == 0 && p.groups == 1;
+  const int64_t og = p.O / p.groups;
+  std::vector<uint8_t> col, copy;
+  for (int64_t n = 0; n < N; ++n) {
+    const uint8_t* image = xp + n * H * W * C;
+    for (int64_t g = 0; g < p.groups; ++g) {
+      const uint8_t* a;
+      int64_t lda;
+      if (direct) {
+        a = rows_readable(image, H * W, C, p.K, p.K4, copy, &lda);
+      } else {
+        col.resize(static_cast<size_t>(OH * OW * p.K4));
+        im2col_u8(image, H, W, C, g * p.Cg, p, OH, OW, static_cast<uint8_t>(x_zp), col.data());
+        a = col.data();
+        lda = p.K4;
+      }
+      QGemmArgs args = gemm_args(p, g, a, lda, OH * OW, x_zp);
+      args.out.mult = stage.mult.data() + g * og;
+      args.out.bias = stage.bias.empty() ? nullptr : stage.bias.data() + g * og;
+      args.out.out_zp = static_cast<int32_t>(zero_point);
+      args.out.lo = lo;
+      args.out.hi = 255;
+      args.out.y = yp + n * OH * OW * p.O + g * og;
+      args.out.ldy = p.O;
+      run_qgemm(args, p.abs_max);
+    }
+  }
+  return y;
+}
+
+}  // namespace tz

@@ -1,0 +1,201 @@
+"""The int8 kernels against numpy references (exact), and every SIMD build (baseline = the
+scalar int32 reference, AVX2, AVX-512, AVX-512 VNNI) bit-identical to the baseline."""
+import json
+import os
+import sys
+
+import numpy as np
+import pytest
+
+import core
+from tests.core.quantization import qref
+
+_Q = core._C._quantized
+RNG = np.random.default_rng(1)
+
+
+def qt(ints, scale, zp):
+    return core._make_per_tensor_quantized_tensor(core.tensor(ints), scale, zp)
+
+
+def weight(w_ints, scales, zps, per_channel):
+    if per_channel:
+        return core._make_per_channel_quantized_tensor(core.tensor(w_ints), core.tensor(scales, dtype=core.float64),
+                                                       core.tensor(zps, dtype=core.int64), 0)
+    return core._make_per_tensor_quantized_tensor(core.tensor(w_ints), float(scales[0]), int(zps[0]))
+
+
+LINEAR_CASES = [  # M, K, N, per_channel, weight zero points, bias, relu, activation range
+    (1, 960, 1280, False, False, True, False, 255),
+    (5, 27, 21, True, False, True, True, 255),
+    (33, 64, 16, True, True, False, False, 127),
+    (17, 130, 47, False, True, True, False, 255),
+]
+
+
+@pytest.mark.parametrize("M,K,N,pc,wzp,has_bias,relu,amax", LINEAR_CASES)
+def test_quantized_linear_matches_reference(M, K, N, pc, wzp, has_bias, relu, amax):
+    x = RNG.integers(0, amax + 1, (M, K)).astype(np.uint8)
+    w = RNG.integers(-128, 128, (N, K)).astype(np.int8)
+    scales = RNG.uniform(0.001, 0.01, N).astype(np.float32) if pc else np.full(N, 0.004, np.float32)
+    zps = RNG.integers(-20, 20, N) if wzp else np.zeros(N, np.int64)
+    if wzp and not pc:
+        zps = np.full(N, zps[0])
+    bias = RNG.normal(0, 1, N).astype(np.float32) if has_bias else None
+    packed = _Q.linear_prepack(weight(w, scales.astype(np.float64), zps, pc),
+                               core.tensor(bias) if has_bias else None)
+    y = (_Q.linear_relu if relu else _Q.linear)(qt(x, 0.02, 7), packed, 0.3, 120)
+    ref = qref.qlinear(x, 0.02, 7, w, scales.astype(np.float64).astype(np.float32), zps, bias, 0.3, 120, relu)
+    np.testing.assert_array_equal(y.int_repr().numpy(), ref)
+    assert y.q_scale() == 0.3 and y.q_zero_point() == 120
+
+
+CONV_CASES = [  # x shape, weight shape, stride, padding, dilation, groups, per_channel
+    ((1, 3, 17, 19), (16, 3, 3, 3), (2, 2), (1, 1), (1, 1), 1, False),     # the stem
+    ((2, 24, 9, 9), (24, 1, 3, 3), (1, 1), (1, 1), (1, 1), 24, True),     # depthwise
+    ((1, 40, 11, 10), (40, 1, 5, 5), (2, 2), (2, 2), (1, 1), 40, False),  # depthwise 5x5 stride 2
+    ((1, 16, 7, 7), (16, 1, 3, 3), (1, 1), (2, 2), (2, 2), 16, True),     # dilated depthwise
+    ((2, 32, 6, 5), (48, 32, 1, 1), (1, 1), (0, 0), (1, 1), 1, True),     # pointwise (GEMM on the input)
+    ((1, 8, 8, 8), (12, 4, 3, 3), (1, 2), (1, 0), (1, 1), 2, False),      # grouped
+    ((1, 6, 5, 5), (6, 2, 3, 3), (1, 1), (1, 1), (1, 1), 3, True),        # groups with 2 input channels each
+]
+
+
+@pytest.mark.parametrize("xs,ws,stride,padding,dilation,groups,pc", CONV_CASES)
+@pytest.mark.parametrize("relu", [False, True])
+def test_quantized_conv2d_matches_reference(xs, ws, stride, padding, dilation, groups, pc, relu):
+    x = RNG.integers(0, 256, xs).astype(np.uint8)
+    w = RNG.integers(-128, 128, ws).astype(np.int8)
+    O = ws[0]
+    scales = RNG.uniform(0.001, 0.02, O) if pc else np.full(O, 0.01)
+    zps = np.zeros(O, np.int64)
+    bias = RNG.normal(0, 1, O).astype(np.float32)
+    packed = _Q.conv2d_prepack(weight(w, scales, zps, pc), core.tensor(bias), list(stride), list(padding),
+                               list(dilation), groups)
+    xq = qt(x, 0.03, 100)
+    y = (_Q.conv2d_relu if relu else _Q.conv2d)(xq, packed, 0.5, 60)
+    assert y.is_contiguous(memory_format=core.channels_last)
+    ref = qref.qconv2d(x, 0.03, 100, w, scales.astype(np.float32), zps, bias, 0.5, 60, stride, padding, dilation,
+                       groups, relu)
+    np.testing.assert_array_equal(y.int_repr().numpy(), ref)
+    y2 = _Q.conv2d(xq.contiguous(memory_format=core.channels_last), packed, 0.5, 60) if not relu else None
+    if y2 is not None:
+        np.testing.assert_array_equal(y2.int_repr().numpy(), ref)
+
+
+def test_elementwise_activation_and_pooling_ops():
+    a = RNG.integers(0, 256, (2, 3, 4, 5)).astype(np.uint8)
+    b = RNG.integers(0, 256, (2, 3, 4, 5)).astype(np.uint8)
+    qa, qb = qt(a, 0.05, 120), qt(b, 0.02, 30)
+    da, db = qref.dequantize(a, 0.05, 120), qref.dequantize(b, 0.02, 30)
+    inv = np.float32(1) / np.float32(0.1)
+    np.testing.assert_array_equal(_Q.add(qa, qb, 0.1, 64).int_repr().numpy(), qref.requant((da + db) * inv, 64))
+    np.testing.assert_array_equal(_Q.add_relu(qa, qb, 0.1, 64).int_repr().numpy(),
+                                  qref.requant((da + db) * inv, 64, 64))
+    prod = (a.astype(np.int32) - 120) * (b.astype(np.int32) - 30)
+    mult = np.float32(0.05 * 0.02 / 0.1)
+    np.testing.assert_array_equal(_Q.mul(qa, qb, 0.1, 64).int_repr().numpy(), qref.requant(prod.astype(np.float32) * mult, 64))
+    hs = da * np.minimum(np.maximum(da + np.float32(3), 0), 6) / np.float32(6)
+    np.testing.assert_array_equal(_Q.hardswish(qa, 0.04, 20).int_repr().numpy(),
+                                  qref.requant(hs * (np.float32(1) / np.float32(0.04)), 20))
+    hsig = np.minimum(np.maximum(da + np.float32(3), 0), 6) / np.float32(6)
+    out = _Q.hardsigmoid(qa)
+    assert out.q_scale() == 1 / 256 and out.q_zero_point() == 0
+    np.testing.assert_array_equal(out.int_repr().numpy(), qref.requant(hsig * np.float32(256), 0))
+    six = int(np.rint(np.float32(6) / np.float32(0.05))) + 120
+    np.testing.assert_array_equal(core.nn.functional.relu6(qa).int_repr().numpy(), np.clip(a, 120, min(six, 255)))
+    np.testing.assert_array_equal(core.nn.functional.relu(qa).int_repr().numpy(), np.maximum(a, 120))
+    pooled = core.nn.functional.adaptive_avg_pool2d(qa, 1)
+    sums = a.astype(np.int64).sum((2, 3)) - 20 * 120
+    inv = np.float32(1) / (np.float32(1) / (np.float32(0.05) / np.float32(0.05) / np.float32(20)))
+    np.testing.assert_array_equal(pooled.int_repr().numpy()[:, :, 0, 0], qref.requant(sums.astype(np.float32) * inv, 120))
+    mp = core.nn.functional.max_pool2d(qa, 2)
+    np.testing.assert_array_equal(mp.int_repr().numpy(), a[:, :, :4, :4].reshape(2, 3, 2, 2, 2, 2).max((3, 5)))
+    c = _Q.cat([qa, qb], 1, 0.05, 120)
+    np.testing.assert_array_equal(c.int_repr().numpy()[:, :3], a)
+    np.testing.assert_array_equal(c.int_repr().numpy()[:, 3:],
+                                  qref.quantize(db, 0.05, 120, 0, 255, np.uint8))
+
+
+def test_dynamic_linear_and_choose_qparams():
+    x = RNG.normal(0, 1, (3, 40)).astype(np.float32)
+    w = RNG.integers(-128, 128, (24, 40)).astype(np.int8)
+    bias = RNG.normal(0, 1, 24).astype(np.float32)
+    packed = _Q.linear_prepack(weight(w, [0.01], [0], False), core.tensor(bias))
+    y = _Q.linear_dynamic(core.tensor(x), packed, True).numpy()
+    scale, zp = _Q.choose_qparams(float(x.min()), float(x.max()), 0, 127)
+    xq = qref.quantize(x, scale, zp, 0, 255, np.uint8)
+    acc = (xq.astype(np.int64) - zp) @ w.astype(np.int64).T
+    ref = acc.astype(np.float32) * (np.float32(scale) * np.float32(0.01)) + bias
+    np.testing.assert_array_equal(y, ref)
+    assert _Q.choose_qparams(0.0, 0.0, 0, 255) == (pytest.approx(0.1), 0)
+
+
+def test_kernel_bad_input():
+    packed = _Q.linear_prepack(weight(np.zeros((4, 8), np.int8), [0.1], [0], False), None)
+    with pytest.raises(RuntimeError, match="last dim must be 8"):
+        _Q.linear(qt(np.zeros((2, 5), np.uint8), 0.1, 0), packed, 0.1, 0)
+    with pytest.raises(TypeError, match="quint8"):
+        _Q.linear(core.zeros(2, 8), packed, 0.1, 0)
+    with pytest.raises(TypeError, match="weight must be qint8"):
+        _Q.linear_prepack(qt(np.zeros((4, 8), np.uint8), 0.1, 0), None)
+    with pytest.raises(RuntimeError, match="bias must have shape"):
+        _Q.linear_prepack(weight(np.zeros((4, 8), np.int8), [0.1], [0], False), core.zeros(3))
+
+
+_ISA_SCRIPT = r"""
+import json, sys
+import numpy as np
+import core
+Q = core._C._quantized
+rng = np.random.default_rng(5)
+out = {"cap": core._C._cpu_capability()}
+def qt(a, s, z): return core._make_per_tensor_quantized_tensor(core.tensor(a), s, z)
+for name, amax, wmax in (("full", 255, 128), ("reduced", 127, 128), ("small_w", 255, 64)):
+    x = rng.integers(0, amax + 1, (37, 200)).astype(np.uint8)
+    w = rng.integers(-wmax, wmax, (70, 200)).astype(np.int8)
+    wq = core._make_per_channel_quantized_tensor(core.tensor(w), core.tensor(rng.uniform(1e-3, 1e-2, 70)),
+                                                 core.tensor(rng.integers(-3, 3, 70)), 0)
+    p = Q.linear_prepack(wq, core.tensor(rng.normal(0, 1, 70).astype(np.float32)))
+    out[name] = Q.linear(qt(x, 0.02, 9), p, 0.2, 100).int_repr().numpy().tobytes().hex()
+    out[name + "_dyn"] = Q.linear_dynamic(core.tensor(rng.normal(0, 1, (5, 200)).astype(np.float32)), p, True).numpy().tobytes().hex()
+for i, (xs, ws, s, pad, g) in enumerate([((1, 3, 20, 20), (16, 3, 3, 3), 2, 1, 1), ((2, 72, 9, 9), (72, 1, 5, 5), 2, 2, 72),
+                                         ((1, 40, 7, 7), (120, 40, 1, 1), 1, 0, 1)]):
+    x = rng.integers(0, 256, xs).astype(np.uint8)
+    w = core._make_per_tensor_quantized_tensor(core.tensor(rng.integers(-128, 128, ws).astype(np.int8)), 0.01, 0)
+    p = Q.conv2d_prepack(w, core.tensor(rng.normal(0, 1, ws[0]).astype(np.float32)), [s, s], [pad, pad], [1, 1], g)
+    out[f"conv{i}"] = Q.conv2d_relu(qt(x, 0.05, 90), p, 0.3, 20).int_repr().numpy().tobytes().hex()
+a = rng.integers(0, 256, 1000).astype(np.uint8); b = rng.integers(0, 256, 1000).astype(np.uint8)
+out["add"] = Q.add(qt(a, 0.1, 3), qt(b, 0.07, 200), 0.2, 50).int_repr().numpy().tobytes().hex()
+out["mul"] = Q.mul(qt(a, 0.1, 3), qt(b, 0.07, 200), 0.9, 50).int_repr().numpy().tobytes().hex()
+out["hswish"] = Q.hardswish(qt(a, 0.1, 30), 0.05, 10).int_repr().numpy().tobytes().hex()
+xs = rng.normal(0, 3, 999).astype(np.float32)
+out["quant"] = core.quantize_per_tensor(core.tensor(xs), 0.01, 5, core.qint8).int_repr().numpy().tobytes().hex()
+out["fake"] = core.fake_quantize_per_tensor_affine(core.tensor(xs), 0.01, 5, -128, 127).numpy().tobytes().hex()
+print(json.dumps(out))
+"""
+
+LEVELS = ["baseline", "avx2", "avx512", "avx512vnni"]
+
+
+def _run(cap):
+    import subprocess
+    env = dict(os.environ, TENSORZOO_CPU_CAPABILITY=cap)
+    res = subprocess.run([sys.executable, "-c", _ISA_SCRIPT], env=env, capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stderr
+    return json.loads(res.stdout)
+
+
+def test_every_simd_build_is_bit_identical_to_the_scalar_reference():
+    results = {cap: _run(cap) for cap in LEVELS}
+    ref = results["baseline"]
+    assert ref["cap"] == "baseline"
+    skipped = []
+    for cap, r in results.items():
+        if r["cap"] != cap:
+            skipped.append(f"{cap} (this CPU gives {r['cap']})")
+        for key in ref:
+            if key != "cap":
+                assert r[key] == ref[key], f"{key} differs between baseline and {r['cap']}"
+    if skipped:
+        pytest.skip("paths this CPU lacks were not run: " + ", ".join(skipped))

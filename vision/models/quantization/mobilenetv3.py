@@ -1,0 +1,101 @@
+"""Quantizable MobileNetV3-Large (torchvision 0.9's models/quantization/mobilenetv3.py): the
+float model with quant/dequant stubs, FloatFunctional residual adds and SE multiplies, and
+fuse_model(); quantize=True gives the int8 model of the official QAT checkpoint."""
+import core
+from core import nn
+from core.nn.quantized import FloatFunctional
+from core.quantization import DeQuantStub, QuantStub, fuse_modules
+from vision.models._utils import load_pretrained
+from vision.models.mobilenetv2 import ConvBNActivation
+from vision.models.mobilenetv3 import (InvertedResidual, MobileNetV3, SqueezeExcitation,
+                                       _mobilenet_v3_conf, model_urls)
+from vision.models.quantization.utils import _replace_relu
+
+__all__ = ["QuantizableMobileNetV3", "mobilenet_v3_large"]
+
+quant_model_urls = {
+    "mobilenet_v3_large_qnnpack":
+        "https://download.pytorch.org/models/quantized/mobilenet_v3_large_qnnpack-5bcacf28.pth",
+}
+
+
+class QuantizableSqueezeExcitation(SqueezeExcitation):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.skip_mul = FloatFunctional()
+
+    def forward(self, input):
+        return self.skip_mul.mul(self._scale(input, False), input)
+
+    def fuse_model(self):
+        fuse_modules(self, ["fc1", "relu"], inplace=True)
+
+
+class QuantizableInvertedResidual(InvertedResidual):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, se_layer=QuantizableSqueezeExcitation, **kwargs)
+        self.skip_add = FloatFunctional()
+
+    def forward(self, x):
+        if self.use_res_connect:
+            return self.skip_add.add(x, self.block(x))
+        return self.block(x)
+
+
+class QuantizableMobileNetV3(MobileNetV3):
+    """MobileNetV3 between a QuantStub and a DeQuantStub."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.quant = QuantStub()
+        self.dequant = DeQuantStub()
+
+    def forward(self, x):
+        x = self.quant(x)
+        x = self._forward_impl(x)
+        return self.dequant(x)
+
+    def fuse_model(self):
+        """Conv+BN(+ReLU) of every ConvBNActivation and the SE's fc1+ReLU (Hardswish is not fused)."""
+        for m in self.modules():
+            if type(m) is ConvBNActivation:
+                modules_to_fuse = ["0", "1"]
+                if type(m[2]) is nn.ReLU:
+                    modules_to_fuse.append("2")
+                fuse_modules(m, modules_to_fuse, inplace=True)
+            elif type(m) is QuantizableSqueezeExcitation:
+                m.fuse_model()
+
+
+def _mobilenet_v3_model(arch, inverted_residual_setting, last_channel, pretrained, progress, quantize, **kwargs):
+    model = QuantizableMobileNetV3(inverted_residual_setting, last_channel, block=QuantizableInvertedResidual,
+                                   **kwargs)
+    _replace_relu(model)
+    if quantize:
+        backend = "qnnpack"
+        model.fuse_model()
+        model.qconfig = core.quantization.get_default_qat_qconfig(backend)
+        core.quantization.prepare_qat(model, inplace=True)
+        if pretrained:  # the published file is the QAT (prepared) state dict
+            load_pretrained(model, arch + "_" + backend, quant_model_urls, progress)
+        core.quantization.convert(model, inplace=True)
+        model.eval()
+    elif pretrained:
+        load_pretrained(model, arch, model_urls, progress)
+    return model
+
+
+def mobilenet_v3_large(pretrained=False, progress=True, quantize=False, **kwargs):
+    """MobileNetV3-Large; with quantize=True the int8 model (weights of the official qnnpack
+    QAT checkpoint when pretrained), else the quantizable float model."""
+    arch = "mobilenet_v3_large"
+    inverted_residual_setting, last_channel = _mobilenet_v3_conf(arch, kwargs)
+    return _mobilenet_v3_model(arch, inverted_residual_setting, last_channel, pretrained, progress, quantize,
+                               **kwargs)
+
+
+
+
+def quantized_mobilenet_v3_large(pretrained=False, progress=True, **kwargs):
+    """The int8 MobileNetV3-Large (hub name quantized_mobilenet_v3_large)."""
+    return mobilenet_v3_large(pretrained=pretrained, progress=progress, quantize=True, **kwargs)

@@ -19,8 +19,6 @@ import core
 import audio.functional as F
 import audio.transforms as T
 
-pytestmark = pytest.mark.skipif(not hasattr(F, "vad"), reason="audio.functional.vad arrives with issue 18's branch")
-
 SR = 16000
 SOX = shutil.which("sox")
 

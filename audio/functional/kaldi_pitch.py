@@ -24,9 +24,9 @@ undecided, never revised.
 Output: (..., frames, 2) of (NCCF, pitch in Hz), the column order of Kaldi's matrix, which
 torchaudio 0.8's C++ returns as is (its docstring says "pitch and NCCF").
 """
+import bisect
 import math
 from dataclasses import dataclass
-from typing import List
 
 import core
 from audio.functional.functional import _sinc_resample
@@ -159,12 +159,14 @@ def _nccf(o: _Options, signal, first, end, ballast):
     pitch_rows, pov_rows, products = [], [], []
     rows = part.unfold(0, full, o.shift)                                   # (frames, full)
     zero = core.zeros([], dtype=core.float64)
+    size = 1 << (full - 1).bit_length()
     for b in range(0, rows.shape[0], _NCCF_FRAMES_PER_BATCH):
         x = rows[b:b + _NCCF_FRAMES_PER_BATCH]
         x = x - x[:, :o.window].mean(1, keepdim=True)
         head = x[:, :o.window]
-        shifted = x.unfold(1, o.window, 1)[:, o.first_lag:o.last_lag + 1]  # (frames, lags, window)
-        inner = core.matmul(shifted, head.unsqueeze(2)).squeeze(2)
+        # sum_i head[i] x[i + lag] for every lag at once, by FFT (no wrap-around: size >= full)
+        spectra = core.fft.rfft(x, n=size) * core.fft.rfft(head, n=size).conj()
+        inner = core.fft.irfft(spectra, n=size)[:, o.first_lag:o.last_lag + 1]
         squares = core.cat([core.zeros([x.shape[0], 1], dtype=core.float64), core.cumsum(x * x, 1)], 1)
         e2 = squares[:, o.first_lag + o.window:o.last_lag + o.window + 1] - squares[:, o.first_lag:o.last_lag + 1]
         norm = (head * head).sum(1, keepdim=True) * e2
@@ -178,25 +180,56 @@ def _approx_equal(a, b, tolerance):
     return a == b or abs(a - b) <= tolerance * (abs(a) + abs(b))
 
 
+class _Frames:
+    """Per-frame rows of `states` values, appended as (frames, states) blocks."""
+
+    def __init__(self):
+        self.blocks, self.starts, self.count = [], [], 0
+
+    def append(self, block):
+        self.blocks.append(block)
+        self.starts.append(self.count)
+        self.count += block.shape[0]
+
+    def replace_head(self, block):
+        """`block` in place of the first block.shape[0] frames (a whole number of blocks)."""
+        keep = bisect.bisect_left(self.starts, block.shape[0])
+        rest = self.blocks[keep:]
+        self.blocks, self.starts, self.count = [], [], 0
+        for b in [block] + rest:
+            self.append(b)
+
+    def row(self, frame):
+        i = bisect.bisect_right(self.starts, frame) - 1
+        return self.blocks[i][frame - self.starts[i]]
+
+
 class _Tracker:
     """One channel through Kaldi's OnlinePitchFeatureImpl: frames as the input allows, the
-    Viterbi search over them, tracebacks. Per-frame data is kept in segments of frames."""
+    Viterbi search over them, tracebacks."""
 
     def __init__(self, o: _Options, signal):
         self.o, self.signal = o, signal
+        zero = core.zeros([1], dtype=core.float64)
+        self.sums = core.cat([zero, core.cumsum(signal, 0)])  # running sums for the energy estimate
+        self.square_sums = core.cat([zero, core.cumsum(signal * signal, 0)])
         self.states = o.lags.shape[0]
         self.cost = core.zeros([self.states], dtype=core.float64)  # the forward cost after the last frame
-        self.backpointers = []  # (frames, states) segments: each state's best predecessor state
-        self.pov_nccf = []      # (frames, states) segments: the NCCF without ballast, reported
-        self.early = None       # frames before recompute_frame: (pitch NCCF, energy products, mean squares)
-        self.num_frames = 0
-        self.samples = 0        # resampled samples in so far
+        self.backpointers = _Frames()  # each state's best predecessor state
+        self.pov_nccf = _Frames()      # the NCCF without ballast, reported
+        self.early = None              # frames before recompute_frame: (pitch NCCF, energy products, mean squares)
+        self.path, self.traced = [], 0  # the last traceback, and how many frames it still holds good for
+        self.samples = 0               # resampled samples in so far
         self.finished = False
 
+    @property
+    def num_frames(self):
+        return self.backpointers.count
+
     def _mean_square(self):
-        part = self.signal[:self.samples]
-        mean = float(part.sum()) / self.samples
-        return float((part * part).sum()) / self.samples - mean * mean
+        n = self.samples
+        mean = float(self.sums[n]) / n
+        return float(self.square_sums[n]) / n - mean * mean
 
     def _search(self, pitch_nccf, cost):
         """Backpointers (frames, states) and the final cost of the search over these frames."""
@@ -227,7 +260,6 @@ class _Tracker:
                 if hi > lo:
                     back, self.cost = self._search(pitch[lo:hi], self.cost)
                     self.backpointers.append(back)
-                    self.num_frames += hi - lo
                     if self.num_frames == o.recompute_frame:
                         self.recompute()
         if finished and self.num_frames < o.recompute_frame:
@@ -248,37 +280,31 @@ class _Tracker:
         new_ballast = (mean_square * o.window) ** 2 * o.nccf_ballast
         pitch = pitch * ((old_ballast + products) / (new_ballast + products)).sqrt().unsqueeze(1)
         back, self.cost = self._search(pitch, core.zeros([self.states], dtype=core.float64))
-        self.backpointers = [back] + self._frames_from(self.backpointers, pitch.shape[0])
-
-    @staticmethod
-    def _frames_from(segments, start):
-        """The segments' frames from `start` on (cut at a segment boundary or inside one)."""
-        out, seen = [], 0
-        for seg in segments:
-            if seen + seg.shape[0] > start:
-                out.append(seg[max(start - seen, 0):])
-            seen += seg.shape[0]
-        return out
+        self.backpointers.replace_head(back)
+        self.traced = 0
 
     def traceback(self):
-        """The best path's state for every frame, from the cheapest final state."""
-        back = core.cat(self.backpointers) if self.backpointers else core.zeros([0, self.states], dtype=core.int64)
-        path = [0] * self.num_frames
+        """The best path's state for every frame, from the cheapest final state; as Kaldi's
+        SetBestState it stops where it meets the previous traceback."""
+        self.path += [0] * (self.num_frames - len(self.path))
         state = int(self.cost.argmin())
         for frame in range(self.num_frames - 1, -1, -1):
-            path[frame] = state
-            state = int(back[frame, state])
-        return path
+            if frame < self.traced and self.path[frame] == state:
+                break  # the rest of the path is what it was
+            self.path[frame] = state
+            state = int(self.backpointers.row(frame)[state])
+        self.traced = self.num_frames
+        return self.path
 
     def latency(self):
         """Kaldi's ComputeLatency: the final frames the traceback has not settled yet (the paths
         from the lowest and the highest state still differ there), at most max_frames_latency."""
-        if self.finished or self.o.max_frames_latency <= 0 or self.num_frames == 0:
+        if self.finished or self.o.max_frames_latency <= 0:
             return 0
-        back = core.cat(self.backpointers)
         low, high, latency = 0, self.states - 1, 0
         for frame in range(self.num_frames - 1, -1, -1):
-            low, high = int(back[frame, low]), int(back[frame, high])
+            back = self.backpointers.row(frame)
+            low, high = int(back[low]), int(back[high])
             if low == high:
                 return latency
             latency += 1  # frame `frame` is undecided
@@ -288,10 +314,7 @@ class _Tracker:
 
     def rows(self, path, frames):
         """(NCCF, pitch) of the frames along `path`."""
-        if not frames:
-            return []
-        pov = core.cat(self.pov_nccf)
-        return [(float(pov[f, path[f]]), 1.0 / float(self.o.lags[path[f]])) for f in frames]
+        return [(float(self.pov_nccf.row(f)[path[f]]), 1.0 / float(self.o.lags[path[f]])) for f in frames]
 
 
 def _track(o: _Options, waveform):

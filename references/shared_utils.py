@@ -255,9 +255,11 @@ class EpochLog:
 
 
 def _summary_writer(log_dir, purge_step):
+    """core.utils.tensorboard's SummaryWriter, or None (with a message) where it or the tensorboard
+    package it writes its protobufs with is missing."""
     try:
         from core.utils.tensorboard import SummaryWriter
-    except ImportError:
-        print("TensorBoard log skipped: this tensorzoo has no core.utils.tensorboard", flush=True)
+        return SummaryWriter(log_dir=log_dir, purge_step=purge_step or None)
+    except ImportError as e:
+        print(f"TensorBoard log skipped ({e}); pip install tensorboard for event files", flush=True)
         return None
-    return SummaryWriter(log_dir=log_dir, purge_step=purge_step or None)

@@ -99,6 +99,7 @@ def test_optimizer_and_schedules_follow_the_recipe(train):
     lrs = []
     for _ in range(4):
         lrs.append(optimizer.param_groups[0]["lr"])
+        optimizer.step()
         scheduler.step()
     assert lrs == pytest.approx([0.064, 0.064, 0.064 * 0.973, 0.064 * 0.973])
     args = train.get_args_parser().parse_args(["--lr-warmup-epochs", "2", "--lr-warmup-decay", "0.1", "--lr", "1"])
@@ -107,6 +108,7 @@ def test_optimizer_and_schedules_follow_the_recipe(train):
     lrs = []
     for _ in range(3):
         lrs.append(optimizer.param_groups[0]["lr"])
+        optimizer.step()
         scheduler.step()
     assert lrs == pytest.approx([0.1, 0.1, 1.0])  # constant warm-up, then StepLR
     with pytest.raises(RuntimeError, match="Invalid warmup lr method"):

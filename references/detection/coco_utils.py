@@ -9,6 +9,7 @@ from core.utils.data import Subset
 from vision.datasets import CocoDetection
 
 import transforms as T
+from coco_eval import coco_api
 
 
 class ConvertCocoPolysToMask:
@@ -77,7 +78,6 @@ def get_coco(root, image_set, transforms):
 
 def convert_to_coco_api(dataset):
     """A pycocotools COCO index of a detection dataset's targets (images numbered by image_id)."""
-    from coco_eval import coco_api
     images, annotations, categories = [], [], set()
     for index in range(len(dataset)):
         image, target = dataset[index]

@@ -30,6 +30,7 @@ import core.quantization as quantization
 from core.nn.intrinsic import qat as intrinsic_qat
 from core.utils.data import DataLoader, Subset
 import vision
+import vision.models.quantization  # noqa: F401 - not imported by vision.models
 
 
 def build_model(args, num_classes):

@@ -23,7 +23,7 @@ from tqdm import tqdm  # noqa: E402
 
 __all__ = ["SmoothedValue", "MetricLogger", "is_dist_avail_and_initialized", "get_world_size", "get_rank",
            "is_main_process", "save_on_master", "setup_for_distributed", "init_distributed_mode",
-           "reduce_across_processes", "mkdir", "EpochLog"]
+           "reduce_across_processes", "mkdir", "EpochLog", "start_run", "add_shapes_arguments", "shapes_dataset"]
 
 
 # ---------------------------------------------------------------- metrics
@@ -208,6 +208,42 @@ def reduce_across_processes(value):
 
 def mkdir(path):
     os.makedirs(path, exist_ok=True)
+
+
+def start_run(args):
+    """Every script's prologue: the device check, the output directory, data parallelism when a
+    launcher started several ranks, the arguments printed, and --seed (core's and Python's
+    generators, offset by the rank so the ranks draw different augmentations)."""
+    if args.device != "cpu":
+        raise RuntimeError(f"--device {args.device}: tensorzoo runs on the CPU only (use --device cpu)")
+    if args.output_dir:
+        mkdir(args.output_dir)
+    init_distributed_mode(args)
+    print(args)
+    if args.seed is not None:
+        import random
+        core.manual_seed(args.seed + args.rank)
+        random.seed(args.seed + args.rank)  # the segmentation transforms draw from Python's generator
+
+
+# ---------------------------------------------------------------- the built-in Shapes dataset
+
+def add_shapes_arguments(parser, train_size, val_size, image_size, max_shapes=True):
+    parser.add_argument("--shapes-train-size", default=train_size, type=int, help="Shapes: training images")
+    parser.add_argument("--shapes-val-size", default=val_size, type=int, help="Shapes: validation images")
+    parser.add_argument("--shapes-image-size", default=image_size, type=int, help="Shapes: image side in pixels")
+    if max_shapes:
+        parser.add_argument("--shapes-max-shapes", default=3, type=int, help="Shapes: at most this many per image")
+    parser.add_argument("--shapes-seed", default=0, type=int, help="Shapes: which dataset")
+
+
+def shapes_dataset(args, image_set, task, **transforms):
+    """The Shapes split of --shapes-* for image_set "train" or "val"."""
+    from vision.datasets import Shapes
+    split, size = ("train", args.shapes_train_size) if image_set == "train" else ("val", args.shapes_val_size)
+    kwargs = {} if task == "classification" else {"max_shapes": args.shapes_max_shapes}
+    return Shapes(split, size=size, image_size=args.shapes_image_size, task=task, seed=args.shapes_seed, **kwargs,
+                  **transforms)
 
 
 # ---------------------------------------------------------------- epoch logs

@@ -92,9 +92,8 @@ def load_data(args):
     print("Loading data")
     start = time.time()
     if args.dataset == "shapes":
-        shapes = dict(image_size=args.shapes_image_size, seed=args.shapes_seed)
-        dataset = vision.datasets.Shapes("train", size=args.shapes_train_size, transform=train_transform, **shapes)
-        dataset_test = vision.datasets.Shapes("val", size=args.shapes_val_size, transform=test_transform, **shapes)
+        dataset = utils.shapes_dataset(args, "train", "classification", transform=train_transform)
+        dataset_test = utils.shapes_dataset(args, "val", "classification", transform=test_transform)
     else:
         traindir, valdir = os.path.join(args.data_path, "train"), os.path.join(args.data_path, "val")
         if args.cache_dataset:
@@ -278,14 +277,7 @@ def average_improved_checkpoints(args, model, criterion, data_loader_test, impro
 def main(args):
     if args.apex:
         raise RuntimeError("--apex: NVIDIA apex mixed precision needs CUDA; tensorzoo runs on the CPU")
-    if args.device != "cpu":
-        raise RuntimeError(f"--device {args.device}: tensorzoo runs on the CPU only (use --device cpu)")
-    if args.output_dir:
-        utils.mkdir(args.output_dir)
-    utils.init_distributed_mode(args)
-    print(args)
-    if args.seed is not None:
-        core.manual_seed(args.seed + args.rank)
+    utils.start_run(args)
 
     dataset, dataset_test, train_sampler, test_sampler, num_classes = load_data(args)
     data_loader = DataLoader(dataset, batch_size=args.batch_size, sampler=train_sampler, num_workers=args.workers,
@@ -375,10 +367,7 @@ def add_data_arguments(parser):
                         help="dataset root holding train/ and val/ (ImageFolder)")
     parser.add_argument("--dataset", default="imagefolder", choices=["imagefolder", "shapes"],
                         help="imagefolder (--data-path) or the generated Shapes (offline)")
-    parser.add_argument("--shapes-train-size", default=4000, type=int, help="Shapes: training images")
-    parser.add_argument("--shapes-val-size", default=1000, type=int, help="Shapes: validation images")
-    parser.add_argument("--shapes-image-size", default=64, type=int, help="Shapes: image side in pixels")
-    parser.add_argument("--shapes-seed", default=0, type=int, help="Shapes: which dataset")
+    utils.add_shapes_arguments(parser, train_size=4000, val_size=1000, image_size=64, max_shapes=False)
     parser.add_argument("--cache-dataset", dest="cache_dataset", action="store_true",
                         help="cache the ImageFolder file lists (under $TENSORZOO_HOME/references)")
     parser.add_argument("--crop-scale", default=(0.08, 1.0), type=float, nargs=2, metavar=("MIN", "MAX"),

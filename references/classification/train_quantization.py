@@ -82,19 +82,12 @@ def post_training_quantize(args, model, dataset, criterion, data_loader_test):
 
 
 def main(args):
-    if args.device != "cpu":
-        raise RuntimeError(f"--device {args.device}: tensorzoo runs on the CPU only (use --device cpu)")
-    if args.output_dir:
-        utils.mkdir(args.output_dir)
-    utils.init_distributed_mode(args)
-    print(args)
+    utils.start_run(args)
     if args.post_training_quantize and args.distributed:
         raise RuntimeError("Post training quantization example should not be performed on distributed mode")
     if args.backend not in core.backends.quantized.supported_engines:
         raise RuntimeError(f"Quantized backend not supported: {args.backend}")
     core.backends.quantized.engine = args.backend
-    if args.seed is not None:
-        core.manual_seed(args.seed + args.rank)
 
     dataset, dataset_test, train_sampler, test_sampler, num_classes = float_train.load_data(args)
     data_loader = DataLoader(dataset, batch_size=args.batch_size, sampler=train_sampler, num_workers=args.workers)

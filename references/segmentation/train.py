@@ -24,6 +24,7 @@ import utils  # first: it puts an in-place build of the repository on the path
 import core  # noqa: I100
 import core.nn.functional as F
 import vision
+from vision.datasets import Shapes
 from core.utils.data import DataLoader, DistributedSampler, RandomSampler, SequentialSampler
 
 import presets
@@ -35,11 +36,7 @@ def get_dataset(args, image_set, transform):
     if args.dataset == "coco":
         return get_coco(args.data_path, image_set=image_set, transforms=transform), 21
     if args.dataset == "shapes":
-        split, size = ("train", args.shapes_train_size) if image_set == "train" else ("val", args.shapes_val_size)
-        dataset = vision.datasets.Shapes(split, size=size, image_size=args.shapes_image_size, task="segmentation",
-                                         max_shapes=args.shapes_max_shapes, seed=args.shapes_seed,
-                                         transforms=transform)
-        return dataset, len(vision.datasets.Shapes.classes) + 1
+        return utils.shapes_dataset(args, image_set, "segmentation", transforms=transform), len(Shapes.classes) + 1
     raise RuntimeError(f"Invalid dataset {args.dataset!r}: coco or shapes")
 
 
@@ -101,16 +98,7 @@ def _metrics(confmat):
 
 
 def main(args):
-    if args.device != "cpu":
-        raise RuntimeError(f"--device {args.device}: tensorzoo runs on the CPU only (use --device cpu)")
-    if args.output_dir:
-        utils.mkdir(args.output_dir)
-    utils.init_distributed_mode(args)
-    print(args)
-    if args.seed is not None:
-        core.manual_seed(args.seed + args.rank)
-        import random
-        random.seed(args.seed + args.rank)  # RandomResize and the flip draw from Python's generator
+    utils.start_run(args)
 
     dataset, num_classes = get_dataset(args, "train", get_transform(args, train=True))
     dataset_test, _ = get_dataset(args, "val", get_transform(args, train=False))
@@ -182,11 +170,7 @@ def get_args_parser(add_help=True):
     parser = argparse.ArgumentParser(description="tensorzoo Segmentation Training", add_help=add_help)
     parser.add_argument("--data-path", default="/datasets01/COCO/022719/", help="dataset path")
     parser.add_argument("--dataset", default="coco", choices=["coco", "shapes"], help="coco or shapes (offline)")
-    parser.add_argument("--shapes-train-size", default=1000, type=int, help="Shapes: training images")
-    parser.add_argument("--shapes-val-size", default=200, type=int, help="Shapes: validation images")
-    parser.add_argument("--shapes-image-size", default=128, type=int, help="Shapes: image side in pixels")
-    parser.add_argument("--shapes-max-shapes", default=3, type=int, help="Shapes: at most this many per image")
-    parser.add_argument("--shapes-seed", default=0, type=int, help="Shapes: which dataset")
+    utils.add_shapes_arguments(parser, train_size=1000, val_size=200, image_size=128)
     parser.add_argument("--model", default="fcn_resnet101", help="model")
     parser.add_argument("--aux-loss", action="store_true", help="auxiliar loss")
     parser.add_argument("--device", default="cpu", help="device (only cpu)")

@@ -34,7 +34,7 @@ def _is_tensor(value):
 def _is_number_like(value):
     if isinstance(value, numbers.Real) or _is_tensor(value):
         return True
-    return isinstance(value, (tuple, list)) and all(isinstance(v, numbers.Real) for v in value)
+    return isinstance(value, (tuple, list)) and all(_is_number_like(v) for v in value)  # nested: tensordot
 
 
 def _expected(param):

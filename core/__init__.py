@@ -83,3 +83,4 @@ from core.nn._torch_losses import (ctc_loss, binary_cross_entropy_with_logits, k
 from core import optim  # noqa: E402
 from core import distributed  # noqa: E402  (MPI itself starts only in init_process_group)
 from core import backends, quantization  # noqa: E402,F401  (eager-mode quantization on nn)
+from core import profiler  # noqa: E402,F401  (torch.profiler: op recording is off until a profile starts)

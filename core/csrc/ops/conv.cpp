@@ -17,8 +17,12 @@
 #include "kernels/gemm.h"
 #include "ops/conversion.h"
 #include "ops/creation.h"
+#include "ops/compare.h"
+#include "ops/joining.h"
+#include "ops/reduction.h"
 #include "ops/views.h"
 #include "tensor/memory_format.h"
+#include "tensor/size_math.h"
 
 namespace tz {
 
@@ -495,8 +499,8 @@ Tensor convolution(const Tensor& input, const Tensor& weight, const Tensor& bias
     IntList padded(k), extent(k);
     bool fits = true;
     for (int64_t i = 0; i < k; ++i) {
-      padded[i] = in_sz[i] + 2 * padding[i];
-      extent[i] = dilation[i] * (weight.size(i + 2) - 1) + 1;
+      padded[i] = checked_add(in_sz[i], checked_mul(2, padding[i], op, "padding"), op, "the padded input");
+      extent[i] = checked_add(checked_mul(dilation[i], weight.size(i + 2) - 1, op, "dilation"), 1, op, "the kernel extent");
       fits = fits && padded[i] >= extent[i];
       out_sz[i] = fits ? (padded[i] - extent[i]) / stride[i] + 1 : 0;
     }
@@ -505,8 +509,10 @@ Tensor convolution(const Tensor& input, const Tensor& weight, const Tensor& bias
   } else {
     bool ok = true;
     for (int64_t i = 0; i < k; ++i) {
-      out_sz[i] = (in_sz[i] - 1) * stride[i] - 2 * padding[i] + dilation[i] * (weight.size(i + 2) - 1) +
-                  output_padding[i] + 1;
+      const int64_t span = checked_mul(in_sz[i] - 1, stride[i], op, "the output size");
+      const int64_t extent = checked_mul(dilation[i], weight.size(i + 2) - 1, op, "dilation");
+      out_sz[i] = checked_add(checked_add(span - checked_mul(2, padding[i], op, "padding"), extent, op, "the output size"),
+                              output_padding[i] + 1, op, "the output size");
       ok = ok && out_sz[i] > 0;
     }
     TZ_CHECK(ok, Runtime, "Given input size per channel: (", join(in_sz, " x "), "). Calculated output size per channel: (",
@@ -521,7 +527,14 @@ Tensor convolution(const Tensor& input, const Tensor& weight, const Tensor& bias
   const bool nhwc = k == 2 && channels_last(x4, w4);
   Tensor y;
   if (!transposed) {
-    y = forward_4d(x4, w4, b, regular_shape(x4.sizes(), w4.sizes(), out2, st, pad, dil, groups), nhwc);
+    IntList used_pad = pad;
+    // The kernels skip zero padding rather than multiply by it: with a nan or inf weight the
+    // border outputs must still see 0 * w, so pad explicitly.
+    if ((pad[0] > 0 || pad[1] > 0) && !item(all(isfinite(w4), std::nullopt, false)).to_bool()) {
+      x4 = contiguous(tz::pad(x4, {pad[1], pad[1], pad[0], pad[0]}), format_of(nhwc));
+      used_pad = {0, 0};
+    }
+    y = forward_4d(x4, w4, b, regular_shape(x4.sizes(), w4.sizes(), out2, st, used_pad, dil, groups), nhwc);
   } else {
     // The regular convolution whose input gradient this is: input (N, out_ch, out2), output x4.
     const Shape reg_in{x4.size(0), out_ch, out2[0], out2[1]};

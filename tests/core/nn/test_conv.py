@@ -209,8 +209,9 @@ def test_thread_counts_agree():
         np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-6, atol=1e-6)
 
 
-def test_depthwise_padding_taps_are_skipped_not_multiplied():
-    # A tap on the zero padding is skipped in both layouts: an infinite weight must not make 0 * inf = NaN.
+def test_padding_taps_see_non_finite_weights():
+    # Like PyTorch, zero padding is multiplied, not skipped: an infinite weight turns a border
+    # tap on the padding into 0 * inf = NaN, in both layouts (the same as padding explicitly).
     rng = np.random.default_rng(9)
     w = core.tensor(_rand(rng, 3, 1, 3, 3))
     w[:, 0, 0, 0] = float("inf")
@@ -218,7 +219,9 @@ def test_depthwise_padding_taps_are_skipped_not_multiplied():
         x = core.tensor(_rand(rng, 2, 3, 6, width))
         nchw = core.conv2d(x, w, padding=1, stride=stride, groups=3)
         nhwc = core.conv2d(x.contiguous(memory_format=core.channels_last), w, padding=1, stride=stride, groups=3)
-        assert not np.isnan(nchw.numpy()).any()
+        explicit = core.conv2d(core.nn.functional.pad(x, (1, 1, 1, 1)), w, stride=stride, groups=3)
+        assert np.isnan(nchw.numpy()[:, :, 0, :]).all()
+        np.testing.assert_array_equal(nchw.numpy(), explicit.numpy())
         np.testing.assert_array_equal(nchw.numpy(), nhwc.contiguous().numpy())
 
 

@@ -82,7 +82,7 @@ _INTERNAL = {  # torch._C._nn's activations (called through core._C._internal), 
     "hardtanh": lambda v, lo=-1.0, hi=1.0: np.where(v < lo, lo, np.where(v > hi, hi, v)),
     "gelu": _gelu,
     "softplus": _softplus,
-    "softshrink": lambda v, lambd=0.5: np.where(v > lambd, v - lambd, np.where(v < -lambd, v + lambd, 0.0)),
+    "softshrink": lambda v, lambd=0.5: np.where(v > lambd, v - lambd, np.where(v < -lambd, v + lambd, v * 0)),  # NaN stays
     "log_sigmoid": lambda v: -_softplus(-v),
 }
 for _name, _fn in _INTERNAL.items():

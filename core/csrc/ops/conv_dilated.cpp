@@ -86,18 +86,28 @@ void mm(int64_t m, int64_t n, int64_t k, const T* a, int64_t ars, int64_t acs, c
   gemm(p);
 }
 
-// col (pixels x nkw*C): for each pixel of the block, the C channels of its in-image taps
-// (kh, kw_lo .. kw_hi) of NHWC image x.
-template <typename T> void gather(const T* x, const ConvShape& s, const Block& b, int64_t kh, T* col) {
-  const int64_t kw_lo = b.cols->k_lo, nkw = b.cols->k_hi - kw_lo, C = s.C;
+// The block's in-image taps (kh, kw_lo .. kw_hi) of image x gathered for one GEMM:
+//   NHWC x: col (pixels x nkw*C), for each pixel the C channels of each tap;
+//   NCHW x: col (nkw*C x pixels), for each (tap, channel) a run of input row per output row
+//           (stride 1: the runs are contiguous).
+template <typename T> void gather(const T* x, const ConvShape& s, const Block& b, int64_t kh, bool nhwc, T* col) {
+  const int64_t kw_lo = b.cols->k_lo, nkw = b.cols->k_hi - kw_lo, C = s.C, rw = b.cols->hi - b.cols->lo;
+  const int64_t iw0 = b.cols->lo * s.sw + kw_lo * s.dw - s.pw;  // first input column of tap kw_lo
   T* dst = col;
-  for (int64_t oh = b.oh0; oh < b.oh1; ++oh) {
-    const T* row = x + ((b.n * s.H + oh * s.sh + kh * s.dh - s.ph) * s.W) * C;
-    for (int64_t ow = b.cols->lo; ow < b.cols->hi; ++ow) {
-      const T* src = row + (ow * s.sw + kw_lo * s.dw - s.pw) * C;
-      for (int64_t j = 0; j < nkw; ++j, dst += C) std::memcpy(dst, src + j * s.dw * C, C * sizeof(T));
+  if (nhwc) {
+    for (int64_t oh = b.oh0; oh < b.oh1; ++oh) {
+      const T* row = x + ((b.n * s.H + oh * s.sh + kh * s.dh - s.ph) * s.W + iw0) * C;
+      for (int64_t p = 0; p < rw; ++p)
+        for (int64_t j = 0; j < nkw; ++j, dst += C) std::memcpy(dst, row + (p * s.sw + j * s.dw) * C, C * sizeof(T));
     }
+    return;
   }
+  for (int64_t j = 0; j < nkw; ++j)
+    for (int64_t c = 0; c < C; ++c) {
+      const T* plane = x + (b.n * C + c) * s.H * s.W + iw0 + j * s.dw;
+      for (int64_t oh = b.oh0; oh < b.oh1; ++oh, dst += rw)
+        std::memcpy(dst, plane + (oh * s.sh + kh * s.dh - s.ph) * s.W, rw * sizeof(T));
+    }
 }
 
 // Runs f(blocks [b, e)) over the pool (or here when nested or single-threaded).
@@ -106,8 +116,10 @@ template <typename F> void over_blocks(int64_t count, const F& f) {
   else f(0, count);
 }
 
-// y (NHWC) = conv(x (NHWC), wp (O, KH, KW, C)) + bias.
-template <typename T> void region_forward(const T* x, const T* wp, const T* bias, T* y, const ConvShape& s) {
+// y = conv(x, wp (O, KH, KW, C)) + bias, x and y both NHWC or both NCHW. A block's sums
+// collect in acc: NHWC (pixels x O), NCHW (O x pixels).
+template <typename T>
+void region_forward(const T* x, const T* wp, const T* bias, T* y, const ConvShape& s, bool nhwc) {
   const auto hs = segments_of(s.OH, s.H, s.KH, s.sh, s.ph, s.dh), ws = segments_of(s.OW, s.W, s.KW, s.sw, s.pw, s.dw);
   const auto blocks = blocks_of(s, hs, ws);
   const int64_t O = s.O, wrow = s.KH * s.KW * s.C;
@@ -121,25 +133,37 @@ template <typename T> void region_forward(const T* x, const T* wp, const T* bias
       if (kc == 0 || b.rows->k_hi == b.rows->k_lo) std::fill(acc.get(), acc.get() + P * O, T(0));
       else
         for (int64_t kh = b.rows->k_lo; kh < b.rows->k_hi; ++kh) {
-          gather(x, s, b, kh, col.get());
-          const T* wk = wp + (kh * s.KW + b.cols->k_lo) * s.C;  // (kc x O) with rows 1 apart, columns wrow
-          mm<T>(P, O, kc, col.get(), kc, 1, wk, 1, wrow, acc.get(), O, 1, kh > b.rows->k_lo);
+          gather(x, s, b, kh, nhwc, col.get());
+          const T* wk = wp + (kh * s.KW + b.cols->k_lo) * s.C;  // (O x kc), rows wrow apart
+          const bool more = kh > b.rows->k_lo;
+          if (nhwc) mm<T>(P, O, kc, col.get(), kc, 1, wk, 1, wrow, acc.get(), O, 1, more);
+          else mm<T>(O, P, kc, wk, wrow, 1, col.get(), P, 1, acc.get(), P, 1, more);
         }
       for (int64_t r = 0; r < b.oh1 - b.oh0; ++r) {
-        T* dst = y + ((b.n * s.OH + b.oh0 + r) * s.OW + b.cols->lo) * O;
-        const T* src = acc.get() + r * rw * O;
-        if (!bias) std::memcpy(dst, src, rw * O * sizeof(T));
-        else
-          for (int64_t p = 0; p < rw; ++p)
-            for (int64_t o = 0; o < O; ++o) dst[p * O + o] = src[p * O + o] + bias[o];
+        const int64_t pixel = (b.n * s.OH + b.oh0 + r) * s.OW + b.cols->lo;  // NHWC index of the row's first output
+        if (nhwc) {
+          T* dst = y + pixel * O;
+          const T* src = acc.get() + r * rw * O;
+          if (!bias) std::memcpy(dst, src, rw * O * sizeof(T));
+          else
+            for (int64_t p = 0; p < rw; ++p)
+              for (int64_t o = 0; o < O; ++o) dst[p * O + o] = src[p * O + o] + bias[o];
+          continue;
+        }
+        for (int64_t o = 0; o < O; ++o) {
+          T* dst = y + ((b.n * O + o) * s.OH + b.oh0 + r) * s.OW + b.cols->lo;
+          const T* src = acc.get() + o * P + r * rw;
+          const T add = bias ? bias[o] : T(0);
+          for (int64_t p = 0; p < rw; ++p) dst[p] = src[p] + add;
+        }
       }
     }
   });
 }
 
-// gw (O, KH, KW, C) = the weight gradient from x and gy (both NHWC), summed over fixed
-// chunks of blocks (one per thread) in chunk order.
-template <typename T> void region_backward_weight(const T* x, const T* gy, T* gw, const ConvShape& s) {
+// gw (O, KH, KW, C) = the weight gradient from x and gy (both NHWC or both NCHW), summed
+// over fixed chunks of blocks (one per thread) in chunk order.
+template <typename T> void region_backward_weight(const T* x, const T* gy, T* gw, const ConvShape& s, bool nhwc) {
   const auto hs = segments_of(s.OH, s.H, s.KH, s.sh, s.ph, s.dh), ws = segments_of(s.OW, s.W, s.KW, s.sw, s.pw, s.dw);
   const auto blocks = blocks_of(s, hs, ws);
   const int64_t O = s.O, wrow = s.KH * s.KW * s.C, len = O * wrow, count = int64_t(blocks.size());
@@ -156,13 +180,20 @@ template <typename T> void region_backward_weight(const T* x, const T* gy, T* gw
       const Block& b = blocks[i];
       const int64_t P = b.pixels(), rw = b.cols->hi - b.cols->lo, kc = (b.cols->k_hi - b.cols->k_lo) * s.C;
       if (kc == 0) continue;
-      for (int64_t r = 0; r < b.oh1 - b.oh0; ++r)  // the block's gradient rows, one matrix (P x O)
-        std::memcpy(g.get() + r * rw * O, gy + ((b.n * s.OH + b.oh0 + r) * s.OW + b.cols->lo) * O,
-                    rw * O * sizeof(T));
+      // the block's output gradient as one matrix: NHWC (P x O), NCHW (O x P)
+      for (int64_t r = 0; r < b.oh1 - b.oh0; ++r) {
+        const int64_t pixel = (b.n * s.OH + b.oh0 + r) * s.OW + b.cols->lo;
+        if (nhwc) std::memcpy(g.get() + r * rw * O, gy + pixel * O, rw * O * sizeof(T));
+        else
+          for (int64_t o = 0; o < O; ++o)
+            std::memcpy(g.get() + o * P + r * rw, gy + ((b.n * O + o) * s.OH + b.oh0 + r) * s.OW + b.cols->lo,
+                        rw * sizeof(T));
+      }
       for (int64_t kh = b.rows->k_lo; kh < b.rows->k_hi; ++kh) {
-        gather(x, s, b, kh, col.get());
+        gather(x, s, b, kh, nhwc, col.get());
         T* gk = out + (kh * s.KW + b.cols->k_lo) * s.C;  // (O x kc), rows wrow apart
-        mm<T>(O, kc, P, g.get(), 1, O, col.get(), kc, 1, gk, wrow, 1, true);
+        if (nhwc) mm<T>(O, kc, P, g.get(), 1, O, col.get(), kc, 1, gk, wrow, 1, true);
+        else mm<T>(O, kc, P, g.get(), P, 1, col.get(), 1, P, gk, wrow, 1, true);
       }
     }
   };
@@ -179,19 +210,15 @@ template <typename F> void for_float(DType dt, const F& f) {
   else f(float{});
 }
 
-Tensor nhwc_of(const Tensor& t) { return contiguous(t, MemoryFormat::ChannelsLast); }
-Tensor new_nhwc(int64_t n, int64_t c, int64_t h, int64_t w, DType dt) {
-  return empty_with_format({n, c, h, w}, dt, MemoryFormat::ChannelsLast, "conv");
-}
-// An NHWC result in the caller's layout.
-Tensor in_caller_layout(const Tensor& t, bool nhwc) { return nhwc ? t : contiguous(t); }
+MemoryFormat format_of(bool nhwc) { return nhwc ? MemoryFormat::ChannelsLast : MemoryFormat::Contiguous; }
 
-// The forward problem on NHWC x with the weight already packed (O, KH, KW, C).
-Tensor forward_packed(const Tensor& x, const Tensor& wp, const Tensor& bias, const ConvShape& s) {
-  Tensor y = new_nhwc(s.N, s.O, s.OH, s.OW, x.dtype());
+// The forward problem with the weight already packed (O, KH, KW, C).
+Tensor forward_packed(const Tensor& x_, const Tensor& wp, const Tensor& bias, const ConvShape& s, bool nhwc) {
+  Tensor x = contiguous(x_, format_of(nhwc));
+  Tensor y = empty_with_format({s.N, s.O, s.OH, s.OW}, x.dtype(), format_of(nhwc), "conv");
   for_float(x.dtype(), [&](auto tag) {
     using T = decltype(tag);
-    region_forward<T>(x.data<T>(), wp.data<T>(), bias.defined() ? bias.data<T>() : nullptr, y.data<T>(), s);
+    region_forward<T>(x.data<T>(), wp.data<T>(), bias.defined() ? bias.data<T>() : nullptr, y.data<T>(), s, nhwc);
   });
   return y;
 }
@@ -208,7 +235,7 @@ bool dilated_gemm_has_data_grad(const ConvShape& s) {
 
 Tensor dilated_conv_forward(const Tensor& x, const Tensor& w, const Tensor& bias, const ConvShape& s, bool nhwc) {
   Tensor wp = contiguous(permute(w, {0, 2, 3, 1}));
-  return in_caller_layout(forward_packed(nhwc_of(x), wp, bias.defined() ? contiguous(bias) : Tensor(), s), nhwc);
+  return forward_packed(x, wp, bias.defined() ? contiguous(bias) : Tensor(), s, nhwc);
 }
 
 Tensor dilated_conv_backward_data(const Tensor& gy, const Tensor& w, const ConvShape& s, bool nhwc) {
@@ -217,15 +244,15 @@ Tensor dilated_conv_backward_data(const Tensor& gy, const Tensor& w, const ConvS
   Tensor wp = contiguous(permute(flip(w, {2, 3}), {1, 2, 3, 0}));
   const ConvShape t{s.N, s.O, s.OH, s.OW, s.C, s.KH, s.KW, s.H, s.W, 1, 1,
                     s.dh * (s.KH - 1) - s.ph, s.dw * (s.KW - 1) - s.pw, s.dh, s.dw, 1};
-  return in_caller_layout(forward_packed(nhwc_of(gy), wp, Tensor(), t), nhwc);
+  return forward_packed(gy, wp, Tensor(), t, nhwc);
 }
 
 Tensor dilated_conv_backward_weight(const Tensor& x_, const Tensor& gy_, const ConvShape& s, bool nhwc) {
-  Tensor x = nhwc_of(x_), gy = nhwc_of(gy_);
+  Tensor x = contiguous(x_, format_of(nhwc)), gy = contiguous(gy_, format_of(nhwc));
   Tensor gw = Tensor::empty({s.O, s.KH, s.KW, s.C}, x.dtype());
   for_float(x.dtype(), [&](auto tag) {
     using T = decltype(tag);
-    region_backward_weight<T>(x.data<T>(), gy.data<T>(), gw.data<T>(), s);
+    region_backward_weight<T>(x.data<T>(), gy.data<T>(), gw.data<T>(), s, nhwc);
   });
   Tensor out = permute(gw, {0, 3, 1, 2});  // (O, C, KH, KW) with channels-last memory
   return nhwc ? out : contiguous(out);

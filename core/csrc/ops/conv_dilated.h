@@ -6,9 +6,10 @@
 // image). Per spatial dim the outputs split into segments where the set of in-image taps is
 // constant (a contiguous range of kernel indices); each (row segment x column segment) region
 // gathers only its valid taps (no bounds checks, no multiplications by padding zeros) and
-// runs one GEMM per kernel row against the weight packed (O, KH, KW, C). Work runs in NHWC;
-// NCHW tensors are transposed on the way in and out. Regions are cut into blocks of rows
-// that are spread over the thread pool, each block's GEMM single-threaded.
+// runs one GEMM per kernel row against the weight packed (O, KH, KW, C): in NHWC the gathered
+// (pixels x taps*C) times the weight, in NCHW the weight times (taps*C x pixels) runs of input
+// rows, so neither layout is transposed. Regions are cut into blocks of rows spread over the
+// thread pool, each block's GEMM single-threaded.
 //   forward        y = conv(x, w) + bias over the regions
 //   data gradient  the forward convolution of grad_output by the flipped, transposed weight
 //                  with padding d * (k - 1) - p (stride 1 makes it a regular convolution)

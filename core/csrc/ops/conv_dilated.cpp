@@ -70,6 +70,13 @@ std::vector<Block> blocks_of(const ConvShape& s, const std::vector<Segment>& hs,
   return blocks;
 }
 
+// The largest block of [begin, end): the size of a task's buffers.
+int64_t most_pixels(const std::vector<Block>& blocks, int64_t begin, int64_t end) {
+  int64_t most = 0;
+  for (int64_t i = begin; i < end; ++i) most = std::max(most, blocks[i].pixels());
+  return most;
+}
+
 template <typename T> constexpr DType dtype_of() { return std::is_same_v<T, double> ? DType::Float64 : DType::Float32; }
 
 // c (m x n) = a (m x k) @ b (k x n) (+ c when accumulate), strides in elements.
@@ -124,8 +131,7 @@ void region_forward(const T* x, const T* wp, const T* bias, T* y, const ConvShap
   const auto blocks = blocks_of(s, hs, ws);
   const int64_t O = s.O, wrow = s.KH * s.KW * s.C;
   over_blocks(int64_t(blocks.size()), [&](int64_t begin, int64_t end) {
-    int64_t most = 0;
-    for (int64_t i = begin; i < end; ++i) most = std::max(most, blocks[i].pixels());
+    const int64_t most = most_pixels(blocks, begin, end);
     std::unique_ptr<T[]> col(new T[most * s.KW * s.C]), acc(new T[most * O]);
     for (int64_t i = begin; i < end; ++i) {
       const Block& b = blocks[i];
@@ -173,8 +179,7 @@ template <typename T> void region_backward_weight(const T* x, const T* gy, T* gw
   auto run_chunk = [&](int64_t c) {
     T* out = c == 0 ? gw : partial.data() + (c - 1) * len;
     const int64_t begin = c * count / chunks, end = (c + 1) * count / chunks;
-    int64_t most = 0;
-    for (int64_t i = begin; i < end; ++i) most = std::max(most, blocks[i].pixels());
+    const int64_t most = most_pixels(blocks, begin, end);
     std::unique_ptr<T[]> col(new T[most * s.KW * s.C]), g(new T[most * O]);
     for (int64_t i = begin; i < end; ++i) {
       const Block& b = blocks[i];

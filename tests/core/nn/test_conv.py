@@ -207,13 +207,16 @@ def test_empty_and_batch_one_shapes():
 def test_thread_counts_agree():
     rng = np.random.default_rng(8)
     x, w = core.tensor(_rand(rng, 4, 16, 10, 10)), core.tensor(_rand(rng, 16, 1, 3, 3))
+    dense = w.reshape(1, 16, 3, 3).expand(8, 16, 3, 3).contiguous()
+    def convs():
+        return [core.conv2d(x, w, padding=1, groups=16), core.conv2d(x, dense),
+                core.conv2d(x, dense, padding=3, dilation=3)]
     before = core.get_num_threads()
     try:
         core.set_num_threads(1)
-        dense = w.reshape(1, 16, 3, 3).expand(8, 16, 3, 3).contiguous()
-        one = [core.conv2d(x, w, padding=1, groups=16), core.conv2d(x, dense), core.conv2d(x, dense, padding=3, dilation=3)]
+        one = convs()
         core.set_num_threads(2)
-        two = [core.conv2d(x, w, padding=1, groups=16), core.conv2d(x, dense), core.conv2d(x, dense, padding=3, dilation=3)]
+        two = convs()
     finally:
         core.set_num_threads(before)
     for a, b in zip(one, two):

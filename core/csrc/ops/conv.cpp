@@ -2,6 +2,7 @@
 // brought to a 2-d float problem, and the choice of algorithm:
 //   depthwise (groups == C)       hand-written kernels (kernels/isa/conv_kernels.cpp)
 //   pointwise (1x1, stride 1)     one GEMM per group: NCHW weight x image, NHWC pixels x weight^T
+//   dilated (groups 1, stride 1)  GEMMs over output regions of constant in-image taps (ops/conv_dilated.cpp)
 //   anything else                 im2col + GEMM, images split over the thread pool
 // A transposed convolution is the data gradient of the regular one with the roles swapped.
 #include "ops/conv.h"
@@ -15,6 +16,7 @@
 #include "iter/thread_pool.h"
 #include "kernels/conv.h"
 #include "kernels/gemm.h"
+#include "ops/conv_dilated.h"
 #include "ops/conversion.h"
 #include "ops/creation.h"
 #include "ops/compare.h"
@@ -341,6 +343,7 @@ Tensor forward_4d(const Tensor& x_, const Tensor& w_, const Tensor& bias_, const
     small_input_forward(x, w_, bias, y, s, nhwc);
     return y;
   }
+  if (uses_dilated_gemm(s)) return dilated_conv_forward(x, w_, bias, s, nhwc_out);
   Tensor w = gemm_weight(w_, nhwc);
   for_float(dt, [&](auto tag) {
     using T = decltype(tag);
@@ -366,6 +369,7 @@ Tensor backward_data_4d(const Tensor& gy_, const Tensor& w_, const ConvShape& s,
     depthwise_backward_data(gy, w_, gx, s, nhwc);
     return gx;
   }
+  if (dilated_gemm_has_data_grad(s)) return dilated_conv_backward_data(gy, w_, s, nhwc_out);
   Tensor w = gemm_weight(w_, nhwc);
   for_float(dt, [&](auto tag) {
     using T = decltype(tag);
@@ -384,6 +388,7 @@ Tensor backward_weight_4d(const Tensor& x_, const Tensor& gy_, const ConvShape& 
   if (is_depthwise(s))  // always through the NHWC kernel: channels in lanes beat per-plane dot products
     return depthwise_backward_weight(nhwc ? x : in_layout(x_, true), nhwc ? gy : in_layout(gy_, true), s);
   if (!nhwc && uses_small_input_kernel(s) && s.sw <= 2) return small_input_backward_weight(x, gy, s);
+  if (uses_dilated_gemm(s)) return dilated_conv_backward_weight(x, gy, s, nhwc_in);
   Tensor gw = nhwc ? Tensor::empty({s.O, s.KH, s.KW, Cg}, dt) : Tensor::empty({s.O, Cg, s.KH, s.KW}, dt);
   for_float(dt, [&](auto tag) {
     using T = decltype(tag);

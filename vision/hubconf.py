@@ -12,3 +12,6 @@ from vision.models.quantization.resnet import (quantized_resnet18, quantized_res
                                                quantized_resnext101_32x8d)
 from vision.models.detection.faster_rcnn import (  # noqa: E402,F401
     fasterrcnn_mobilenet_v3_large_320_fpn, fasterrcnn_mobilenet_v3_large_fpn, fasterrcnn_resnet50_fpn)
+from vision.models.segmentation import (  # noqa: E402,F401
+    deeplabv3_mobilenet_v3_large, deeplabv3_resnet50, deeplabv3_resnet101, fcn_resnet50, fcn_resnet101,
+    lraspp_mobilenet_v3_large)

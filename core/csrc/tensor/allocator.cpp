@@ -46,7 +46,11 @@ void* fresh(size_t nbytes) { return std::aligned_alloc(kAlignment, nbytes); }
 
 }  // namespace
 
-void* allocate(size_t nbytes) {
+namespace {
+
+thread_local int64_t t_net_bytes = 0;
+
+void* allocate_block(size_t nbytes) {
   if (nbytes < kCachedMin) return fresh((nbytes + kAlignment - 1) / kAlignment * kAlignment);
   const size_t size = size_class(nbytes);
   Cache& cache = Cache::get();
@@ -68,7 +72,7 @@ void* allocate(size_t nbytes) {
   return block;
 }
 
-void release(void* data, size_t nbytes) {
+void release_block(void* data, size_t nbytes) {
   if (nbytes < kCachedMin) return std::free(data);
   const size_t size = size_class(nbytes);
   Cache& cache = Cache::get();
@@ -82,6 +86,21 @@ void release(void* data, size_t nbytes) {
   }
   std::free(data);
 }
+
+}  // namespace
+
+void* allocate(size_t nbytes) {
+  void* block = allocate_block(nbytes);
+  if (block != nullptr) t_net_bytes += static_cast<int64_t>(nbytes);
+  return block;
+}
+
+void release(void* data, size_t nbytes) {
+  release_block(data, nbytes);
+  t_net_bytes -= static_cast<int64_t>(nbytes);
+}
+
+int64_t thread_net_bytes() { return t_net_bytes; }
 
 size_t cached_bytes() {
   Cache& cache = Cache::get();

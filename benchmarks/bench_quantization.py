@@ -10,19 +10,13 @@ at batch 1 and 8, 224x224. Columns: ours int8, PyTorch int8, ours / PyTorch; the
 add our float32 model and ours int8 / ours fp32 (the issue's targets: <= 0.8x PyTorch int8,
 <= 0.5x our fp32). torch and torchvision are optional: without them only our numbers print.
 """
-import glob
 import io
-import os
 import sys
 import warnings
 
 import numpy as np
 
-_HERE = os.path.dirname(os.path.abspath(__file__))
-_ROOT = os.path.dirname(_HERE)
-sys.path.insert(0, _HERE)  # harness
-if glob.glob(os.path.join(_ROOT, "core", "_C*.so")):
-    sys.path.insert(1, _ROOT)  # an in-place build (tools/dev_build.sh) wins over an installed one
+import _paths  # noqa: E402,F401  (an in-place build wins over an installed one)
 
 RNG = np.random.default_rng(0)
 

@@ -216,6 +216,7 @@ FUSE = [["conv1", "bn1", "relu1"], ["conv2", "bn2"], ["fc", "relu2"]]
 
 
 def _pair_of_models(train):
+    torch.manual_seed(0)
     theirs = _small_model(torch)
     for m in theirs.modules():  # batch norm statistics of their own, for a real fold
         if isinstance(m, torch.nn.BatchNorm2d):
@@ -275,8 +276,14 @@ def test_prepare_qat_checkpoint_loads_and_converts_like_torch():
     ours, theirs = _pair_of_models(train=True)
     ours = oq.fuse_modules(ours, FUSE)
     theirs = tq.fuse_modules_qat(theirs, FUSE)
-    ours.qconfig = oq.get_default_qat_qconfig("fbgemm")
-    theirs.qconfig = tq.get_default_qat_qconfig("fbgemm", 0)
+    # per-channel weights (fbgemm's) with 8-bit activations: fbgemm's 7-bit activation fake quantizer
+    # clamps differently since torch 1.9 (test_reduce_range_fake_quant_keeps_torch_1_8_clamp)
+    ours.qconfig = oq.QConfig(activation=oq.FakeQuantize.with_args(observer=oq.MovingAverageMinMaxObserver,
+                                                                   **QNNPACK_ACTIVATION_FAKE_QUANT),
+                              weight=oq.default_per_channel_weight_fake_quant)
+    theirs.qconfig = tq.QConfig(activation=tq.FakeQuantize.with_args(observer=tq.MovingAverageMinMaxObserver,
+                                                                     **QNNPACK_ACTIVATION_FAKE_QUANT),
+                                weight=tq.default_per_channel_weight_fake_quant)
     ours, theirs = oq.prepare_qat(ours), tq.prepare_qat(theirs)
     assert list(ours.state_dict()) == list(theirs.state_dict())
     assert [type(m).__name__ for m in ours.modules()] == [type(m).__name__ for m in theirs.modules()]
@@ -310,10 +317,7 @@ def test_quantize_dynamic_linear_matches_torch():
 # --- the int8 MobileNetV3-Large against torchvision's on identical weights ---------------------
 
 def _torchvision_qat_mobilenet_v3():
-    import os
-    import sys
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "benchmarks"))
-    from harness import import_torchvision
+    from parity._torchvision import import_torchvision
     tv = import_torchvision()
     if tv is None:
         pytest.skip("torchvision is not installed")

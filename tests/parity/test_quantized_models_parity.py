@@ -2,8 +2,6 @@
 module layout, int8 state_dict keys/shapes after quantize_model, and the int8 outputs of
 torchvision's converted weights loaded here (the published files are such state dicts)."""
 import io
-import os
-import sys
 import warnings
 
 import numpy as np
@@ -12,8 +10,7 @@ import pytest
 import core
 
 torch = pytest.importorskip("torch")
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "benchmarks"))
-from harness import import_torchvision  # noqa: E402
+from parity._torchvision import import_torchvision  # noqa: E402
 
 tv = import_torchvision()
 if tv is None:

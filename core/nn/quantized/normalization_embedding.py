@@ -163,7 +163,8 @@ class Embedding(nn.Module):
             raise AssertionError(f"{cls.__name__} input float module must have qconfig defined")
         weight_observer = mod.qconfig.weight()
         if weight_observer.qscheme is not core.per_channel_affine_float_qparams:
-            raise AssertionError(f"{cls.__name__} quantization is only supported with float_qparams_weight_only_qconfig")
+            raise AssertionError(f"{cls.__name__} quantization is only supported with "
+                                 "float_qparams_weight_only_qconfig")
         if weight_observer.dtype != core.quint8:
             raise AssertionError(f"The only supported dtype for nnq.{cls.__name__} is torch.quint8")
         weight_observer(mod.weight)

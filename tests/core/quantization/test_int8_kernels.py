@@ -180,9 +180,10 @@ for name, amax, wmax in (("full", 255, 128), ("reduced", 127, 128), ("small_w", 
     p = Q.linear_prepack(wq, core.tensor(rng.normal(0, 1, 70).astype(np.float32)))
     out[name] = Q.linear(qt(x, 0.02, 9), p, 0.2, 100).int_repr().numpy().tobytes().hex()
     out[name + "_dyn"] = Q.linear_dynamic(core.tensor(rng.normal(0, 1, (5, 200)).astype(np.float32)), p, True).numpy().tobytes().hex()
-for i, (xs, ws, s, pad, g) in enumerate([((1, 3, 20, 20), (16, 3, 3, 3), 2, 1, 1), ((2, 72, 9, 9), (72, 1, 5, 5), 2, 2, 72),
-                                         ((1, 40, 7, 7), (120, 40, 1, 1), 1, 0, 1), ((1, 20, 9, 9), (20, 1, 3, 3), 1, 1, 20),
-                                         ((2, 5, 6, 6), (5, 1, 3, 3), 1, 1, 5), ((1, 36, 5, 21), (36, 1, 3, 3), 2, 1, 36)]):
+CONVS = [((1, 3, 20, 20), (16, 3, 3, 3), 2, 1, 1), ((2, 72, 9, 9), (72, 1, 5, 5), 2, 2, 72),
+         ((1, 40, 7, 7), (120, 40, 1, 1), 1, 0, 1), ((1, 20, 9, 9), (20, 1, 3, 3), 1, 1, 20),
+         ((2, 5, 6, 6), (5, 1, 3, 3), 1, 1, 5), ((1, 36, 5, 21), (36, 1, 3, 3), 2, 1, 36)]
+for i, (xs, ws, s, pad, g) in enumerate(CONVS):
     x = rng.integers(0, 256, xs).astype(np.uint8)
     w = core._make_per_tensor_quantized_tensor(core.tensor(rng.integers(-128, 128, ws).astype(np.int8)), 0.01, 0)
     p = Q.conv2d_prepack(w, core.tensor(rng.normal(0, 1, ws[0]).astype(np.float32)), [s, s], [pad, pad], [1, 1], g)

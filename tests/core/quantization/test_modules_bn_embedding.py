@@ -65,7 +65,8 @@ def test_quantized_embedding_rows_and_conversion():
     idx = core.tensor([[1, 9, 1], [0, 4, 2]])
     table = qemb.weight().dequantize().numpy()
     np.testing.assert_allclose(qemb(idx).numpy(), table[idx.numpy()], rtol=1e-6, atol=1e-6)
-    np.testing.assert_allclose(table, float_emb.weight.detach().numpy(), atol=qemb.weight().q_per_channel_scales().max().item())
+    step = qemb.weight().q_per_channel_scales().max().item()
+    np.testing.assert_allclose(table, float_emb.weight.detach().numpy(), atol=step)
     assert repr(qemb) == ("QuantizedEmbedding(num_embeddings=10, embedding_dim=6, dtype=core.quint8, "
                           "qscheme=core.per_channel_affine_float_qparams)")
     assert list(qemb.state_dict()) == ["_packed_params.dtype", "_packed_params._packed_weight"]

@@ -1,6 +1,5 @@
 """Quantized tensors: making and reading them, views, cat, printing, save/load, bad input."""
 import copy
-import io
 import pickle
 
 import numpy as np

@@ -3,10 +3,10 @@ through FloatFunctional, fuse_model(); quantize=True gives the int8 model (qnnpa
 post-training quantization, weights of the official checkpoint when pretrained)."""
 from core import nn
 from core.nn.quantized import FloatFunctional
-from core.quantization import DeQuantStub, QuantStub, fuse_modules
+from core.quantization import fuse_modules
 from vision.models._utils import load_pretrained
 from vision.models.mobilenetv2 import ConvBNReLU, InvertedResidual, MobileNetV2, model_urls
-from vision.models.quantization.utils import _replace_relu, quantize_model
+from vision.models.quantization.utils import _add_quant_stubs, _quantized_forward, _replace_relu, quantize_model
 
 __all__ = ["QuantizableMobileNetV2", "mobilenet_v2"]
 
@@ -37,11 +37,9 @@ class QuantizableMobileNetV2(MobileNetV2):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.quant = QuantStub()
-        self.dequant = DeQuantStub()
+        _add_quant_stubs(self)
 
-    def forward(self, x):
-        return self.dequant(self._forward_impl(self.quant(x)))
+    forward = _quantized_forward
 
     def fuse_model(self):
         """Every ConvBNReLU (conv, bn, relu) and every block's projection conv+bn."""

@@ -3,9 +3,9 @@ fused ReLU through FloatFunctional, fuse_model(); quantize=True gives the int8 m
 post-training quantization, weights of the official checkpoints when pretrained)."""
 from core import nn
 from core.nn.quantized import FloatFunctional
-from core.quantization import DeQuantStub, QuantStub, fuse_modules
+from core.quantization import fuse_modules
 from vision.models._utils import load_pretrained
-from vision.models.quantization.utils import _replace_relu, quantize_model
+from vision.models.quantization.utils import _add_quant_stubs, _quantized_forward, _replace_relu, quantize_model
 from vision.models.resnet import BasicBlock, Bottleneck, ResNet, model_urls
 
 __all__ = ["QuantizableResNet", "resnet18", "resnet50", "resnext101_32x8d"]
@@ -65,11 +65,9 @@ class QuantizableResNet(ResNet):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.quant = QuantStub()
-        self.dequant = DeQuantStub()
+        _add_quant_stubs(self)
 
-    def forward(self, x):
-        return self.dequant(self._forward_impl(self.quant(x)))
+    forward = _quantized_forward
 
     def fuse_model(self):
         """The stem's conv1+bn1+relu and every block's conv+bn(+relu), downsample included."""

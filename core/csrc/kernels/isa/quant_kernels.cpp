@@ -193,22 +193,21 @@ inline uint8_t depthwise_out(int32_t acc, float bias, float mult, float zy, floa
   return static_cast<uint8_t>(requant((static_cast<float>(acc) + bias) * mult, zy, lo, hi));
 }
 
-// The same on a vector: adding and subtracting 1.5 * 2^23 rounds half to even wherever
-// |v| < 2^22; larger values stay far outside [lo, hi] and clamp the same.
+// The same on a vector: clamping to the integers [lo - zy, hi - zy] first, then rounding and
+// adding zy, gives clamp(nearbyint(v) + zy, lo, hi).
 TZ_VINLINE void depthwise_out_vector(const QDepthwiseArgs& a, int64_t c, vm::vint32 acc, uint8_t* y, float zy,
                                      float lo, float hi) {
   using vm::vfloat;
   constexpr int64_t L = vm::kLanes<int32_t>;
   typedef uint8_t vbytes __attribute__((vector_size(L)));
-  const vfloat kShift = vm::splat<vfloat>(12582912.0f);
-  const vfloat vlo = vm::splat<vfloat>(lo), vhi = vm::splat<vfloat>(hi), vzy = vm::splat<vfloat>(zy);
+  const vfloat vlo = vm::splat<vfloat>(lo - zy), vhi = vm::splat<vfloat>(hi - zy);
   vfloat v = __builtin_convertvector(acc, vfloat);
   if (a.bias) v += vm::load(a.bias + c);
   v *= vm::load(a.mult + c);
-  v = (v + kShift) - kShift + vzy;
   v = v < vlo ? vlo : v;
   v = v > vhi ? vhi : v;
-  const vbytes out = __builtin_convertvector(__builtin_convertvector(v, vm::vint32), vbytes);
+  const vm::vint32 q = vm::round_to_int(v) + vm::splat<vm::vint32>(static_cast<int32_t>(zy));
+  const vbytes out = __builtin_convertvector(q, vbytes);
   std::memcpy(y + c, &out, L);
 }
 

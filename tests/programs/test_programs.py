@@ -3,6 +3,7 @@ tutorials and examples, written against core and vision) and checks it trains.""
 import importlib.util
 import math
 import pathlib
+import sys
 
 import pytest
 
@@ -14,6 +15,7 @@ PROGRAMS = ["tensors_and_autograd", "quickstart", "regression", "time_sequence_p
 def _load(name):
     spec = importlib.util.spec_from_file_location(f"tensorzoo_program_{name}", HERE / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # pickle finds the programs' classes by module name
     spec.loader.exec_module(module)
     return module
 

@@ -5,32 +5,37 @@ import pytest
 import core
 import hub
 from vision import models
-from vision.models import detection, quantization, resnet, vgg
+from vision.models import detection, quantization, resnet, segmentation, vgg
 
 CLASSIFIERS = ["resnet18", "resnet34", "resnet50", "resnet101", "resnet152", "resnext50_32x4d", "resnext101_32x8d",
                "wide_resnet50_2", "wide_resnet101_2", "mobilenet_v2", "mobilenet_v3_large", "mobilenet_v3_small",
                "vgg11", "vgg11_bn", "vgg13", "vgg13_bn", "vgg16", "vgg16_bn", "vgg19", "vgg19_bn"]
 DETECTORS = ["fasterrcnn_resnet50_fpn", "fasterrcnn_mobilenet_v3_large_fpn", "fasterrcnn_mobilenet_v3_large_320_fpn"]
+SEGMENTERS = ["fcn_resnet50", "fcn_resnet101", "deeplabv3_resnet50", "deeplabv3_resnet101",
+              "deeplabv3_mobilenet_v3_large", "lraspp_mobilenet_v3_large"]
 
 
 def _urls_of(name):
     for module in (resnet, vgg, models.mobilenetv2, models.mobilenetv3):
         if name in module.model_urls:
             return module.model_urls[name]
+    if name in SEGMENTERS:
+        return segmentation.segmentation.model_urls[name + "_coco"]
     return detection.faster_rcnn.model_urls[name + "_coco"]
 
 
-@pytest.mark.parametrize("name", CLASSIFIERS + DETECTORS)
+@pytest.mark.parametrize("name", CLASSIFIERS + DETECTORS + SEGMENTERS)
 def test_each_builder_has_an_enum_naming_the_pretrained_file(name):
     weights = models.get_model_weights(name)
-    assert models.get_model_weights(getattr(models if name in CLASSIFIERS else detection, name)) is weights
+    module = models if name in CLASSIFIERS else detection if name in DETECTORS else segmentation
+    assert models.get_model_weights(getattr(module, name)) is weights
     member = weights.DEFAULT
     assert member.url == _urls_of(name)  # the file pretrained=True loads
     assert weights.verify("DEFAULT") is member and weights.verify(member.name) is member
     assert weights.verify(f"{weights.__name__}.{member.name}") is member and weights.verify(None) is None
     assert models.get_weight(f"{weights.__name__}.DEFAULT") is member
     assert repr(member) == f"{weights.__name__}.{member.name}"
-    expected_categories = 1000 if name in CLASSIFIERS else 91
+    expected_categories = 1000 if name in CLASSIFIERS else 91 if name in DETECTORS else 21
     assert len(member.meta["categories"]) == expected_categories and member.meta["num_params"] > 0
 
 

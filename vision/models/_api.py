@@ -143,3 +143,10 @@ def _image_classification(**kwargs):
     from vision.transforms._presets import ImageClassification  # imported on use: transforms load later
 
     return ImageClassification(**kwargs)
+
+
+def imagenet1k_v1_enum(name, url, num_params, acc1, acc5, recipe, **meta):
+    """A weights enum `name` whose one member, IMAGENET1K_V1 (also DEFAULT), is the checkpoint at
+    `url` with torchvision's facts."""
+    return weights_enum(name, {"IMAGENET1K_V1": classification_weights(url, num_params, acc1, acc5, recipe, **meta)},
+                        "IMAGENET1K_V1")

@@ -1,7 +1,7 @@
 """ResNet (He et al. 2016), ResNeXt and Wide ResNet, module names and init as torchvision 0.9's resnet.py."""
 import core
 from core import nn
-from vision.models._api import classification_weights, handle_weights, weights_enum
+from vision.models._api import handle_weights, imagenet1k_v1_enum
 from vision.models._utils import load_pretrained
 
 __all__ = ["ResNet", "ResNet18_Weights", "ResNet34_Weights", "ResNet50_Weights", "ResNet101_Weights",
@@ -39,8 +39,7 @@ _WEIGHTS_META = {
 def _weights_enum(arch):
     name, num_params, acc1, acc5 = _WEIGHTS_META[arch]
     recipe = "https://github.com/pytorch/vision/tree/main/references/classification#resnet"
-    v1 = classification_weights(model_urls[arch], num_params, acc1, acc5, recipe)
-    return weights_enum(name, {"IMAGENET1K_V1": v1}, "IMAGENET1K_V1")
+    return imagenet1k_v1_enum(name, model_urls[arch], num_params, acc1, acc5, recipe)
 
 
 (ResNet18_Weights, ResNet34_Weights, ResNet50_Weights, ResNet101_Weights, ResNet152_Weights, ResNeXt50_32X4D_Weights,

@@ -2,7 +2,7 @@
 names, init and weights as torchvision's vgg.py."""
 import core
 from core import nn
-from vision.models._api import classification_weights, handle_weights, weights_enum
+from vision.models._api import handle_weights, imagenet1k_v1_enum
 from vision.models._utils import load_pretrained
 
 __all__ = ["VGG", "VGG11_Weights", "VGG11_BN_Weights", "VGG13_Weights", "VGG13_BN_Weights", "VGG16_Weights",
@@ -37,8 +37,7 @@ _WEIGHTS_META = {
 def _weights_enum(arch):
     name, num_params, acc1, acc5 = _WEIGHTS_META[arch]
     recipe = "https://github.com/pytorch/vision/tree/main/references/classification#alexnet-and-vgg"
-    v1 = classification_weights(model_urls[arch], num_params, acc1, acc5, recipe, min_size=(32, 32))
-    return weights_enum(name, {"IMAGENET1K_V1": v1}, "IMAGENET1K_V1")
+    return imagenet1k_v1_enum(name, model_urls[arch], num_params, acc1, acc5, recipe, min_size=(32, 32))
 
 
 (VGG11_Weights, VGG11_BN_Weights, VGG13_Weights, VGG13_BN_Weights, VGG16_Weights, VGG16_BN_Weights, VGG19_Weights,

@@ -1,6 +1,6 @@
 """vision.models.quantization's ResNet-18/50, ResNeXt-101 and MobileNetV2 against torchvision's:
-module layout, int8 state_dict keys/shapes after quantize_model, and the int8 outputs of
-torchvision's converted weights loaded here (the published files are such state dicts)."""
+module layout, int8 state_dict keys/shapes after quantize_model, the int8 outputs of torchvision's
+converted weights loaded here (the published files are such state dicts) and of ours loaded there."""
 import io
 import warnings
 
@@ -16,6 +16,7 @@ tv = import_torchvision()
 if tv is None:
     pytest.skip("torchvision is not installed", allow_module_level=True)
 from torchvision.models import quantization as tvq  # noqa: E402
+import torch.ao.quantization as tq  # noqa: E402
 
 from vision.models import quantization as ours_q  # noqa: E402
 
@@ -58,7 +59,6 @@ def _torchvision_int8(name, backend):
     model = getattr(tvq, name)(quantize=False)
     model.eval()
     model.fuse_model()
-    import torch.ao.quantization as tq
     model.qconfig = tq.QConfig(activation=tq.default_observer,
                                weight=tq.default_per_channel_weight_observer if backend == "fbgemm"
                                else tq.default_weight_observer)
@@ -101,3 +101,42 @@ def test_quantizable_layout_matches_torchvision(name):
     ours.fuse_model()
     assert list(ours.state_dict()) == list(theirs.state_dict())
     assert _names(ours, lambda m: type(m).__name__) == _names(theirs, lambda m: type(m).__name__)
+
+
+def _ours_int8(name, backend):
+    """Our int8 model: fuse + prepare + calibrate + convert on our side."""
+    core.backends.quantized.engine = backend
+    model = getattr(ours_q, name)(quantize=False)
+    model.eval()
+    model.fuse_model()
+    model.qconfig = core.quantization.get_default_qconfig(backend)
+    core.quantization.prepare(model, inplace=True)
+    with core.no_grad():
+        model(core.tensor(np.random.default_rng(0).random((2, 3, 64, 64), dtype=np.float32)))
+    core.quantization.convert(model, inplace=True)
+    return model
+
+
+@pytest.mark.parametrize("name,backend", [("resnet18", "fbgemm"), ("mobilenet_v2", "qnnpack")])
+def test_our_int8_checkpoint_loads_in_torchvision_and_matches(name, backend, engine):
+    """core.save of our converted model (packed conv/linear params, qtensors) loads into
+    torchvision's int8 model, which then gives our outputs."""
+    ours = _ours_int8(name, backend)
+    buf = io.BytesIO()
+    core.save(ours.state_dict(), buf)
+    buf.seek(0)
+    torch.backends.quantized.engine = backend
+    theirs = getattr(tvq, name)(quantize=False)
+    theirs.eval()
+    theirs.fuse_model()
+    theirs.qconfig = tq.get_default_qconfig(backend)
+    tq.prepare(theirs, inplace=True)
+    tq.convert(theirs, inplace=True)
+    theirs.load_state_dict(torch.load(buf))
+    x = np.random.default_rng(1).random((2, 3, 64, 64), dtype=np.float32)
+    with torch.no_grad():
+        yt = theirs(torch.from_numpy(x)).numpy()
+    yo = ours(core.tensor(x)).numpy()
+    step = float(theirs.fc.scale if hasattr(theirs, "fc") else theirs.classifier[1].scale)
+    steps = np.abs(yo - yt) / step
+    assert (steps <= 1.0001).mean() >= 0.99 and steps.max() <= 2.0001, (steps.max(), (steps <= 1.0001).mean())

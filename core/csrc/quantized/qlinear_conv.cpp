@@ -165,44 +165,80 @@ QGemmArgs gemm_args(const PackedWeight& p, int64_t group, const uint8_t* a, int6
   return g;
 }
 
+// n bytes from src to dst as at most two fixed-size, possibly overlapping copies (the head and
+// the tail of the run), which compile to plain loads and stores: the stem's runs of KW * C
+// bytes are short, and a memcpy call per run cost more than the copy.
+inline void copy_short(uint8_t* dst, const uint8_t* src, int64_t n) {
+  if (n >= 16 && n <= 32) {
+    std::memcpy(dst, src, 16);
+    std::memcpy(dst + n - 16, src + n - 16, 16);
+  } else if (n >= 8 && n < 16) {
+    std::memcpy(dst, src, 8);
+    std::memcpy(dst + n - 8, src + n - 8, 8);
+  } else if (n >= 4 && n < 8) {
+    std::memcpy(dst, src, 4);
+    std::memcpy(dst + n - 4, src + n - 4, 4);
+  } else if (n < 4) {
+    for (int64_t i = 0; i < n; ++i) dst[i] = src[i];
+  } else {
+    std::memcpy(dst, src, n);
+  }
+}
+
+// The KW taps of column ow of one kernel row (source row src) into dst, padding outside the image.
+inline void im2col_taps(const uint8_t* src, int64_t W, int64_t C, const PackedWeight& p, int64_t ow, uint8_t pad,
+                        uint8_t* dst) {
+  const int64_t iw0 = ow * p.stride[1] - p.padding[1];
+  for (int64_t kw = 0; kw < p.KW; ++kw, dst += p.Cg) {
+    const int64_t iw = iw0 + kw * p.dilation[1];
+    if (iw < 0 || iw >= W)
+      std::memset(dst, pad, p.Cg);
+    else
+      copy_short(dst, src + iw * C, p.Cg);
+  }
+}
+
 // One NHWC image's patches as GEMM rows of K4 bytes (taps in (kh, kw, c) order, padding = the
-// input zero point, zeros past K). With one group and no column dilation the KW taps of a
-// kernel row inside the image are one contiguous run of KW * C bytes.
+// input zero point, zeros past K), a kernel row at a time for a whole output row. With one
+// group and no column dilation the KW taps of a column whose kernel row lies inside the image
+// are one contiguous run of KW * C bytes.
 void im2col_u8(const uint8_t* x, int64_t H, int64_t W, int64_t C, int64_t c0, const PackedWeight& p, int64_t OH,
                int64_t OW, uint8_t pad, uint8_t* col) {
-  const int64_t Cg = p.Cg, run = p.KW * Cg;
-  const bool runs = Cg == C && p.dilation[1] == 1;
+  const int64_t K4 = p.K4, run = p.KW * p.Cg, sw = p.stride[1], pw = p.padding[1];
+  // columns [inside0, inside1) read whole runs: iw0 >= 0 and iw0 + KW <= W
+  int64_t inside0 = OW, inside1 = OW;
+  if (p.Cg == C && p.dilation[1] == 1 && W >= p.KW) {
+    inside0 = std::min(OW, (pw + sw - 1) / sw);
+    inside1 = std::max(inside0, std::min(OW, (W - p.KW + pw) / sw + 1));
+  }
   parallel_for(0, OH, 4, [&](int64_t b, int64_t e) {
-    for (int64_t oh = b; oh < e; ++oh)
-      for (int64_t ow = 0; ow < OW; ++ow) {
-        uint8_t* row = col + (oh * OW + ow) * p.K4;
-        const int64_t iw0 = ow * p.stride[1] - p.padding[1];
-        const bool row_inside = runs && iw0 >= 0 && iw0 + p.KW <= W;
-        for (int64_t kh = 0; kh < p.KH; ++kh) {
-          const int64_t ih = oh * p.stride[0] - p.padding[0] + kh * p.dilation[0];
-          if (ih < 0 || ih >= H) {
-            std::memset(row, pad, run);
-            row += run;
-            continue;
-          }
-          const uint8_t* src = x + (ih * W) * C + c0;
-          if (row_inside) {
-            const uint8_t* from = src + iw0 * C;
-            for (int64_t i = 0; i < run; ++i) row[i] = from[i];
-            row += run;
-            continue;
-          }
-          for (int64_t kw = 0; kw < p.KW; ++kw, row += Cg) {
-            const int64_t iw = iw0 + kw * p.dilation[1];
-            if (iw < 0 || iw >= W)
-              std::memset(row, pad, Cg);
-            else
-              std::memcpy(row, src + iw * C, Cg);
-          }
+    for (int64_t oh = b; oh < e; ++oh) {
+      uint8_t* out = col + oh * OW * K4;
+      for (int64_t kh = 0; kh < p.KH; ++kh) {
+        uint8_t* taps = out + kh * run;
+        const int64_t ih = oh * p.stride[0] - p.padding[0] + kh * p.dilation[0];
+        if (ih < 0 || ih >= H) {
+          for (int64_t ow = 0; ow < OW; ++ow) std::memset(taps + ow * K4, pad, run);
+          continue;
         }
-        std::memset(row, 0, p.K4 - p.K);
+        const uint8_t* src = x + (ih * W) * C + c0;
+        for (int64_t ow = 0; ow < inside0; ++ow) im2col_taps(src, W, C, p, ow, pad, taps + ow * K4);
+        for (int64_t ow = inside0; ow < inside1; ++ow) copy_short(taps + ow * K4, src + (ow * sw - pw) * C, run);
+        for (int64_t ow = inside1; ow < OW; ++ow) im2col_taps(src, W, C, p, ow, pad, taps + ow * K4);
       }
+      if (K4 > p.K)
+        for (int64_t ow = 0; ow < OW; ++ow) std::memset(out + ow * K4 + p.K, 0, K4 - p.K);
+    }
   });
+}
+
+// Pixels [b, e) of C planes of HW bytes interleaved into NHWC pixels (kC > 0: C known at
+// compile time, so the compiler turns the loop into vector shuffles).
+template <int kC>
+void interleave_planes(const uint8_t* planes, int64_t C, int64_t HW, int64_t b, int64_t e, uint8_t* dst) {
+  const int64_t channels = kC > 0 ? kC : C;
+  for (int64_t i = b; i < e; ++i)
+    for (int64_t c = 0; c < channels; ++c) dst[i * channels + c] = planes[c * HW + i];
 }
 
 // NCHW bytes to NHWC (the stem's input comes from a QuantStub in NCHW; few channels).
@@ -213,14 +249,14 @@ Tensor nhwc_bytes(const Tensor& x_ints) {
   Tensor out = empty_with_format(x_ints.sizes(), x_ints.dtype(), MemoryFormat::ChannelsLast);
   const uint8_t* src = static_cast<const uint8_t*>(x_ints.raw_data());
   uint8_t* dst = static_cast<uint8_t*>(out.raw_data());
-  parallel_for(0, N * C, 1, [&](int64_t b, int64_t e) {
-    for (int64_t nc = b; nc < e; ++nc) {
-      const int64_t n = nc / C, c = nc % C;
-      const uint8_t* plane = src + nc * HW;
-      uint8_t* to = dst + n * HW * C + c;
-      for (int64_t i = 0; i < HW; ++i) to[i * C] = plane[i];
-    }
-  });
+  for (int64_t n = 0; n < N; ++n) {
+    const uint8_t* planes = src + n * C * HW;
+    uint8_t* image = dst + n * HW * C;
+    parallel_for(0, HW, 4096, [&](int64_t b, int64_t e) {
+      if (C == 3) interleave_planes<3>(planes, C, HW, b, e, image);  // RGB
+      else interleave_planes<0>(planes, C, HW, b, e, image);
+    });
+  }
   return out;
 }
 

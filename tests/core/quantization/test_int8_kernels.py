@@ -78,6 +78,14 @@ CONV_CASES = [  # x shape, weight shape, stride, padding, dilation, groups, per_
     ((2, 32, 6, 5), (48, 32, 1, 1), (1, 1), (0, 0), (1, 1), 1, True),     # pointwise (GEMM on the input)
     ((1, 8, 8, 8), (12, 4, 3, 3), (1, 2), (1, 0), (1, 1), 2, False),      # grouped
     ((1, 6, 5, 5), (6, 2, 3, 3), (1, 1), (1, 1), (1, 1), 3, True),        # groups with 2 input channels each
+    # im2col: kernel-row runs of KW * C bytes of each length class, NCHW inputs of 3 and other channel counts
+    ((2, 3, 10, 9), (8, 3, 3, 3), (2, 2), (1, 1), (1, 1), 1, True),       # two RGB images
+    ((1, 1, 5, 8), (3, 1, 3, 3), (1, 1), (1, 1), (1, 1), 1, True),        # runs of 3 bytes
+    ((1, 2, 6, 9), (4, 2, 3, 3), (2, 1), (0, 2), (1, 1), 1, False),       # runs of 6
+    ((2, 8, 7, 6), (6, 8, 3, 3), (1, 1), (1, 1), (1, 1), 1, True),        # runs of 24
+    ((1, 16, 5, 7), (8, 16, 1, 3), (1, 2), (0, 1), (1, 1), 1, False),     # runs of 48
+    ((1, 20, 5, 4), (8, 20, 3, 5), (1, 1), (1, 1), (1, 1), 1, True),      # kernel wider than the image
+    ((1, 16, 6, 6), (8, 16, 3, 3), (1, 1), (2, 2), (2, 2), 1, False),     # dilated: tap by tap
 ]
 
 

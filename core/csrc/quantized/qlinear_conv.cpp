@@ -455,31 +455,31 @@ Tensor quantized_conv2d(const Tensor& x, const PackedWeight& p, double scale, in
     return y;
   }
   const int64_t og = p.O / p.groups;
+  // The GEMM of group g: M rows of A (lda apart) into the output rows from y_rows.
+  auto gemm = [&](int64_t g, const uint8_t* a, int64_t lda, int64_t M, uint8_t* y_rows) {
+    QGemmArgs args = gemm_args(p, g, a, lda, M, x_zp);
+    args.out.mult = stage.mult.data() + g * og;
+    args.out.bias = stage.bias.empty() ? nullptr : stage.bias.data() + g * og;
+    args.out.out_zp = static_cast<int32_t>(zero_point);
+    args.out.lo = lo;
+    args.out.hi = 255;
+    args.out.y = y_rows + g * og;
+    args.out.ldy = p.O;
+    run_qgemm(args, p.abs_max);
+  };
   std::vector<uint8_t> col, copy;
-  for (int64_t n = 0; n < N; ++n) {
-    const uint8_t* image = xp + n * H * W * C;
-    for (int64_t g = 0; g < p.groups; ++g) {
-      const uint8_t* a;
-      int64_t lda;
-      if (direct) {
-        a = rows_readable(image, H * W, C, p.K, p.K4, copy, &lda);
-      } else {
-        col.resize(static_cast<size_t>(OH * OW * p.K4));
-        im2col_u8(image, H, W, C, g * p.Cg, p, OH, OW, static_cast<uint8_t>(x_zp), col.data());
-        a = col.data();
-        lda = p.K4;
-      }
-      QGemmArgs args = gemm_args(p, g, a, lda, OH * OW, x_zp);
-      args.out.mult = stage.mult.data() + g * og;
-      args.out.bias = stage.bias.empty() ? nullptr : stage.bias.data() + g * og;
-      args.out.out_zp = static_cast<int32_t>(zero_point);
-      args.out.lo = lo;
-      args.out.hi = 255;
-      args.out.y = yp + n * OH * OW * p.O + g * og;
-      args.out.ldy = p.O;
-      run_qgemm(args, p.abs_max);
-    }
+  if (direct) {  // the images' NHWC pixels are consecutive rows: one GEMM for the batch
+    int64_t lda;
+    const uint8_t* a = rows_readable(xp, N * H * W, C, p.K, p.K4, copy, &lda);
+    gemm(0, a, lda, N * H * W, yp);
+    return y;
   }
+  col.resize(static_cast<size_t>(OH * OW * p.K4));
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t g = 0; g < p.groups; ++g) {
+      im2col_u8(xp + n * H * W * C, H, W, C, g * p.Cg, p, OH, OW, static_cast<uint8_t>(x_zp), col.data());
+      gemm(g, col.data(), p.K4, OH * OW, yp + n * OH * OW * p.O);
+    }
   return y;
 }
 

@@ -357,10 +357,10 @@ def qnnpack_engine():
 def test_int8_mobilenet_v3_large_matches_torchvision(qnnpack_engine):
     """The QAT state dict of torchvision's quantizable MobileNetV3-Large (random weights, observers
     run) loaded the official way here, both models converted. Each block fed torch's own input
-    gives the same integers as torch's block; the final outputs stay within a few quantization
-    steps (isolated ties that torch's adaptive average pooling rounds another way grow through
-    the later blocks). torchvision >= 0.10 observes the SE's hardsigmoid; its fixed qparams
-    (1/256, 0) are the ones our quantized hardsigmoid uses, so those keys are not loaded."""
+    gives the same integers as torch's block and the final outputs agree within one quantization
+    step (the issue's bound; here they are identical). torchvision >= 0.10 observes the SE's
+    hardsigmoid; its fixed qparams (1/256, 0) are the ones our quantized hardsigmoid uses, so
+    those keys are not loaded."""
     from vision.models.quantization import mobilenet_v3_large
     theirs = _torchvision_qat_mobilenet_v3()
     ours = mobilenet_v3_large(quantize=False)
@@ -380,7 +380,7 @@ def test_int8_mobilenet_v3_large_matches_torchvision(qnnpack_engine):
     tq.convert(theirs, inplace=True)
     yo, yt = _run(ours, theirs, x)
     steps = np.abs(yo - yt) / theirs.classifier[3].scale
-    assert (steps <= 1.0001).mean() >= 0.95 and steps.max() <= 3.0001, (steps.max(), (steps <= 1.0001).mean())
+    assert (steps <= 1.0001).mean() >= 0.99 and steps.max() <= 2.0001, (steps.max(), (steps <= 1.0001).mean())
 
     def to_core(q):
         return core._make_per_tensor_quantized_tensor(core.tensor(q.int_repr().contiguous().numpy()), q.q_scale(),
@@ -397,7 +397,7 @@ def test_int8_mobilenet_v3_large_matches_torchvision(qnnpack_engine):
             assert d.max() <= 1
             identical.append((d == 0).mean())
             xt = yt
-    assert min(identical) >= 0.98 and np.mean(identical) >= 0.998, identical
+    assert min(identical) >= 0.999, identical
 
 
 @pytest.mark.parametrize("kind,kwargs", [("LSTM", {"num_layers": 2, "bidirectional": True}),
@@ -421,6 +421,34 @@ def test_quantize_dynamic_recurrent_layers_match_torch(kind, kwargs):
     flat_o = [yo] if isinstance(yo, core.Tensor) else [yo[0], *yo[1]] if isinstance(yo[1], tuple) else list(yo)
     for o, t in zip(flat_o, flat_t):
         np.testing.assert_allclose(o.detach().numpy(), t.numpy(), rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("output_size", [1, 2, (2, 3), 5])
+def test_quantized_adaptive_avg_pool_matches_torch_under_qnnpack(output_size, qnnpack_engine):
+    """The SE block's pooling keeps the input qparams, so sums on a half are frequent: torch runs
+    qnnpack's pooling (sum * (s / (s * count)), half to even) when the windows tile the input
+    evenly (12 x 18 by 1, 2, (2, 3)): identical. Otherwise (5) its generic kernel rounds some
+    windows another way, not yet matched: within one step, mostly identical (95% here)."""
+    ints = RNG.integers(0, 256, (2, 40, 12, 18)).astype(np.uint8)
+    for scale in (0.0268854, 0.05, 0.1):
+        xt = torch._make_per_tensor_quantized_tensor(torch.from_numpy(ints), scale, 37)
+        xo = core._make_per_tensor_quantized_tensor(core.tensor(ints), scale, 37)
+        yt = torch.nn.functional.adaptive_avg_pool2d(xt.contiguous(memory_format=torch.channels_last), output_size)
+        yo = core.nn.functional.adaptive_avg_pool2d(xo, output_size)
+        d = np.abs(yo.int_repr().numpy().astype(int) - yt.int_repr().numpy().astype(int))
+        if output_size == 5:
+            assert d.max() <= 1 and (d == 0).mean() >= 0.9
+        else:
+            np.testing.assert_array_equal(d, 0)
+    # a tie of the int8 MobileNetV3 test: 400 pixels summing to 1000 steps above the zero point
+    tie = np.full((1, 1, 20, 20), 7, np.uint8).reshape(-1)
+    tie[:200] += 2
+    tie[200:300] += 6
+    tie = tie.reshape(1, 1, 20, 20)
+    xt = torch._make_per_tensor_quantized_tensor(torch.from_numpy(tie), 0.02688542939722538, 7)
+    xo = core._make_per_tensor_quantized_tensor(core.tensor(tie), 0.02688542939722538, 7)
+    yt = torch.nn.functional.adaptive_avg_pool2d(xt.contiguous(memory_format=torch.channels_last), 1)
+    assert core.nn.functional.adaptive_avg_pool2d(xo, 1).int_repr().item() == yt.int_repr().item()
 
 
 @pytest.mark.parametrize("relu", [False, True])

@@ -57,6 +57,7 @@ struct QAvgPoolArgs {
   int64_t H, W, C, OH, OW;
   float in_scale, out_scale;
   int32_t in_zp, out_zp;
+  bool qnnpack_scale;  // sum * in / (out * count) as qnnpack, else fbgemm's sum / (out / (in / count))
 };
 // Output rows [oh0, oh1) of adaptive average pooling.
 using QAvgPoolFn = void (*)(const QAvgPoolArgs& args, int64_t oh0, int64_t oh1);

@@ -11,6 +11,7 @@
 #include "ops/joining.h"
 #include "ops/promotion.h"
 #include "ops/views.h"
+#include "quantized/qlinear_conv.h"
 #include "quantized/quantize.h"
 #include "tensor/memory_format.h"
 
@@ -201,11 +202,13 @@ Tensor quantized_adaptive_avg_pool2d(const Tensor& x, const IntList& output_size
   Tensor y = empty_quantized({N, C, OH, OW}, DType::QUInt8, per_tensor_quantizer(q.scale, q.zero_point), true);
   const float s = static_cast<float>(q.scale);
   const int32_t zp = static_cast<int32_t>(q.zero_point);
+  // PyTorch runs qnnpack's average pooling when the windows tile the input evenly
+  const bool qnnpack = quantized_engine() == QuantizedEngine::QNNPACK && H % OH == 0 && W % OW == 0;
   parallel_for(0, N * OH, 1, [&](int64_t b, int64_t e) {
     for (int64_t t = b; t < e; ++t) {
       const int64_t n = t / OH, oh = t % OH;
       QAvgPoolArgs args{src.data<uint8_t>() + n * H * W * C, y.data<uint8_t>() + n * OH * OW * C, H, W, C, OH, OW, s, s,
-                        zp, zp};
+                        zp, zp, qnnpack};
       qadaptive_avg_pool_stub(args, oh, oh + 1);
     }
   });

@@ -145,6 +145,17 @@ def test_elementwise_activation_and_pooling_ops():
                                   qref.quantize(db, 0.05, 120, 0, 255, np.uint8, zp_first=True))
 
 
+def test_adaptive_avg_pool_multiplier_per_engine(engine):
+    """Windows that tile the input: qnnpack multiplies the sum by s / (s * count), fbgemm by
+    1 / (1 / (s / s / count)); the two round some sums on a half differently."""
+    a = RNG.integers(0, 256, (2, 5, 6, 4)).astype(np.uint8)
+    pooled = core.nn.functional.adaptive_avg_pool2d(qt(a, 0.0268854, 120), (3, 2))
+    sums = a.astype(np.int64).reshape(2, 5, 3, 2, 2, 2).sum((3, 5)) - 4 * 120
+    s, count = np.float32(0.0268854), np.float32(4)
+    mult = s / (s * count) if engine == "qnnpack" else np.float32(1) / (np.float32(1) / (s / s / count))
+    np.testing.assert_array_equal(pooled.int_repr().numpy(), qref.requant(sums.astype(np.float32) * mult, 120))
+
+
 def test_dynamic_linear_and_choose_qparams():
     x = RNG.normal(0, 1, (3, 40)).astype(np.float32)
     w = RNG.integers(-128, 128, (24, 40)).astype(np.int8)

@@ -171,7 +171,8 @@ void qadaptive_avg_pool_kernel(const QAvgPoolArgs& a, int64_t oh0, int64_t oh1) 
           for (int64_t c = 0; c < a.C; ++c) s[c] += px[c];
         }
       const float multiplier = a.in_scale / a.out_scale / static_cast<float>(count);
-      const float inv = 1.0f / (1.0f / multiplier);  // PyTorch quantizes with scale 1 / multiplier
+      const float inv = a.qnnpack_scale ? a.in_scale / (a.out_scale * static_cast<float>(count))
+                                        : 1.0f / (1.0f / multiplier);  // fbgemm quantizes with scale 1 / multiplier
       uint8_t* py = a.y + (oh * a.OW + ow) * a.C;
       for (int64_t c = 0; c < a.C; ++c)
         py[c] = static_cast<uint8_t>(requant(static_cast<float>(s[c]) * inv, zy, 0.0f, 255.0f));

@@ -1,0 +1,87 @@
+"""Issue 27's 16-bit PNG decompression bombs: the header's size is checked against the IDAT
+bytes and the decode budget before anything is allocated, and inflation stops at the size the
+header declares. Peak memory is measured with tracemalloc (numpy and zlib buffers included)."""
+import struct
+import tracemalloc
+import zlib
+
+import numpy as np
+import pytest
+
+import core
+from vision.io import decode_png
+from vision.io import _png16
+
+PEAK_LIMIT = 32 << 20  # far below any of the sizes the bombs declare
+
+
+def _png(width, height, idat, interlace=0, colour_type=2):
+    ihdr = struct.pack(">IIBBBBB", width, height, 16, colour_type, 0, 0, interlace)
+    return _png16.SIGNATURE + _png16._chunk(b"IHDR", ihdr) + _png16._chunk(b"IDAT", idat) + _png16._chunk(b"IEND", b"")
+
+
+def _zero_stream(nbytes, block=1 << 20):
+    """A zlib stream inflating to `nbytes` zeros, built without compressing them all: after a
+    full flush the compressor starts afresh, so each further block compresses the same."""
+    c = zlib.compressobj(9)
+    first = c.compress(bytes(block)) + c.flush(zlib.Z_FULL_FLUSH)
+    again = c.compress(bytes(block)) + c.flush(zlib.Z_FULL_FLUSH)
+    adler = ((nbytes % 65521) << 16) | 1  # Adler-32 of nbytes zeros
+    return first + again * (nbytes // block - 1) + b"\x03\x00" + struct.pack(">I", adler)  # empty final block
+
+
+def _decode_peak(data):
+    """(result or exception, peak bytes traced) of decode_png(data)."""
+    tensor = core.from_numpy(np.frombuffer(data, dtype=np.uint8).copy())
+    tracemalloc.start()
+    try:
+        try:
+            result = decode_png(tensor)
+        except RuntimeError as e:
+            result = e
+        return result, tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_zero_stream_helper_inflates_to_its_size():
+    assert zlib.decompress(_zero_stream(3 << 20)) == bytes(3 << 20)
+
+
+def test_a_60_byte_interlaced_png_claiming_100000_squared_is_refused_before_allocating():
+    data = _png(100000, 100000, zlib.compress(b""), interlace=1)
+    assert len(data) < 70
+    result, peak = _decode_peak(data)
+    assert isinstance(result, RuntimeError)
+    assert "IHDR declares 100000x100000" in str(result) and "bytes of IDAT can hold" in str(result)
+    assert peak < PEAK_LIMIT
+
+
+def test_a_1mb_png_inflating_to_1gib_is_refused_by_the_budget_before_inflating():
+    idat = _zero_stream(1 << 30)
+    assert len(idat) < 1100000
+    width = 16384
+    height = (1 << 30) // (6 * width + 1)  # RGB16: one filter byte and 6 bytes a pixel per row
+    result, peak = _decode_peak(_png(width, height, idat))
+    assert isinstance(result, RuntimeError)
+    assert f"IHDR ({width}x{height})" in str(result) and "decode budget" in str(result)
+    assert peak < PEAK_LIMIT
+
+
+def test_a_bomb_behind_a_small_header_is_inflated_only_to_the_header_size():
+    # The first rows of a stream of zeros are valid (filter None, black pixels); the rest is never inflated.
+    result, peak = _decode_peak(_png(64, 32, _zero_stream(1 << 30)))
+    assert not isinstance(result, Exception)
+    assert tuple(result.shape) == (3, 32, 64) and int(result.abs().sum()) == 0
+    assert peak < PEAK_LIMIT
+
+
+@pytest.mark.parametrize("budget, refused", [(1 << 20, True), (64 << 20, False)])
+def test_the_decode_budget_is_configurable(budget, refused):
+    previous = core.get_decode_budget()
+    core.set_decode_budget(budget)
+    try:
+        result, _ = _decode_peak(_png(512, 512, _zero_stream(2 << 20)))  # 512 x (512*6 + 1) bytes filtered
+    finally:
+        core.set_decode_budget(previous)
+    assert isinstance(result, RuntimeError) == refused

@@ -104,3 +104,20 @@ def test_declared_framing_still_catches_truncation(server, tmp_path):
         with pytest.raises(DownloadError):
             download_url_to_file(url, str(tmp_path / f"{mode}.bin"), progress=False)
         assert not (tmp_path / f"{mode}.bin").exists()
+
+
+def test_a_zip_member_whose_declared_size_lies_is_corrupt(tmp_path):
+    import struct
+    import zipfile
+    from hub import extract_archive
+    from hub._errors import ArchiveError
+    archive = tmp_path / "a.zip"
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("big.bin", b"x" * 10)
+    raw = bytearray(archive.read_bytes())
+    central = raw.rfind(b"PK\x01\x02")
+    raw[22:26] = raw[central + 24:central + 28] = struct.pack("<I", 2**32 - 2)  # declares 4 GiB, CRC still right
+    archive.write_bytes(bytes(raw))
+    with pytest.raises(ArchiveError, match="declares 4294967294 bytes but holds 10"):
+        extract_archive(str(archive), str(tmp_path / "out"))
+    assert not (tmp_path / "out").exists() or os.listdir(tmp_path / "out") == []

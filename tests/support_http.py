@@ -136,6 +136,11 @@ class _Handler(http.server.BaseHTTPRequestHandler):
                 self.send_header(key, value)
             self.end_headers()
             self.wfile.write(page)
+        elif mode == "stall":  # honest length, half the body, then nothing (the connection stays open)
+            self._head(len(data))
+            self.wfile.write(data[:len(data) // 2])
+            self.wfile.flush()
+            time.sleep(30)
         elif mode == "trickle":  # honest length, then one byte every 0.2 s (slow loris)
             self._head(len(data))
             for i in range(len(data)):

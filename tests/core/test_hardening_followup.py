@@ -4,9 +4,115 @@ import pytest
 
 import core
 from core.utils.data import DataLoader
+from support import run_python
 
 
 def test_a_batch_that_cannot_be_pickled_raises_a_clear_error():
     loader = DataLoader(list(range(4)), num_workers=1, collate_fn=lambda batch: (lambda: batch))
     with pytest.raises(RuntimeError, match="cannot be sent to the main process.*must be picklable"):
         list(loader)
+
+
+# ---- reductions over stride-0 dims: a repeated value is combined in closed form, never walked
+
+_HUGE = r"""
+import json, core
+x = core.full((1,), 1.5).expand(2**40)
+out = {
+    "sum": x.sum().item(), "mean": x.mean().item(), "prod": x.prod().item(), "nansum": x.nansum().item(),
+    "max": x.max().item(), "min": x.min().item(), "amax": core.amax(x, 0).item(), "amin": core.amin(x, 0).item(),
+    "max_dim": [t.item() for t in x.max(0)], "min_dim": [t.item() for t in x.min(0)],
+    "argmax": x.argmax().item(), "argmin": core.argmin(x, 0).item(),
+    "var": x.var().item(), "std": x.std().item(), "var_mean": [t.item() for t in core.var_mean(x)],
+    "std_mean": [t.item() for t in core.std_mean(x)], "norm1": x.norm(1).item(), "norm2": x.norm().item(),
+    "norm_inf": x.norm(float("inf")).item(), "norm0": x.norm(0).item(), "logsumexp": core.logsumexp(x, 0).item(),
+    "all": x.all().item(), "any": x.any().item(), "count_nonzero": core.count_nonzero(x).item(),
+    "int_sum": core.ones(1, dtype=core.int32).expand(2**40).sum().item(),
+}
+print(json.dumps(out))
+"""
+
+
+def test_reductions_over_a_2_40_element_expanded_tensor_take_no_time():
+    import json
+    import math
+    done = run_python(_HUGE)  # a child: a regression would walk 2**40 elements, so it has a timeout
+    assert done.returncode == 0, done.stderr
+    r = json.loads(done.stdout)
+    n = 2.0 ** 40
+    assert r["sum"] == r["nansum"] == 1.5 * n and r["mean"] == 1.5 and r["prod"] == math.inf
+    assert r["max"] == r["min"] == r["amax"] == r["amin"] == 1.5
+    assert r["max_dim"] == r["min_dim"] == [1.5, 0] and r["argmax"] == r["argmin"] == 0
+    assert r["var"] == r["std"] == 0 and r["var_mean"] == r["std_mean"] == [0, 1.5]
+    assert r["norm1"] == 1.5 * n and r["norm2"] == pytest.approx(1.5 * 2 ** 20) and r["norm_inf"] == 1.5
+    assert r["norm0"] == n and r["logsumexp"] == pytest.approx(1.5 + math.log(n))
+    assert r["all"] is True and r["any"] is True and r["count_nonzero"] == 2 ** 40 and r["int_sum"] == 2 ** 40
+
+
+def _expanded():
+    """(2, 4, 3) with a stride-0 middle dim, and the same values dense."""
+    x = (core.arange(6, dtype=core.float64).reshape(2, 1, 3) - 2.5).expand(2, 4, 3)
+    assert x.stride(1) == 0
+    return x, x.contiguous()
+
+
+@pytest.mark.parametrize("dim", [None, 1, (0, 1), (1, 2), 2, -1])
+@pytest.mark.parametrize("op", ["sum", "mean", "prod", "amax", "amin", "var", "std", "nansum", "logsumexp",
+                                "norm1", "norm2", "norm3", "norm_inf", "norm0", "count_nonzero", "all", "any"])
+def test_reductions_over_stride0_dims_match_the_dense_tensor(op, dim):
+    x, dense = _expanded()
+    dims = dim if isinstance(dim, tuple) or dim is None else (dim,)
+    every = tuple(range(3)) if dims is None else dims
+
+    def run(t):
+        if op in ("sum", "mean", "nansum"):
+            return getattr(t, op)() if dims is None else getattr(t, op)(dims, keepdim=True)
+        if op == "prod":
+            return t.prod() if dims is None or len(dims) != 1 else t.prod(dims[0], keepdim=True)
+        if op in ("amax", "amin", "logsumexp"):
+            return getattr(core, op)(t, every, keepdim=True)
+        if op in ("var", "std"):
+            return getattr(t, op)() if dims is None else getattr(t, op)(dims, keepdim=True)
+        if op.startswith("norm"):
+            p = {"norm1": 1, "norm2": 2, "norm3": 3, "norm_inf": float("inf"), "norm0": 0}[op]
+            return t.norm(p) if dims is None else t.norm(p, dims, keepdim=True)
+        if op == "count_nonzero":
+            return core.count_nonzero(t, every)
+        return getattr(t, op)() if dims is None or len(dims) != 1 else getattr(t, op)(dims[0], keepdim=True)
+
+    got, want = run(x), run(dense)
+    assert got.shape == want.shape and got.dtype == want.dtype
+    assert core.allclose(got.double(), want.double(), rtol=1e-12, atol=1e-12)
+
+
+def test_integer_and_complex_reductions_over_stride0_dims():
+    ints = (core.arange(6, dtype=core.int32).reshape(2, 1, 3) - 2).expand(2, 5, 3)
+    assert core.equal(ints.sum(1), ints.contiguous().sum(1))
+    assert core.equal(ints.prod(1), ints.contiguous().prod(1))
+    assert core.equal(ints.sum(1, dtype=core.float16), ints.contiguous().sum(1, dtype=core.float16))
+    wrap = core.full((1,), 3, dtype=core.int64).expand(2**62 + 1)  # the int64 sum wraps like repeated addition
+    assert wrap.sum().item() == (3 * (2**62 + 1) + 2**63) % 2**64 - 2**63
+    z = (core.arange(6, dtype=core.float64).reshape(2, 1, 3) * (1 + 2j)).expand(2, 4, 3)
+    for f in (lambda t: t.var(1), lambda t: t.mean(1), lambda t: t.sum((0, 1)), lambda t: t.prod(1)):
+        assert core.allclose(f(z), f(z.contiguous()))
+
+
+@pytest.mark.parametrize("is_max", [True, False])
+def test_arg_reductions_over_stride0_dims_give_the_first_index(is_max):
+    x, dense = _expanded()
+    y = core.flip(x, [2])  # the extreme value away from index 0 in the kept dims
+    for t, d in ((y, y.contiguous()), (x, dense)):
+        name = "argmax" if is_max else "argmin"
+        assert core.equal(getattr(t, name)(), getattr(d, name)())
+        for dim in range(3):
+            assert core.equal(getattr(t, name)(dim), getattr(d, name)(dim))
+            values, indices = (t.max if is_max else t.min)(dim)
+            dense_values, dense_indices = (d.max if is_max else d.min)(dim)
+            assert core.equal(values, dense_values) and core.equal(indices, dense_indices)
+
+
+def test_reductions_over_expanded_inputs_keep_their_gradients():
+    base = core.tensor([[1.0], [2.0]], dtype=core.float64, requires_grad=True)
+    for f in (lambda t: t.expand(2, 5).sum(), lambda t: t.expand(2, 5).var(1).sum() + t.expand(2, 5).mean(),
+              lambda t: t.expand(2, 5).amax(1).sum(), lambda t: t.expand(2, 5).prod(1).sum()):
+        assert core.autograd.gradcheck(f, (base,))

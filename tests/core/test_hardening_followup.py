@@ -116,3 +116,59 @@ def test_reductions_over_expanded_inputs_keep_their_gradients():
     for f in (lambda t: t.expand(2, 5).sum(), lambda t: t.expand(2, 5).var(1).sum() + t.expand(2, 5).mean(),
               lambda t: t.expand(2, 5).amax(1).sum(), lambda t: t.expand(2, 5).prod(1).sum()):
         assert core.autograd.gradcheck(f, (base,))
+
+
+# ---- inference tensors cannot be saved for backward
+
+SAVE_ERROR = "Inference tensors cannot be saved for backward"
+
+
+def test_an_inference_tensor_saved_for_backward_raises():
+    with core.inference_mode():
+        x = core.ones(3)
+    w = core.ones(3, requires_grad=True)
+    assert x.is_inference() and not w.is_inference()
+    with pytest.raises(RuntimeError, match=SAVE_ERROR):
+        x * w  # mul saves both inputs
+    y = x + w  # add saves nothing: allowed, as in PyTorch
+    y.sum().backward()
+    assert core.equal(w.grad, core.ones(3))
+    (x.clone() * w).sum().backward()  # a clone is a normal tensor
+
+
+def test_inference_marks_the_memory_made_in_inference_mode():
+    normal = core.ones(2, 3)
+    with core.inference_mode():
+        made = core.zeros(2, 3)
+        view_of_normal = normal[0]
+        computed = normal * 2
+        from_numpy = core.from_numpy(__import__("numpy").ones(3))
+    assert made.is_inference() and made[1].is_inference() and made.t().is_inference()
+    assert computed.is_inference() and from_numpy.is_inference()
+    assert not view_of_normal.is_inference() and not normal.is_inference()
+    with core.inference_mode(False):
+        assert not core.ones(1).is_inference()
+    with core.no_grad():
+        assert not core.ones(1).is_inference()
+
+
+def test_a_custom_function_saving_an_inference_tensor_raises():
+    class Scale(core.autograd.Function):
+        @staticmethod
+        def forward(ctx, t, factor):
+            ctx.save_for_backward(factor)
+            return t * factor
+
+        @staticmethod
+        def backward(ctx, grad):
+            (factor,) = ctx.saved_tensors
+            return grad * factor, None
+
+    with core.inference_mode():
+        factor = core.full((3,), 2.0)
+        assert core.equal(Scale.apply(core.ones(3), factor), factor)  # nothing recorded: fine
+    w = core.ones(3, requires_grad=True)
+    with pytest.raises(RuntimeError, match=SAVE_ERROR):
+        Scale.apply(w, factor)
+    Scale.apply(w, factor.clone()).sum().backward()
+    assert core.equal(w.grad, factor)

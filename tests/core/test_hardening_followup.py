@@ -1,5 +1,6 @@
 """Issue 27, second part: reductions that do not walk stride-0 dims, inference tensors refused
-by autograd's saved variables, and a DataLoader batch that pickle cannot carry."""
+by autograd's saved variables, a DataLoader batch that pickle cannot carry, and warnings of the
+argument-checked functions that name the caller's line."""
 import pytest
 
 import core
@@ -172,3 +173,22 @@ def test_a_custom_function_saving_an_inference_tensor_raises():
         Scale.apply(w, factor)
     Scale.apply(w, factor.clone()).sum().backward()
     assert core.equal(w.grad, factor)
+
+
+# ---- warnings of the argument-checked Python functions name the caller's line, not core/_argcheck.py
+
+@pytest.mark.parametrize("call", [
+    lambda: core.nn.functional.softmax(core.ones(2, 3)),
+    lambda: core.nn.functional.log_softmax(core.ones(2, 3)),
+    lambda: core.nn.Softmax()(core.ones(2, 3)),
+    lambda: core.nn.functional.mse_loss(core.ones(2, 3), core.ones(3)),
+    lambda: core.stft(core.ones(64), 16, window=core.hann_window(16)),
+    lambda: core.istft(core.view_as_real(core.stft(core.ones(64), 16, return_complex=True)), 16),
+])
+def test_warnings_from_checked_functions_point_at_the_caller(call):
+    import warnings
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        call()
+    assert caught, "the call was expected to warn"
+    assert {w.filename for w in caught} == {__file__}, [(w.filename, w.lineno, str(w.message)) for w in caught]

@@ -155,19 +155,17 @@ ReduceDims reduce_dims(const Tensor& t, const std::optional<IntList>& dims, bool
   return rd;
 }
 
-Unrepeated unrepeat(const Tensor& in, const ReduceDims& rd) {
-  Unrepeated u{in, rd, 1};
-  if (rd.region == 0) return u;  // nothing is walked anyway
+std::optional<Unrepeated> unrepeat(const Tensor& in, const ReduceDims& rd) {
+  if (rd.region == 0) return std::nullopt;  // nothing is walked anyway
+  int64_t times = 1;
+  for (int64_t d = 0; d < in.dim(); ++d)
+    if (rd.reduced[d] && in.strides()[d] == 0) times *= in.sizes()[d];
+  if (times == 1) return std::nullopt;
   Shape sizes = in.sizes();
-  for (int64_t d = 0; d < in.dim(); ++d) {
-    if (rd.reduced[d] && in.strides()[d] == 0 && sizes[d] > 1) {
-      u.times *= sizes[d];
-      sizes[d] = 1;
-    }
-  }
-  if (u.times == 1) return u;
-  u.in = Tensor::view_of(in, sizes, in.strides(), in.offset());
-  u.rd.region /= u.times;
+  for (int64_t d = 0; d < in.dim(); ++d)
+    if (rd.reduced[d] && in.strides()[d] == 0) sizes[d] = 1;
+  Unrepeated u{Tensor::view_of(in, sizes, in.strides(), in.offset()), rd, times};
+  u.rd.region /= times;
   return u;
 }
 
@@ -189,9 +187,9 @@ void repeat_combine(const Tensor& out, ReduceOp op, int64_t times) {
 Tensor reduce(const Tensor& in, const ReduceDims& rd, ReduceArgs args) {
   TZ_CHECK(in.dtype() == args.dtype, Runtime, "reduce(): input dtype ", dtype_name(in.dtype()),
            " differs from the kernel dtype ", dtype_name(args.dtype));
-  if (Unrepeated u = unrepeat(in, rd); u.times > 1) {
-    Tensor out = reduce(u.in, u.rd, args);
-    repeat_combine(out, args.op, u.times);
+  if (auto u = unrepeat(in, rd)) {
+    Tensor out = reduce(u->in, u->rd, args);
+    repeat_combine(out, args.op, u->times);
     return out;
   }
   Tensor out = Tensor::empty(rd.keep_shape, args.dtype);

@@ -23,11 +23,13 @@ void check_plain(const Tensor& t, const char* op) {
 // stride-0 reduced dims are dropped before converting, so an expanded input is never copied.
 Tensor run(const Tensor& t, const ReduceDims& rd, ReduceOp op, DType compute, double p = 0,
            const void* center = nullptr, std::optional<DType> via = std::nullopt) {
-  Unrepeated u = unrepeat(t, rd);
-  Tensor in = to_dtype(via ? to_dtype(u.in, *via) : u.in, compute);
-  Tensor r = reduce(in, u.rd, ReduceArgs{op, compute, p, center});
-  repeat_combine(r, op, u.times);
-  return r;
+  if (auto u = unrepeat(t, rd)) {
+    Tensor r = run(u->in, u->rd, op, compute, p, center, via);
+    repeat_combine(r, op, u->times);
+    return r;
+  }
+  Tensor in = to_dtype(via ? to_dtype(t, *via) : t, compute);
+  return reduce(in, rd, ReduceArgs{op, compute, p, center});
 }
 
 // The reduced tensor (keep shape) as the op's result: its shape and dtype.
@@ -130,12 +132,15 @@ IntList explicit_dims(const Tensor& t, const OptDims& dim) {
 // float64), keep shapes. A repeated (stride-0) value adds nothing to the mean and its
 // deviations count `times` over: a constant region has the mean of its value and ssd 0.
 std::pair<Tensor, Tensor> sq_dev_and_mean(const Tensor& t, const ReduceDims& rd, DType compute) {
-  Unrepeated u = unrepeat(t, rd);
-  Tensor in = to_dtype(u.in, compute);
-  Tensor mean = reduce(in, u.rd, ReduceArgs{ReduceOp::Sum, compute});
-  divide_by(mean, static_cast<double>(u.rd.region));
-  Tensor ssd = reduce(in, u.rd, ReduceArgs{ReduceOp::SqDevSum, compute, 0, mean.raw_data()});
-  repeat_combine(ssd, ReduceOp::SqDevSum, u.times);
+  if (auto u = unrepeat(t, rd)) {
+    auto [ssd, mean] = sq_dev_and_mean(u->in, u->rd, compute);
+    repeat_combine(ssd, ReduceOp::SqDevSum, u->times);
+    return {ssd, mean};
+  }
+  Tensor in = to_dtype(t, compute);
+  Tensor mean = reduce(in, rd, ReduceArgs{ReduceOp::Sum, compute});
+  divide_by(mean, static_cast<double>(rd.region));
+  Tensor ssd = reduce(in, rd, ReduceArgs{ReduceOp::SqDevSum, compute, 0, mean.raw_data()});
   return {ssd, mean};
 }
 
@@ -161,9 +166,10 @@ Tensor mean(const Tensor& t, const OptDims& dim, bool keepdim, std::optional<DTy
   ReduceDims rd = reduce_dims(t, dim, keepdim, "mean");
   DType out = dtype.value_or(t.dtype());
   // The mean of the distinct values: a repeated (stride-0) value is its own mean.
-  Unrepeated u = unrepeat(t, rd);
-  Tensor s = run(u.in, u.rd, ReduceOp::Sum, compute_dtype(out));
-  divide_by(s, static_cast<double>(u.rd.region));
+  const auto u = unrepeat(t, rd);
+  const ReduceDims& distinct = u ? u->rd : rd;
+  Tensor s = run(u ? u->in : t, distinct, ReduceOp::Sum, compute_dtype(out));
+  divide_by(s, static_cast<double>(distinct.region));
   return finish(s, rd, out);
 }
 
@@ -203,7 +209,8 @@ std::pair<Tensor, Tensor> max_dim(const Tensor& t, int64_t dim, bool keepdim, bo
   if (t.dim() == 0) return {clone(t), zeros({}, DType::Int64)};
   const int64_t d = wrap_dim(dim, t.dim(), name);
   // A stride-0 dim repeats one value: its first element is the answer (unrepeat keeps it).
-  Tensor in = to_dtype(unrepeat(t, rd).in, arg_compute_dtype(t.dtype()));
+  const auto u = unrepeat(t, rd);
+  Tensor in = to_dtype(u ? u->in : t, arg_compute_dtype(t.dtype()));
   auto [values, indices] = arg_reduce(in, d, is_max);
   return {to_dtype(reshaped(values, rd.out_shape), t.dtype()), reshaped(indices, rd.out_shape)};
 }
@@ -217,7 +224,8 @@ Tensor argmax(const Tensor& t, std::optional<int64_t> dim, bool keepdim, bool is
   check_nonempty_dims(t, rd, !dim, name, true);
   if (t.dim() == 0) return zeros({}, DType::Int64);
   // Stride-0 dims repeat one value: the first occurrence lies at their index 0 (unrepeat).
-  Tensor in = to_dtype(unrepeat(t, rd).in, arg_compute_dtype(t.dtype()));
+  const auto u = unrepeat(t, rd);
+  Tensor in = to_dtype(u ? u->in : t, arg_compute_dtype(t.dtype()));
   if (!dim) {
     // Index into the flattened (row-major) tensor, mapped back to t's own flat index.
     Tensor flat = reshape(contiguous(in), {in.numel()});
@@ -330,13 +338,14 @@ Tensor logsumexp(const Tensor& t, const IntList& dim, bool keepdim) {
   DType out = is_integral(t.dtype(), true) ? default_float_dtype() : t.dtype();
   TZ_CHECK(is_floating(out), Runtime, "logsumexp(): not implemented for '", scalar_type_name(out), "'");
   DType ct = compute_dtype(out);
-  Unrepeated u = unrepeat(t, rd);
-  Tensor in = to_dtype(u.in, ct);
+  const auto u = unrepeat(t, rd);
+  const ReduceDims& distinct = u ? u->rd : rd;
+  Tensor in = to_dtype(u ? u->in : t, ct);
   // Shift by the max so exp never overflows; infinite maxima shift by 0 instead.
-  Tensor shift = reduce(in, u.rd, ReduceArgs{ReduceOp::Max, ct});
+  Tensor shift = reduce(in, distinct, ReduceArgs{ReduceOp::Max, ct});
   update_floats(shift, [](auto x, int64_t) { return std::isinf(x) ? decltype(x)(0) : x; });
-  Tensor s = reduce(in, u.rd, ReduceArgs{ReduceOp::ExpDevSum, ct, 0, shift.raw_data()});
-  repeat_combine(s, ReduceOp::ExpDevSum, u.times);
+  Tensor s = reduce(in, distinct, ReduceArgs{ReduceOp::ExpDevSum, ct, 0, shift.raw_data()});
+  if (u) repeat_combine(s, ReduceOp::ExpDevSum, u->times);
   TZ_DISPATCH_FLOATING(ct, "logsumexp", [&] {
     const scalar_t* c = shift.data<scalar_t>();
     update_floats(s, [c](auto x, int64_t i) { return std::log(x) + c[i]; });

@@ -175,6 +175,44 @@ def test_a_custom_function_saving_an_inference_tensor_raises():
     assert core.equal(w.grad, factor)
 
 
+INPLACE_ERROR = "Inplace update to inference tensor outside InferenceMode is not allowed"
+
+
+@pytest.mark.parametrize("write", [
+    lambda t: t.add_(1), lambda t: t.zero_(), lambda t: t.fill_(2.0), lambda t: t.copy_(core.zeros(3)),
+    lambda t: t.uniform_(), lambda t: t[1:].mul_(2), lambda t: t.__setitem__(0, 5.0),
+    lambda t: t.__setitem__(core.tensor([0, 2]), core.zeros(2)), lambda t: core.relu_(t),
+])
+def test_inference_tensors_are_written_in_place_only_in_inference_mode(write):
+    with core.inference_mode():
+        t = core.ones(3)
+        write(t)  # inside: fine
+    with pytest.raises(RuntimeError, match=INPLACE_ERROR):
+        write(t)
+    before = t.clone()
+    with pytest.raises(RuntimeError, match=INPLACE_ERROR):
+        with core.no_grad():  # no_grad is not inference mode
+            write(t)
+    assert core.equal(t, before)  # refused before writing
+    normal = t.clone()
+    write(normal)  # a clone is a normal tensor
+
+
+def test_inference_tensors_require_grad_only_in_inference_mode():
+    with core.inference_mode():
+        t = core.ones(3)
+        t.requires_grad_()  # inside: allowed, as in PyTorch
+        made = core.ones(2, requires_grad=True)
+    assert t.requires_grad and made.requires_grad and made.is_inference()
+    with core.inference_mode():
+        fresh = core.ones(3)
+    for set_flag in (lambda: fresh.requires_grad_(), lambda: setattr(fresh, "requires_grad", True)):
+        with pytest.raises(RuntimeError, match="Setting requires_grad=True on inference tensor outside InferenceMode"):
+            set_flag()
+    fresh.requires_grad_(False)  # turning it off is always fine
+    assert not fresh.requires_grad
+
+
 # ---- warnings of the argument-checked Python functions name the caller's line, not core/_argcheck.py
 
 @pytest.mark.parametrize("call", [

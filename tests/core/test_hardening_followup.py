@@ -144,7 +144,10 @@ def test_inference_marks_the_memory_made_in_inference_mode():
         view_of_normal = normal[0]
         computed = normal * 2
         from_numpy = core.from_numpy(__import__("numpy").ones(3))
-    assert made.is_inference() and made[1].is_inference() and made.t().is_inference()
+    assert made.is_inference() and made[1].is_inference() and made.t().is_inference() and core.is_inference(made)
+    assert not core.is_inference(normal)
+    with pytest.raises(TypeError, match=r"is_inference\(\): argument 'input' \(position 1\) must be Tensor, not int"):
+        core.is_inference(5)
     assert computed.is_inference() and from_numpy.is_inference()
     assert not view_of_normal.is_inference() and not normal.is_inference()
     with core.inference_mode(False):

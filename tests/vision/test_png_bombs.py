@@ -144,3 +144,11 @@ def test_packed_and_interlaced_pngs_declare_their_exact_size_and_decode(bits, in
     assert tuple(decoded.shape) == (1, 37, 53)
     levels = decoded.numpy()[0].astype(np.int64) * ((1 << bits) - 1)  # gray scaled to 0..255
     assert np.array_equal(levels // 255, pixels) and not (levels % 255).any()
+
+
+def test_read_image_names_the_file_it_refuses(tmp_path):
+    from vision.io import read_image
+    path = tmp_path / "bomb.png"
+    path.write_bytes(_png(100000, 100000, zlib.compress(b""), depth=8))
+    with pytest.raises(RuntimeError, match=r"read_image\(\): '.*bomb\.png': decode_png\(\): IHDR declares 100000x100000"):
+        read_image(path)

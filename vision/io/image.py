@@ -202,8 +202,12 @@ def decode_image(input, mode=ImageReadMode.UNCHANGED):
 
 
 def read_image(path, mode=ImageReadMode.UNCHANGED):
-    """decode_image(read_file(path), mode)."""
-    return decode_image(read_file(path), mode)
+    """decode_image(read_file(path), mode); a decoding error names the file."""
+    data = read_file(path)
+    try:
+        return decode_image(data, mode)
+    except RuntimeError as e:
+        raise RuntimeError(f"read_image(): {os.fspath(path)!r}: {e}") from None
 
 
 # ---------------------------------------------------------------- encoding

@@ -33,9 +33,12 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         self.end_headers()
 
     def _abort(self):
-        self.wfile.flush()
         self.close_connection = True
-        self.connection.shutdown(socket.SHUT_RDWR)
+        try:
+            self.wfile.flush()
+            self.connection.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass  # the client hung up first: the connection is dropped either way
 
     def _ranged(self, data, limit=None):
         """200 or 206 (the Range header honoured, with a strong ETag); at most `limit` bytes

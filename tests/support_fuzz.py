@@ -165,13 +165,16 @@ def inplace_cases():
 
 
 def file_cases(count=60, seed=0):
-    """Mutated checkpoints (core.load) and 16-bit PNGs (vision.io.decode_png)."""
+    """Mutated checkpoints (core.load), 16-bit PNGs (vision.io.decode_png), 8-bit PNGs and
+    JPEGs (decode_image) and WAV and FLAC files (audio.load); half the mutations hit the headers."""
     rng = random.Random(seed)
     cases = []
     for i in range(count):
-        pos, byte = rng.randrange(1 << 16), rng.randrange(256)
+        pos, byte = rng.randrange(64 if i % 2 else 1 << 16), rng.randrange(256)
         cases.append((f"load[{i}]", textwrap_load(pos, byte)))
         cases.append((f"png[{i}]", textwrap_png(pos, byte)))
+        cases.append((f"image8[{i}]", textwrap_image8("PNG" if i % 4 < 2 else "JPEG", pos, byte)))
+        cases.append((f"audio[{i}]", textwrap_audio("WAV" if i % 4 < 2 else "FLAC", pos, byte)))
     return cases
 
 
@@ -186,6 +189,20 @@ def textwrap_png(pos, byte):
             "raw = bytearray(_png16.encode(np.arange(60, dtype=np.uint16).reshape(4, 5, 3)))\n"
             f"raw[{pos} % len(raw)] = {byte}\n"
             "decode_png(core.tensor(np.frombuffer(bytes(raw), np.uint8).copy()))")
+
+
+def textwrap_image8(fmt, pos, byte):
+    return ("import io\nimport numpy as np\nfrom PIL import Image\nfrom vision.io import decode_image\n"
+            "buf = io.BytesIO(); Image.fromarray((np.arange(300) % 256).astype(np.uint8).reshape(10, 10, 3))"
+            f".save(buf, {fmt!r})\nraw = bytearray(buf.getvalue()); raw[{pos} % len(raw)] = {byte}\n"
+            "decode_image(core.tensor(np.frombuffer(bytes(raw), np.uint8).copy()))")
+
+
+def textwrap_audio(fmt, pos, byte):
+    return ("import io\nimport numpy as np\nimport soundfile\nimport audio\n"
+            "buf = io.BytesIO(); soundfile.write(buf, np.linspace(-0.5, 0.5, 400).reshape(200, 2), 8000, "
+            f"format={fmt!r}, subtype='PCM_16')\nraw = bytearray(buf.getvalue()); raw[{pos} % len(raw)] = {byte}\n"
+            "audio.load(io.BytesIO(bytes(raw)))")
 
 
 _CHILD = r"""
@@ -275,7 +292,7 @@ def all_cases(seed=0):
 
 
 # The CI slice: this many cases drawn from each family (all of a smaller one); about a minute.
-CI_SLICE = {"ops": 1500, "out": 300, "inplace": 150, "files": 60, "archives": 60, "dataloader": 40, "hub": 24}
+CI_SLICE = {"ops": 1500, "out": 300, "inplace": 150, "files": 100, "archives": 60, "dataloader": 40, "hub": 24}
 
 
 def ci_slice(seed):

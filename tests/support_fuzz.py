@@ -24,7 +24,7 @@ import subprocess
 import sys
 import tempfile
 
-TESTS = os.path.dirname(os.path.abspath(__file__))
+from support import child_process_options
 
 CLEAN = ("RuntimeError", "TypeError", "ValueError", "IndexError", "NotImplementedError", "MemoryError",
          "OverflowError", "UnpicklingError", "ZeroDivisionError")
@@ -227,25 +227,22 @@ for line in lines:
 def run_cases(cases, case_seconds=CASE_SECONDS, memory=MEMORY_BYTES):
     """{case id: verdict} for the failing cases: 'crash (signal N)', 'hang', or an exception name."""
     failures, i = {}, 0
-    import core  # children import this same core (installed or in-place) and the test helpers
-    package_parent = os.path.dirname(os.path.dirname(os.path.abspath(core.__file__)))
-    path = os.pathsep.join(p for p in (package_parent, TESTS, os.environ.get("PYTHONPATH")) if p)
-    env = {**os.environ, "TZ_NUM_THREADS": "1", "PYTHONPATH": path}
+    options = child_process_options({**os.environ, "TZ_NUM_THREADS": "1"})
     with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as f:  # a file, not a pipe: no deadlock
         f.write("".join(json.dumps({"i": j, "src": src}) + "\n" for j, (_, src) in enumerate(cases)))
     try:
         while i < len(cases):
-            i = _run_batch(cases, i, f.name, env, case_seconds, memory, failures)
+            i = _run_batch(cases, i, f.name, options, case_seconds, memory, failures)
     finally:
         os.unlink(f.name)
     return failures
 
 
-def _run_batch(cases, first, path, env, case_seconds, memory, failures):
+def _run_batch(cases, first, path, options, case_seconds, memory, failures):
     """Runs cases[first:] in one child until it ends or dies; returns the next case to run."""
     proc = subprocess.Popen([sys.executable, "-c", _CHILD.format(mem=memory), path, str(first)],
                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                            env=env, cwd=tempfile.gettempdir())  # a checkout's cwd would shadow an installed core
+                            **options)
     sel = selectors.DefaultSelector()
     sel.register(proc.stdout, selectors.EVENT_READ)
     fd, pending = proc.stdout.fileno(), b""  # raw reads: a buffered reader would hide lines from select

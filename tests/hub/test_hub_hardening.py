@@ -11,6 +11,7 @@ import pytest
 
 from hub import download_url_to_file
 from hub._errors import DownloadError
+from support import child_process_options
 
 
 def test_a_trickling_server_hits_the_download_time_limit(server, tmp_path, monkeypatch):
@@ -32,7 +33,7 @@ def test_a_killed_downloaders_temp_file_is_removed_by_the_next_download(server, 
         from hub import download_url_to_file
         download_url_to_file({url!r}, {str(dst)!r}, progress=False)
     """)
-    child = subprocess.Popen([sys.executable, "-c", code], env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    child = subprocess.Popen([sys.executable, "-c", code], **child_process_options())
     deadline = time.monotonic() + 30
     while not [n for n in os.listdir(tmp_path) if n.endswith(".tmp")] and time.monotonic() < deadline:
         time.sleep(0.05)

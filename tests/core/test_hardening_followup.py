@@ -201,6 +201,16 @@ def test_inference_tensors_are_written_in_place_only_in_inference_mode(write):
     write(normal)  # a clone is a normal tensor
 
 
+@pytest.mark.parametrize("shape", [(3,), (0,), (2, 2)])  # written as is, resized from empty, resized
+def test_inference_tensors_take_out_results_only_in_inference_mode(shape):
+    with core.inference_mode():
+        out = core.zeros(shape)
+        core.add(core.ones(3), 1, out=core.zeros(0))  # inside: fine
+    with pytest.raises(RuntimeError, match=INPLACE_ERROR):
+        core.add(core.ones(3), 1, out=out)
+    assert tuple(out.shape) == shape
+
+
 def test_inference_tensors_require_grad_only_in_inference_mode():
     with core.inference_mode():
         t = core.ones(3)

@@ -24,7 +24,7 @@ from core import fft
 
 from core import autograd
 from core.autograd.grad_mode import no_grad, enable_grad, set_grad_enabled, inference_mode, is_grad_enabled
-from core.autograd.grad_mode import is_inference_mode_enabled
+from core.autograd.grad_mode import is_inference_mode_enabled, is_inference
 
 dtype = _C.dtype
 bool = _C.bool  # noqa: A001 - mirrors torch.bool

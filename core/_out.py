@@ -44,6 +44,9 @@ def write_out(op, result, out):
 def _write_one(op, result, out):
     if not isinstance(out, _C._TensorBase):
         raise TypeError(f"{op}(): argument 'out' must be Tensor, not {type(out).__name__}")
+    if out.is_inference() and not _C.is_inference_mode_enabled():
+        raise RuntimeError(f"{op}(): Inplace update to inference tensor outside InferenceMode is not allowed. "
+                           "You can make a clone to get a normal tensor before doing inplace update.")
     if _C.is_grad_enabled() and (result.requires_grad or out.requires_grad):
         raise RuntimeError(f"{op}(): functions with out=... arguments don't support automatic "
                            "differentiation, but one of the arguments requires grad.")

@@ -6,8 +6,8 @@ of length N is the symmetric window of length N + 1 without its last point (for 
 analysis); lengths 0 and 1 give [] and [1].
 """
 import math
-import warnings
 
+from core._argcheck import warn
 from core._device import check_options as _check_options
 from core._native import _C
 
@@ -138,9 +138,9 @@ def stft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tru
     complex_input = input.dtype.is_complex or (window is not None and window.dtype.is_complex)
     if return_complex is None:
         if not complex_input:
-            warnings.warn("stft will soon require the return_complex parameter be given for real inputs; "
-                          "pass return_complex=True for a complex result (the real view is deprecated)",
-                          UserWarning, stacklevel=2)
+            warn("stft will soon require the return_complex parameter be given for real inputs; "
+                 "pass return_complex=True for a complex result (the real view is deprecated)",
+                 UserWarning, stacklevel=2)
         return_complex = complex_input
     elif complex_input and not return_complex:
         raise RuntimeError(f"{name}: complex input or window requires return_complex=True")
@@ -194,7 +194,7 @@ def istft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tr
     if not spec.dtype.is_complex:
         if spec.ndim < 1 or spec.shape[-1] != 2:
             raise RuntimeError(f"{name}: expected a complex tensor (or a real view with a last dim of size 2)")
-        warnings.warn("istft of a real view (..., 2) is deprecated; pass a complex tensor", UserWarning, stacklevel=2)
+        warn("istft of a real view (..., 2) is deprecated; pass a complex tensor", UserWarning, stacklevel=2)
         spec = _ops["view_as_complex"](spec.contiguous())
     if spec.ndim not in (2, 3):
         raise RuntimeError(f"{name}: expected a tensor with 2 or 3 dims of (batch?, freq, frames), got {spec.ndim}")

@@ -24,7 +24,19 @@ def test_every_program_is_listed():
     assert sorted(p.stem for p in HERE.glob("*.py") if not p.stem.startswith("test_")) == sorted(PROGRAMS)
 
 
+@pytest.fixture
+def restored_backend_flags():
+    """Programs set process-wide flags as PyTorch programs do (cudnn.benchmark = True); later tests
+    must see the defaults again."""
+    import core
+
+    cudnn = core.backends.cudnn
+    saved = (cudnn.enabled, cudnn.benchmark, cudnn.deterministic)
+    yield
+    cudnn.enabled, cudnn.benchmark, cudnn.deterministic = saved
+
+
 @pytest.mark.parametrize("name", PROGRAMS)
-def test_program_runs(name):
+def test_program_runs(name, restored_backend_flags):
     final_loss = _load(name).main()
     assert math.isfinite(final_loss)

@@ -8,6 +8,7 @@ import math
 import warnings
 
 import core
+from core._argcheck import warn
 
 __all__ = [
     "nll_loss", "cross_entropy", "binary_cross_entropy", "binary_cross_entropy_with_logits",
@@ -213,9 +214,9 @@ def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduct
 
 def _broadcast_warning(name, input, target):
     if target.shape != input.shape:
-        warnings.warn(f"Using a target size ({target.shape}) that is different to the input size ({input.shape}). "
-                      "This will likely lead to incorrect results due to broadcasting. "
-                      "Please ensure they have the same size.", stacklevel=3)
+        warn(f"Using a target size ({target.shape}) that is different to the input size ({input.shape}). "
+             "This will likely lead to incorrect results due to broadcasting. "
+             "Please ensure they have the same size.", stacklevel=3)
 
 
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):

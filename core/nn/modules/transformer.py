@@ -24,24 +24,31 @@ def _activation_fn(activation):
     raise RuntimeError(f"activation should be relu/gelu, not {activation}")
 
 
-class TransformerEncoderLayer(Module):
+class _TransformerLayer(Module):
+    """What encoder and decoder layers share: attention over their own input, a feed-forward
+    block, and a LayerNorm and dropout per block (registered in torch's order, so state_dict
+    keys match); the decoder adds attention over the encoder's memory."""
     __constants__ = ["batch_first", "norm_first"]
 
-    def __init__(self, d_model, nhead, dim_feedforward=2048, dropout=0.1, activation="relu", layer_norm_eps=1e-5,
-                 batch_first=False, norm_first=False, bias=True):
+    def __init__(self, d_model, nhead, dim_feedforward, dropout, activation, layer_norm_eps, batch_first, norm_first,
+                 bias, cross_attention):
         # imported here: the dropout and normalization families may load after this one
         from core.nn.modules.dropout import Dropout
         from core.nn.modules.normalization import LayerNorm
         super().__init__()
         self.self_attn = MultiheadAttention(d_model, nhead, dropout=dropout, bias=bias, batch_first=batch_first)
+        if cross_attention:
+            self.multihead_attn = MultiheadAttention(d_model, nhead, dropout=dropout, bias=bias,
+                                                     batch_first=batch_first)
         self.linear1 = Linear(d_model, dim_feedforward, bias=bias)
         self.dropout = Dropout(dropout)
         self.linear2 = Linear(dim_feedforward, d_model, bias=bias)
         self.norm_first = norm_first
-        self.norm1 = LayerNorm(d_model, eps=layer_norm_eps)
-        self.norm2 = LayerNorm(d_model, eps=layer_norm_eps)
-        self.dropout1 = Dropout(dropout)
-        self.dropout2 = Dropout(dropout)
+        blocks = 3 if cross_attention else 2
+        for i in range(1, blocks + 1):
+            setattr(self, f"norm{i}", LayerNorm(d_model, eps=layer_norm_eps))
+        for i in range(1, blocks + 1):
+            setattr(self, f"dropout{i}", Dropout(dropout))
         self.activation = _activation_fn(activation)
 
     def __setstate__(self, state):
@@ -54,7 +61,17 @@ class TransformerEncoderLayer(Module):
         return self.dropout1(x)
 
     def _ff_block(self, x):
-        return self.dropout2(self.linear2(self.dropout(self.activation(self.linear1(x)))))
+        x = self.linear2(self.dropout(self.activation(self.linear1(x))))
+        return getattr(self, self._ff_dropout)(x)
+
+
+class TransformerEncoderLayer(_TransformerLayer):
+    _ff_dropout = "dropout2"
+
+    def __init__(self, d_model, nhead, dim_feedforward=2048, dropout=0.1, activation="relu", layer_norm_eps=1e-5,
+                 batch_first=False, norm_first=False, bias=True):
+        super().__init__(d_model, nhead, dim_feedforward, dropout, activation, layer_norm_eps, batch_first,
+                         norm_first, bias, cross_attention=False)
 
     def forward(self, src, src_mask=None, src_key_padding_mask=None, is_causal=False):
         # is_causal is a hint that src_mask is the causal mask; the mask itself is applied.
@@ -84,46 +101,20 @@ class TransformerEncoder(Module):
         return output
 
 
-class TransformerDecoderLayer(Module):
+class TransformerDecoderLayer(_TransformerLayer):
     """Self-attention, attention over the encoder's memory, and a feed-forward block, each with
     dropout, a residual connection and a LayerNorm (before the block when norm_first)."""
-    __constants__ = ["batch_first", "norm_first"]
+    _ff_dropout = "dropout3"
 
     def __init__(self, d_model, nhead, dim_feedforward=2048, dropout=0.1, activation="relu", layer_norm_eps=1e-5,
                  batch_first=False, norm_first=False, bias=True):
-        from core.nn.modules.dropout import Dropout
-        from core.nn.modules.normalization import LayerNorm
-        super().__init__()
-        self.self_attn = MultiheadAttention(d_model, nhead, dropout=dropout, bias=bias, batch_first=batch_first)
-        self.multihead_attn = MultiheadAttention(d_model, nhead, dropout=dropout, bias=bias, batch_first=batch_first)
-        self.linear1 = Linear(d_model, dim_feedforward, bias=bias)
-        self.dropout = Dropout(dropout)
-        self.linear2 = Linear(dim_feedforward, d_model, bias=bias)
-        self.norm_first = norm_first
-        self.norm1 = LayerNorm(d_model, eps=layer_norm_eps)
-        self.norm2 = LayerNorm(d_model, eps=layer_norm_eps)
-        self.norm3 = LayerNorm(d_model, eps=layer_norm_eps)
-        self.dropout1 = Dropout(dropout)
-        self.dropout2 = Dropout(dropout)
-        self.dropout3 = Dropout(dropout)
-        self.activation = _activation_fn(activation)
-
-    def __setstate__(self, state):
-        if "activation" not in state:
-            state["activation"] = F.relu
-        super().__setstate__(state)
-
-    def _sa_block(self, x, attn_mask, key_padding_mask):
-        x = self.self_attn(x, x, x, attn_mask=attn_mask, key_padding_mask=key_padding_mask, need_weights=False)[0]
-        return self.dropout1(x)
+        super().__init__(d_model, nhead, dim_feedforward, dropout, activation, layer_norm_eps, batch_first,
+                         norm_first, bias, cross_attention=True)
 
     def _mha_block(self, x, memory, attn_mask, key_padding_mask):
         x = self.multihead_attn(x, memory, memory, attn_mask=attn_mask, key_padding_mask=key_padding_mask,
                                 need_weights=False)[0]
         return self.dropout2(x)
-
-    def _ff_block(self, x):
-        return self.dropout3(self.linear2(self.dropout(self.activation(self.linear1(x)))))
 
     def forward(self, tgt, memory, tgt_mask=None, memory_mask=None, tgt_key_padding_mask=None,
                 memory_key_padding_mask=None, tgt_is_causal=False, memory_is_causal=False):

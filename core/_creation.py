@@ -77,13 +77,15 @@ def _to_array(data, name):
     return array
 
 
-def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False):
+def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False, names=None):
     """A new tensor holding a copy of `data` (nested lists, numbers, numpy arrays, tensors)."""
     from core._device import checked, check_pin_memory
 
     checked(device, "tensor")
     check_pin_memory(pin_memory)
     out = _new_tensor(data, dtype)
+    if names is not None:
+        _C._set_names(out, list(names))
     return out.requires_grad_() if requires_grad else out
 
 

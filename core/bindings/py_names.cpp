@@ -35,6 +35,8 @@ void init_names(pyb::module_& m) {
   m.def("_set_names", [](pyb::handle t, std::optional<DimNames> names) {
     set_names(tensor_arg(t, "_set_names"), names ? &*names : nullptr);
   }, "sets t's names in place (None clears them)", pyb::arg("t"), pyb::arg("names").none(true));
+  m.def("_dim_of_name", [](pyb::handle t, const std::string& name) { return dim_of_name(tensor_arg(t, "_dim_of_name"), name); },
+        "the dim of t with this name (PyTorch's error when there is none)");
   m.def("_unify_names", [](const DimNames& a, const DimNames& b) { return unify_from_right(a, b); },
         "names aligned from the right, as broadcasting ops unify them");
 }

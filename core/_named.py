@@ -4,6 +4,9 @@ ops infer their results' names from their op-table rule (core/csrc/ops/name_infe
 from core._native import _C
 
 _GLOB = "..."
+# The pickled object-state key under which core.save stores a tensor's names: PyTorch's loader
+# sets it as a plain attribute and otherwise ignores it, core.load gives the names back.
+NAMES_STATE_KEY = "_tensorzoo_names"
 
 
 def _names_repr(names):

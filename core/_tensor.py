@@ -237,7 +237,7 @@ class Tensor(NamedTensorMethods, _C._TensorBase):
         payload = self.to(_C.float32) if self.dtype == _C.bfloat16 else self
         data = np.ascontiguousarray(_C._to_numpy(payload)).tobytes()
         requires_grad = builtins.bool(getattr(self, "requires_grad", False))
-        args = (type(self), self.dtype, self._sizes, data, requires_grad)
+        args = (type(self), self.dtype, self._sizes, data, requires_grad) + ((self.names,) if _C._has_names(self) else ())
         # Attributes set on the Python object (subclasses, tags) travel as pickle state.
         return (_rebuild_tensor, args, self.__dict__) if self.__dict__ else (_rebuild_tensor, args)
 

@@ -258,12 +258,14 @@ bool parse_args(const Schema& schema, PyObject* const* args, size_t nargs, PyObj
                  schema.args[first_list].type == ArgType::IntList && !PyBool_Check(args[first_list]);
   if (varargs) {
     int64_t probe;
-    varargs = to_int(args[first_list], probe);
+    varargs = to_int(args[first_list], probe) || names_a_dim(schema.args[first_list], args[first_list], dims_of);
   }
   if (varargs) {
     IntList l(nargs - first_list);
     for (size_t i = first_list; i < nargs; ++i)
-      if (!to_int(args[i], l[i - first_list])) {
+      if (names_a_dim(schema.args[first_list], args[i], dims_of)) {
+        l[i - first_list] = dim_by_name(args[i], *dims_of);
+      } else if (!to_int(args[i], l[i - first_list])) {
         why = "argument '" + schema.args[first_list].name + "' must be a tuple of ints";
         return false;
       }

@@ -79,12 +79,13 @@ DimNames unify_from_right(const DimNames& a, const DimNames& b) {
              " are at the same position from the right but do not match.");
     out[out.size() - k] = x ? x : y;
   }
-  // A name taken from one side must not sit elsewhere in the other (misaligned dims).
+  // A name taken from one side must not sit elsewhere in the other (misaligned dims; PyTorch
+  // lists the operands the other way round in this message).
   for (size_t i = 0; i < out.size(); ++i) {
     if (!out[i]) continue;
     for (size_t j = i + 1; j < out.size(); ++j)
-      TZ_CHECK(out[j] != out[i], Runtime, "Misaligned dims when attempting to broadcast dims ", names_repr(a),
-               " and dims ", names_repr(b), ": dim ", name_repr(out[i]),
+      TZ_CHECK(out[j] != out[i], Runtime, "Misaligned dims when attempting to broadcast dims ", names_repr(b),
+               " and dims ", names_repr(a), ": dim ", name_repr(out[i]),
                " appears in a different position from the right across both lists.");
   }
   return out;

@@ -109,8 +109,9 @@ class NamedTensorMethods:
                     raise RuntimeError(f"align_to: All input dims must be named. Found unnamed dim at index {i} "
                                        f"of {_tensor_repr(self)}")
                 if n not in names:
-                    raise RuntimeError(f"align_to: Cannot find dim {n!r} from {_tensor_repr(self)} in desired "
-                                       f"alignment {_names_repr(names)}.")
+                    # PyTorch's words: "from Tensor[<the desired names>]".
+                    raise RuntimeError(f"align_to: Cannot find dim {n!r} from Tensor{_names_repr(names)} in "
+                                       f"desired alignment {_names_repr(names)}.")
             target = list(names)
         else:
             at = globs[0]

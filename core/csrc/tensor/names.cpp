@@ -67,26 +67,33 @@ int64_t dim_of_name(const Tensor& t, const std::string& name) {
   fail(ErrorKind::Runtime, "Name '", name, "' not found in ", tensor_names_repr(t), ".");
 }
 
+namespace {
+
+// A name taken from one side at a position where the other is None must not sit elsewhere in
+// the other side (misaligned dims); PyTorch names `names` first, then `other`.
+void check_misalignment(const std::optional<std::string>& name, const DimNames& names, const DimNames& other) {
+  if (!name) return;
+  TZ_CHECK(std::find(other.begin(), other.end(), name) == other.end(), Runtime,
+           "Misaligned dims when attempting to broadcast dims ", names_repr(names), " and dims ", names_repr(other),
+           ": dim ", name_repr(name), " appears in a different position from the right across both lists.");
+}
+
+}  // namespace
+
 DimNames unify_from_right(const DimNames& a, const DimNames& b) {
-  const DimNames& longer = a.size() >= b.size() ? a : b;
-  DimNames out = longer;
-  const size_t n = std::min(a.size(), b.size());
-  for (size_t k = 1; k <= n; ++k) {
-    const auto& x = a[a.size() - k];
-    const auto& y = b[b.size() - k];
+  DimNames out(std::max(a.size(), b.size()));
+  for (size_t k = 1; k <= out.size(); ++k) {
+    const std::optional<std::string> none;
+    const auto& x = k <= a.size() ? a[a.size() - k] : none;
+    const auto& y = k <= b.size() ? b[b.size() - k] : none;
     TZ_CHECK(!x || !y || x == y, Runtime, "Error when attempting to broadcast dims ", names_repr(a), " and dims ",
              names_repr(b), ": dim ", name_repr(x), " and dim ", name_repr(y),
              " are at the same position from the right but do not match.");
     out[out.size() - k] = x ? x : y;
-  }
-  // A name taken from one side must not sit elsewhere in the other (misaligned dims; PyTorch
-  // lists the operands the other way round in this message).
-  for (size_t i = 0; i < out.size(); ++i) {
-    if (!out[i]) continue;
-    for (size_t j = i + 1; j < out.size(); ++j)
-      TZ_CHECK(out[j] != out[i], Runtime, "Misaligned dims when attempting to broadcast dims ", names_repr(b),
-               " and dims ", names_repr(a), ": dim ", name_repr(out[i]),
-               " appears in a different position from the right across both lists.");
+    if (!x || !y) {
+      check_misalignment(x, a, b);
+      check_misalignment(y, b, a);
+    }
   }
   return out;
 }

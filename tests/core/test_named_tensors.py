@@ -300,3 +300,45 @@ def test_normalize_aligns_channels_in_any_layout(names):
 def test_normalize_rejects_a_misnamed_input():
     with pytest.raises(RuntimeError, match="align_to: Cannot find dim 'C' from Tensor\\['N', 'D', 'H', 'W'\\]"):
         normalize(core.zeros(2, 3, 4, 5, names=("N", "D", "H", "W")), core.zeros(3), core.ones(3))
+
+
+# ---- docs/named_tensors.md
+
+def doc_blocks():
+    import pathlib
+    import re
+
+    page = pathlib.Path(__file__).resolve().parents[2] / "docs" / "named_tensors.md"
+    if not page.exists():  # the installed package without the repository's docs
+        pytest.skip("docs/named_tensors.md is not beside the tests")
+    return re.findall(r"```python\n(.*?)```", page.read_text(), re.S)
+
+
+def attention_reference(query, key, value, w_q, w_k, w_v, w_o, heads):
+    def split(x, w):
+        y = x @ w
+        return y.reshape(y.shape[0], y.shape[1], heads, -1).transpose(0, 2, 1, 3)
+    q, k, v = split(query, w_q), split(key, w_k), split(value, w_v)
+    scores = q @ k.transpose(0, 1, 3, 2) / np.sqrt(q.shape[-1])
+    weights = np.exp(scores - scores.max(-1, keepdims=True))
+    weights /= weights.sum(-1, keepdims=True)
+    context = (weights @ v).transpose(0, 2, 1, 3)
+    return context.reshape(context.shape[0], context.shape[1], -1) @ w_o
+
+
+def test_docs_examples_run_and_attention_matches_numpy():
+    blocks = doc_blocks()
+    namespace = {}
+    for block in blocks:
+        exec(compile(block, "docs/named_tensors.md", "exec"), namespace)
+    mha = namespace["multi_head_attention"]
+    query, _ = named(2, 5, 8, names=("N", "T", "E"), seed=1)
+    memory, _ = named(2, 7, 8, names=("N", "S", "E"), seed=2)
+    weights = [named(8, 8, names=(None, None), seed=3 + i)[0] for i in range(4)]
+    out = mha(query, memory, memory, *weights, heads=2)
+    expected = attention_reference(query.rename(None).numpy(), memory.rename(None).numpy(),
+                                   memory.rename(None).numpy(), *[w.numpy() for w in weights], heads=2)
+    assert out.names == ("N", "T", "E")
+    np.testing.assert_allclose(out.rename(None).numpy(), expected, rtol=1e-10, atol=1e-12)
+    with pytest.raises(RuntimeError, match="contracted dims do not match"):  # keys with the wrong model dim name
+        mha(query, memory.rename(E="X"), memory, *weights, heads=2)

@@ -342,3 +342,27 @@ def test_docs_examples_run_and_attention_matches_numpy():
     np.testing.assert_allclose(out.rename(None).numpy(), expected, rtol=1e-10, atol=1e-12)
     with pytest.raises(RuntimeError, match="contracted dims do not match"):  # keys with the wrong model dim name
         mha(query, memory.rename(E="X"), memory, *weights, heads=2)
+
+
+# ---- layers on N, C, H, W inputs
+
+def test_layers_keep_nchw_names_and_reject_misplaced_channels():
+    import core.nn as nn
+
+    core.manual_seed(0)
+    x = core.randn(2, 3, 8, 8, dtype=core.float64, names=("N", "C", "H", "W"), requires_grad=True)
+    model = nn.Sequential(nn.Conv2d(3, 4, 3, padding=1), nn.BatchNorm2d(4), nn.ReLU(), nn.MaxPool2d(2),
+                          nn.GroupNorm(2, 4), nn.AdaptiveAvgPool2d(2)).double()
+    out = model(x)
+    assert out.names == ("N", "C", "H", "W") and out.shape == (2, 4, 2, 2)
+    unnamed = model(x.rename(None))
+    np.testing.assert_allclose(out.rename(None).detach().numpy(), unnamed.detach().numpy())
+    out.sum().backward()
+    assert x.grad.names == ("N", "C", "H", "W")
+    assert nn.Linear(8, 5).double()(x).names == ("N", "C", "H", None)
+    nhwc = x.detach().align_to("N", "H", "W", "C")
+    for layer in (nn.Conv2d(8, 4, 3), nn.MaxPool2d(2), nn.BatchNorm2d(8)):
+        with pytest.raises(RuntimeError, match="expected the channel dim 'C' at dim 1 of the input .* has it at dim 3"):
+            layer.double()(nhwc)
+    assert gradcheck(lambda t: core.nn.functional.conv1d(t, core.ones(2, 3, 2, dtype=core.float64)),
+                     (core.randn(1, 3, 4, dtype=core.float64, names=("N", "C", "L"), requires_grad=True),))

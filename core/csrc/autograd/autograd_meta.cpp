@@ -70,7 +70,9 @@ Edge gradient_edge(const Tensor& t) {
 }
 
 Tensor detach(const Tensor& t) {
-  return Tensor::view_of(t, t.sizes(), t.strides(), t.offset());
+  Tensor out = Tensor::view_of(t, t.sizes(), t.strides(), t.offset());
+  if (t.has_names()) [[unlikely]] out.impl()->names = std::make_unique<DimNames>(*t.impl()->names);  // same dims
+  return out;
 }
 
 }  // namespace tz::autograd

@@ -140,6 +140,29 @@ DimNames contract_names(const Op& op, const Stack& args) {
   unsupported(op);
 }
 
+// Layers on (N, C, spatial...) inputs: convolutions, pooling, upsampling and the channel norms.
+bool is_layer(const std::string& name) {
+  for (const char* prefix : {"conv", "max_pool", "avg_pool", "adaptive_", "upsample_", "_upsample", "native_batch_norm",
+                             "native_group_norm"})
+    if (name.rfind(prefix, 0) == 0 && name.find("backward") == std::string::npos) return true;
+  return false;
+}
+
+// A layer's input may name its batch dim 'N' and its channel dim 'C', but not put them elsewhere.
+void check_layer_input(const Op& op, const Tensor& input) {
+  const std::string& name = base_name(op);
+  const int64_t ndim = input.dim();
+  const int64_t channel = name.find("1d") != std::string::npos ? ndim - 2
+                          : name.find("2d") != std::string::npos ? ndim - 3 : 1;
+  const DimNames names = names_of(input);
+  for (int64_t d = 0; d < ndim; ++d) {
+    const bool bad_c = names[d] == "C" && d != channel, bad_n = names[d] == "N" && (channel != 1 || d != 0);
+    TZ_CHECK(!bad_c && !bad_n, Runtime, name, ": expected the ", bad_c ? "channel dim 'C' at dim " : "batch dim 'N' at dim ",
+             bad_c ? channel : 0, " of the input (N, C, spatial dims...), but ", tensor_names_repr(input), " has it at dim ",
+             d, ". Reorder the input with align_to(...) or rename its dims.");
+  }
+}
+
 // Entries whose rule is Custom: the ops with a rule of their own.
 DimNames custom_names(const Op& op, const Stack& args, const Tensor& result) {
   const std::string& name = base_name(op);
@@ -172,6 +195,7 @@ DimNames custom_names(const Op& op, const Stack& args, const Tensor& result) {
     out.insert(out.end(), in.begin() + last + 1, in.end());
     return out;
   }
+  if (is_layer(name)) return in;  // convolutions: the output's dims mean what the input's do
   if (name == "expand" || name == "expand_as") {
     DimNames out(result.dim() - self.dim());
     out.insert(out.end(), in.begin(), in.end());
@@ -216,6 +240,7 @@ bool any_named(const Stack& args) {
 
 void check_names_before(const Op& op, const Stack& args) {
   if (op.def.names == NameRule::Unsupported) unsupported(op);
+  if (is_layer(base_name(op)) && args.at(0).is_tensor()) check_layer_input(op, args[0].tensor());
   if (op.def.names != NameRule::Unify && op.def.names != NameRule::Contract) return;
   DimNames names = op.def.names == NameRule::Unify ? unify_all(tensor_args(args)) : contract_names(op, args);
   if (!is_inplace(op)) return;
@@ -227,7 +252,10 @@ void check_names_before(const Op& op, const Stack& args) {
 
 void propagate_names(const Op& op, const Stack& args, const Value& result) {
   if (op.def.names == NameRule::None || op.def.names == NameRule::Factory) return;
-  for (const Tensor& out : result_tensors(result)) {
+  const TensorList outputs = result_tensors(result);
+  for (const Tensor& out : outputs) {
+    // Keep: auxiliary outputs of another rank (batch-norm statistics...) stay unnamed.
+    if (op.def.names == NameRule::Keep && &out != &outputs.front() && out.dim() != tensor_args(args).at(0).dim()) continue;
     DimNames names = inferred_names(op, args, out);
     if (names.empty() && out.dim() == 0) continue;
     TZ_CHECK(static_cast<int64_t>(names.size()) == out.dim(), Runtime, "aten::", base_name(op),

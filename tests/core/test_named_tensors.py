@@ -366,3 +366,40 @@ def test_layers_keep_nchw_names_and_reject_misplaced_channels():
             layer.double()(nhwc)
     assert gradcheck(lambda t: core.nn.functional.conv1d(t, core.ones(2, 3, 2, dtype=core.float64)),
                      (core.randn(1, 3, 4, dtype=core.float64, names=("N", "C", "L"), requires_grad=True),))
+
+
+# ---- indexing, stacking and data loading
+
+def test_basic_indexing_keeps_names_and_advanced_indexing_refuses():
+    t, data = named(4, 3, 5, names=("N", "C", "L"))
+    for index, names, ref in [(0, ("C", "L"), data[0]), ((slice(None), 1), ("N", "L"), data[:, 1]),
+                              ((Ellipsis, None, 0), ("N", "C", None), data[..., None, 0]),
+                              (slice(1, 3), ("N", "C", "L"), data[1:3]), (None, (None, "N", "C", "L"), data[None])]:
+        out = t[index]
+        assert out.names == names
+        np.testing.assert_array_equal(out.numpy(), ref)
+    with pytest.raises(RuntimeError, match="aten::index is not yet supported with named tensors"):
+        t[[0, 1]]
+    leaf = core.randn(4, 3, names=("N", "C"), requires_grad=True)
+    leaf[1].sum().backward()
+    assert leaf.grad.names == ("N", "C")
+
+
+def test_stack_and_data_loader_workers_keep_names():
+    from core.utils.data import DataLoader
+
+    a = core.zeros(2, 3, names=("N", "C"))
+    assert core.stack([a, a], 1).names == ("N", None, "C")
+    x, data = named(8, 3, 4, names=("N", "C", "L"))
+
+    class Samples:
+        def __len__(self):
+            return 8
+
+        def __getitem__(self, i):
+            return x[i]
+
+    for workers in (0, 2):
+        batches = list(DataLoader(Samples(), batch_size=4, num_workers=workers))
+        assert [b.names for b in batches] == [(None, "C", "L")] * 2
+        np.testing.assert_array_equal(np.concatenate([b.rename(None).numpy() for b in batches]), data)

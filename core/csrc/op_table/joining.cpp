@@ -15,7 +15,7 @@ const OpDef kOps[] = {
     {"concat(Tensor[] tensors, int dim=0) -> Tensor", kFunction, N::Custom,
      OP { return cat(a[0].tensor_list(), a[1].to_int()); }, "cat",
      "", GRAD { return grad::cat_backward(c, c.arg("dim").to_int()); }},
-    {"stack(Tensor[] tensors, int dim=0) -> Tensor", kFunction, N::Unsupported,
+    {"stack(Tensor[] tensors, int dim=0) -> Tensor", kFunction, N::Custom,
      OP { return stack(a[0].tensor_list(), a[1].to_int()); }, "stack",
      "", GRAD { return grad::stack_backward(c, c.arg("dim").to_int()); }},
     {"hstack(Tensor[] tensors) -> Tensor", kFunction, N::Unsupported,

@@ -170,6 +170,11 @@ DimNames custom_names(const Op& op, const Stack& args, const Tensor& result) {
   const Tensor& self = inputs.at(0);
   DimNames in = names_of(self);
   if (name == "cat" || name == "concat") return unify_all(inputs);
+  if (name == "stack") {  // the new dim is unnamed
+    DimNames out = unify_all(inputs);
+    out.insert(out.begin() + wrap_dim(args[1].to_int(), self.dim() + 1, "stack"), std::nullopt);
+    return out;
+  }
   if (name == "outer" || name == "ger") return {in.at(0), names_of(inputs.at(1)).at(0)};
   if (name == "squeeze") {
     const Value* dim = arg_named(op, args, "dim");

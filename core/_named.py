@@ -1,6 +1,8 @@
 """Named tensors (shared/SPEC.md 1.5): Tensor.names, rename, refine_names, align_to/align_as
 and the named forms of flatten/unflatten. Names live on the C++ tensor (core/csrc/tensor/names.h);
 ops infer their results' names from their op-table rule (core/csrc/ops/name_inference.cpp)."""
+import math
+
 from core._native import _C
 
 _GLOB = "..."
@@ -9,12 +11,13 @@ _GLOB = "..."
 NAMES_STATE_KEY = "_tensorzoo_names"
 
 
-def _names_repr(names):
+def names_repr(names):
+    """['N', None], as PyTorch writes dim names in its messages."""
     return "[" + ", ".join("None" if n is None else repr(n) for n in names) + "]"
 
 
 def _tensor_repr(t):
-    return "Tensor" + _names_repr(t.names)
+    return "Tensor" + names_repr(t.names)
 
 
 def _expand_glob(op, names, current):
@@ -24,13 +27,13 @@ def _expand_glob(op, names, current):
     if not globs:
         return names
     if len(globs) > 1:
-        raise RuntimeError(f"{op}: More than one '...' found in names ({_names_repr(names)}). "
+        raise RuntimeError(f"{op}: More than one '...' found in names ({names_repr(names)}). "
                            f"This function supports up to one '...'.")
     at = globs[0]
     before, after = names[:at], names[at + 1:]
     if len(before) + len(after) > len(current):
-        raise RuntimeError(f"{op}: {_names_repr(names)} is longer than the number of dims of "
-                           f"Tensor{_names_repr(current)}.")
+        raise RuntimeError(f"{op}: {names_repr(names)} is longer than the number of dims of "
+                           f"Tensor{names_repr(current)}.")
     return before + list(current[len(before):len(current) - len(after)]) + after
 
 
@@ -88,11 +91,11 @@ class NamedTensorMethods:
         current = self.names
         refined = _expand_glob("refine_names", names, current)
         if len(refined) != len(current):
-            raise RuntimeError(f"refine_names: cannot coerce {_tensor_repr(self)} to Tensor{_names_repr(refined)}: "
+            raise RuntimeError(f"refine_names: cannot coerce {_tensor_repr(self)} to Tensor{names_repr(refined)}: "
                                f"it has {len(current)} dims but {len(refined)} names were given")
         for i, (old, new) in enumerate(zip(current, refined)):
             if old is not None and old != new:
-                raise RuntimeError(f"refine_names: cannot coerce {_tensor_repr(self)} to Tensor{_names_repr(refined)} "
+                raise RuntimeError(f"refine_names: cannot coerce {_tensor_repr(self)} to Tensor{names_repr(refined)} "
                                    f"because {old!r} is different from {new!r} at index {i}")
         return _with_names(self, refined)
 
@@ -102,7 +105,7 @@ class NamedTensorMethods:
         current = self.names
         globs = [i for i, n in enumerate(names) if n == _GLOB]
         if len(globs) > 1:
-            raise RuntimeError(f"align_to: More than one '...' found in names ({_names_repr(names)}).")
+            raise RuntimeError(f"align_to: More than one '...' found in names ({names_repr(names)}).")
         if not globs:
             for i, n in enumerate(current):
                 if n is None:
@@ -110,15 +113,15 @@ class NamedTensorMethods:
                                        f"of {_tensor_repr(self)}")
                 if n not in names:
                     # PyTorch's words: "from Tensor[<the desired names>]".
-                    raise RuntimeError(f"align_to: Cannot find dim {n!r} from Tensor{_names_repr(names)} in "
-                                       f"desired alignment {_names_repr(names)}.")
+                    raise RuntimeError(f"align_to: Cannot find dim {n!r} from Tensor{names_repr(names)} in "
+                                       f"desired alignment {names_repr(names)}.")
             target = list(names)
         else:
             at = globs[0]
             rest = [n for n in current if n is None or n not in names]
             target = list(names[:at]) + rest + list(names[at + 1:])
         if len(set(n for n in target if n is not None)) != len([n for n in target if n is not None]):
-            raise RuntimeError(f"align_to: duplicate names in desired alignment {_names_repr(target)}.")
+            raise RuntimeError(f"align_to: duplicate names in desired alignment {names_repr(target)}.")
         # Dims of self in target order (unnamed ones by position within the glob), then size-1 dims.
         unnamed = iter(i for i, n in enumerate(current) if n is None)
         source = [next(unnamed) if n is None else (current.index(n) if n in current else None) for n in target]
@@ -143,7 +146,7 @@ class NamedTensorMethods:
             raise TypeError("flatten(dims, out_dim): out_dim must be a str")
         index = [_C._dim_of_name(self, d) if isinstance(d, str) else d % max(self.dim(), 1) for d in dims]
         if not index or index != list(range(index[0], index[0] + len(index))):
-            raise RuntimeError(f"flatten(tensor, dims, out_dim): dims {_names_repr(dims)} must be consecutive "
+            raise RuntimeError(f"flatten(tensor, dims, out_dim): dims {names_repr(dims)} must be consecutive "
                                f"in {_tensor_repr(self)}")
         names = list(self.names)
         flat = _C._methods["flatten"](self.rename(None), index[0], index[-1])
@@ -159,8 +162,6 @@ class NamedTensorMethods:
         d %= max(self.dim(), 1)
         names = list(self.names)
         shape = [s for _, s in sizes]
-        import math
-
         if math.prod(shape) != self.shape[d] and -1 not in shape:
             raise RuntimeError(f"unflatten: Provided sizes {shape} don't multiply up to the size of dim {d} "
                                f"({names[d]!r}: {self.shape[d]}) in {_tensor_repr(self)}")

@@ -403,3 +403,14 @@ def test_stack_and_data_loader_workers_keep_names():
         batches = list(DataLoader(Samples(), batch_size=4, num_workers=workers))
         assert [b.names for b in batches] == [(None, "C", "L")] * 2
         np.testing.assert_array_equal(np.concatenate([b.rename(None).numpy() for b in batches]), data)
+
+
+def test_out_takes_or_checks_the_result_names():
+    a, b = core.ones(2, 3, names=("N", "C")), core.ones(3, names=("C",))
+    for out in (core.empty(2, 3), core.empty(0)):
+        assert core.add(a, b, out=out) is out and out.names == ("N", "C") and out.shape == (2, 3)
+    wrong = core.zeros(2, 3, names=("A", "B"))
+    with pytest.raises(RuntimeError, match=r"Name mismatch: specified out tensor with names \['A', 'B'\] are not the "
+                                           r"same as the computed output names \['N', 'C'\]"):
+        core.add(a, b, out=wrong)
+    assert wrong.sum().item() == 0.0

@@ -59,7 +59,7 @@ const OpDef kOps[] = {
      "", GRAD { return {grad::op(TZ_OP("flipud"), {c.grad()})}; }},
     // `int[1]? dims` (None = flatten) rather than `int[1] dims=[]`: a defaulted param after
     // `shifts` would make `x.roll(1, 0)` parse as varargs shifts=(1, 0).
-    {"roll(Tensor self, int[1] shifts, int[1]? dims) -> Tensor", kBoth, N::Unsupported,
+    {"roll(Tensor self, int[1] shifts, int[1]? dims) -> Tensor", kBoth, N::Keep,
      OP { return roll(a[0].tensor(), a[1].int_list(), a[2].opt_int_list().value_or(IntList{})); }, "roll",
      "", GRAD { return {grad::op(TZ_OP("roll"), {c.grad(), grad::negated(c.arg("shifts").int_list()), c.arg("dims")})}; }},
     {"rot90(Tensor self, int k=1, int[] dims=[0,1]) -> Tensor", kBoth, N::Unsupported,
@@ -85,16 +85,16 @@ const OpDef kOps[] = {
     {"repeat_interleave.Tensor(Tensor repeats) -> Tensor", kFunction, N::Unsupported,
      OP { return repeat_interleave(a[0].tensor()); }, "repeat_interleave_index",
      "", &not_differentiable},  // integer in, integer out
-    {"tril(Tensor self, int diagonal=0) -> Tensor", kBoth, N::Unsupported,
+    {"tril(Tensor self, int diagonal=0) -> Tensor", kBoth, N::Keep,
      OP { return tril(a[0].tensor(), a[1].to_int()); }, "triangular",
      "", GRAD { return {grad::op(TZ_OP("tril"), {c.grad(), c.arg("diagonal")})}; }},
-    {"triu(Tensor self, int diagonal=0) -> Tensor", kBoth, N::Unsupported,
+    {"triu(Tensor self, int diagonal=0) -> Tensor", kBoth, N::Keep,
      OP { return triu(a[0].tensor(), a[1].to_int()); }, "triangular",
      "", GRAD { return {grad::op(TZ_OP("triu"), {c.grad(), c.arg("diagonal")})}; }},
-    {"tril_(Tensor self, int diagonal=0) -> Tensor", kMethod, N::Unsupported,
+    {"tril_(Tensor self, int diagonal=0) -> Tensor", kMethod, N::Keep,
      OP { return tril_(a[0].tensor(), a[1].to_int()); }, "triangular",
      "", GRAD { return {grad::op(TZ_OP("tril"), {c.grad(), c.arg("diagonal")})}; }},
-    {"triu_(Tensor self, int diagonal=0) -> Tensor", kMethod, N::Unsupported,
+    {"triu_(Tensor self, int diagonal=0) -> Tensor", kMethod, N::Keep,
      OP { return triu_(a[0].tensor(), a[1].to_int()); }, "triangular",
      "", GRAD { return {grad::op(TZ_OP("triu"), {c.grad(), c.arg("diagonal")})}; }},
     {"diag(Tensor self, int diagonal=0) -> Tensor", kBoth, N::Unsupported,
@@ -112,7 +112,7 @@ const OpDef kOps[] = {
      "", GRAD {
        return {grad::diagonal_backward(c.grad(), c.input_sizes("self"), c.arg("offset").to_int(), c.arg("dim1").to_int(), c.arg("dim2").to_int())};
      }},
-    {"trace(Tensor self) -> Tensor", kBoth, N::Unsupported,
+    {"trace(Tensor self) -> Tensor", kBoth, N::Reduce,
      OP { return trace(a[0].tensor()); }, "trace",
      "", GRAD { return {grad::trace_backward(c.grad(), c.input_sizes("self"))}; }},
     {"meshgrid(Tensor[] tensors, *, str indexing='ij') -> Tensor[]", kFunction, N::Unsupported,
@@ -124,10 +124,10 @@ const OpDef kOps[] = {
     {"broadcast_tensors(Tensor[] tensors) -> Tensor[]", kFunction, N::Unsupported,
      OP { return broadcast_tensors(a[0].tensor_list()); }, "broadcast_tensors",
      "", GRAD { return c.grads; }},
-    {"broadcast_to(Tensor self, int[] size) -> Tensor", kBoth, N::Unsupported,
+    {"broadcast_to(Tensor self, int[] size) -> Tensor", kBoth, N::Custom,
      OP { return broadcast_to(a[0].tensor(), a[1].int_list()); }, "expand",
      "", GRAD { return {c.grad()}; }},
-    {"pad(Tensor self, int[] pad, str mode='constant', float? value=None) -> Tensor", kFunction, N::Unsupported,
+    {"pad(Tensor self, int[] pad, str mode='constant', float? value=None) -> Tensor", kFunction, N::Keep,
      OP { return pad(a[0].tensor(), a[1].int_list(), a[2].str(), a[3].opt_double()); }, "pad",
      "", GRAD { return {grad::pad_backward(c.grad(), c.input_sizes("self"), c.arg("pad").int_list(), c.arg("mode").str())}; }},
 };

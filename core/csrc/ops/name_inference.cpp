@@ -201,7 +201,7 @@ DimNames custom_names(const Op& op, const Stack& args, const Tensor& result) {
     return out;
   }
   if (is_layer(name)) return in;  // convolutions: the output's dims mean what the input's do
-  if (name == "expand" || name == "expand_as") {
+  if (name == "expand" || name == "expand_as" || name == "broadcast_to") {
     DimNames out(result.dim() - self.dim());
     out.insert(out.end(), in.begin(), in.end());
     return out;

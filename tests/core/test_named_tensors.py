@@ -414,3 +414,23 @@ def test_out_takes_or_checks_the_result_names():
                                            r"same as the computed output names \['N', 'C'\]"):
         core.add(a, b, out=wrong)
     assert wrong.sum().item() == 0.0
+
+
+def test_losses_reduce_or_keep_names():
+    import core.nn.functional as F
+
+    x, xd = named(4, 3, names=("N", "C"))
+    t, td = named(4, 3, names=("N", "C"), seed=1)
+    assert F.mse_loss(x, t).names == ()
+    none = F.mse_loss(x, t, reduction="none")
+    assert none.names == ("N", "C")
+    np.testing.assert_allclose(none.rename(None).numpy(), (xd - td) ** 2)
+    y = core.tensor([0, 1, 2, 0], names=("N",))
+    per_sample = F.cross_entropy(x, y, reduction="none")
+    assert per_sample.names == ("N",)
+    log_p = xd - np.log(np.exp(xd).sum(1, keepdims=True))
+    np.testing.assert_allclose(per_sample.rename(None).numpy(), -log_p[np.arange(4), [0, 1, 2, 0]])
+    leaf = x.detach().requires_grad_()
+    assert gradcheck(lambda a: F.cross_entropy(a, y), (leaf,))
+    with pytest.raises(RuntimeError, match="Error when attempting to broadcast dims"):
+        F.mse_loss(x, t.rename("C", "N"), reduction="none")

@@ -201,6 +201,16 @@ DimNames custom_names(const Op& op, const Stack& args, const Tensor& result) {
     return out;
   }
   if (is_layer(name)) return in;  // convolutions: the output's dims mean what the input's do
+  const bool loss = (name.size() > 5 && name.compare(name.size() - 5, 5, "_loss") == 0) ||
+                    name.rfind("binary_cross_entropy", 0) == 0 || name == "_nll_loss_forward";
+  if (loss) {
+    // Losses: a reduced loss (and nll's total weight) is 0-dim; reduction='none' keeps the
+    // elementwise names (nll drops the class dim of its input).
+    if (result.dim() == 0) return {};
+    if (name != "_nll_loss_forward") return unify_all(inputs);
+    in.erase(in.begin() + (self.dim() == 1 ? 0 : 1));
+    return unify_from_right(in, names_of(inputs.at(1)));
+  }
   if (name == "expand" || name == "expand_as" || name == "broadcast_to") {
     DimNames out(result.dim() - self.dim());
     out.insert(out.end(), in.begin(), in.end());

@@ -311,6 +311,7 @@ PyObject* tensor_getitem(PyObject* self, PyObject* index) {
     if (t.has_names()) [[unlikely]] {
       DimNames names(t.impl()->names->begin() + 1, t.impl()->names->end());
       set_names(row, &names);
+      autograd::note_names(row);
     }
     return wrap(row);
   }
@@ -321,6 +322,7 @@ PyObject* tensor_getitem(PyObject* self, PyObject* index) {
     Tensor view = p.result.is_same(t) ? (record ? F::tensor_call(TZ_OP("alias"), {t}) : noted_view(alias(t), t))
                                       : (record ? p.result : noted_view(p.result, t));
     set_names(view, names);
+    autograd::note_names(view);
     return wrap(view);
   }
   if (p.indices.empty()) {

@@ -2,6 +2,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include "autograd/autograd_meta.h"
 #include "bindings/module.h"
 #include "bindings/py_tensor.h"
 #include "tensor/errors.h"
@@ -33,7 +34,9 @@ void init_names(pyb::module_& m) {
   }, "the names of t's dims (None where unnamed)");
   m.def("_has_names", [](pyb::handle t) { return tensor_arg(t, "_has_names").has_names(); });
   m.def("_set_names", [](pyb::handle t, std::optional<DimNames> names) {
-    set_names(tensor_arg(t, "_set_names"), names ? &*names : nullptr);
+    const Tensor& tensor = tensor_arg(t, "_set_names");
+    set_names(tensor, names ? &*names : nullptr);
+    autograd::note_names(tensor);
   }, "sets t's names in place (None clears them)", pyb::arg("t"), pyb::arg("names").none(true));
   m.def("_dim_of_name", [](pyb::handle t, const std::string& name) { return dim_of_name(tensor_arg(t, "_dim_of_name"), name); },
         "the dim of t with this name (PyTorch's error when there is none)");

@@ -217,7 +217,8 @@ PyObject* op_vectorcall_schema(PyObject* self, PyObject* const* args, size_t nar
       WithoutGil nogil;  // kernels never touch Python objects: let other Python threads run
       result = call_op(*candidate, stack);
     }
-    if (named) [[unlikely]] propagate_names(*candidate, stack, result);
+    if (named) [[unlikely]]
+      for (const Tensor& out : propagate_names(*candidate, stack, result)) autograd::note_names(out);
     return value_to_py(result, candidate);
   }
   std::string name = PyUnicode_AsUTF8(op->name);

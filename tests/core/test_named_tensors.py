@@ -434,3 +434,21 @@ def test_losses_reduce_or_keep_names():
     assert gradcheck(lambda a: F.cross_entropy(a, y), (leaf,))
     with pytest.raises(RuntimeError, match="Error when attempting to broadcast dims"):
         F.mse_loss(x, t.rename("C", "N"), reduction="none")
+
+
+def test_every_gradient_of_a_named_tensor_is_named():
+    x = core.randn(2, 3, dtype=core.float64, names=("N", "C"), requires_grad=True)
+    (g,) = core.autograd.grad((x * 2).sum(), x)
+    assert g.names == ("N", "C")
+    seen = []
+    z = x.rename("A", "B")  # a view used twice: its gradients are summed
+    z.register_hook(lambda grad: seen.append(grad.names))
+    z.retain_grad()
+    row = x[0]
+    row.retain_grad()
+    ((z * z).sum() + (row * row).sum()).backward()
+    assert seen == [("A", "B")] and z.grad.names == ("A", "B") and row.grad.names == ("C",)
+    assert x.grad.names == ("N", "C")
+    (g,) = core.autograd.grad((x ** 3).sum(), x, create_graph=True)
+    assert g.names == ("N", "C")
+    assert core.autograd.gradgradcheck(lambda a: (a * a).softmax("C").sum("N"), (x,))

@@ -265,9 +265,9 @@ void check_names_before(const Op& op, const Stack& args) {
            ". Please rename the out tensor's dims with `Tensor.rename`.");
 }
 
-void propagate_names(const Op& op, const Stack& args, const Value& result) {
-  if (op.def.names == NameRule::None || op.def.names == NameRule::Factory) return;
-  const TensorList outputs = result_tensors(result);
+TensorList propagate_names(const Op& op, const Stack& args, const Value& result) {
+  if (op.def.names == NameRule::None || op.def.names == NameRule::Factory) return {};
+  TensorList outputs = result_tensors(result);
   for (const Tensor& out : outputs) {
     // Keep: auxiliary outputs of another rank (batch-norm statistics...) stay unnamed.
     if (op.def.names == NameRule::Keep && &out != &outputs.front() && out.dim() != tensor_args(args).at(0).dim()) continue;
@@ -278,6 +278,7 @@ void propagate_names(const Op& op, const Stack& args, const Value& result) {
              " dims; it is not yet supported with named tensors");
     set_names(out, &names);
   }
+  return outputs;
 }
 
 }  // namespace tz

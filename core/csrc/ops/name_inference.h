@@ -10,7 +10,7 @@ bool any_named(const Stack& args);
 // Before the kernel runs: rejects ops without named-tensor support and names that do not
 // unify (so an in-place op fails before it writes).
 void check_names_before(const Op& op, const Stack& args);
-// After the kernel ran: sets the names its results carry.
-void propagate_names(const Op& op, const Stack& args, const Value& result);
+// After the kernel ran: sets the names its results carry; returns those result tensors.
+TensorList propagate_names(const Op& op, const Stack& args, const Value& result);
 
 }  // namespace tz

@@ -51,4 +51,4 @@ def test_bad_arguments(quant, tmp_path):
     with pytest.raises(RuntimeError, match="Quantized backend not supported"):
         run_script(quant, *DATA, "--backend", "arm", "--output-dir", tmp_path)
     with pytest.raises(RuntimeError, match="no such quantizable model"):
-        run_script(quant, *DATA, "--model", "resnet18", "--output-dir", tmp_path, "--post-training-quantize")
+        run_script(quant, *DATA, "--model", "vgg11", "--output-dir", tmp_path, "--post-training-quantize")

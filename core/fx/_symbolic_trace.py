@@ -211,6 +211,11 @@ class Tracer(TracerBase):
                 if not name.startswith("__") and _is_autowrappable(value):
                     wrapper = wrappers.setdefault(id(value), _leaf_function(value))
                     patcher.patch(namespace, name, wrapper)
+        for cls in _module_classes():  # layers holding a function as a class attribute (_fn)
+            for name, value in list(vars(cls).items()):
+                inner = value.__func__ if isinstance(value, staticmethod) else None
+                if inner is not None and id(inner) in wrappers:
+                    patcher.patch(cls, name, staticmethod(wrappers[id(inner)]))
         fn_globals = getattr(fn, "__globals__", {})
         for name, value in list(fn_globals.items()):
             if id(value) in wrappers and not name.startswith("__"):
@@ -219,6 +224,16 @@ class Tracer(TracerBase):
             original = globals_[name] if name in globals_ else getattr(builtins, name, None)
             if original is not None:
                 patcher.patch(globals_, name, _leaf_function(original), is_dict=True)
+
+
+def _module_classes():
+    pending, seen = [nn.Module], set()
+    while pending:
+        cls = pending.pop()
+        if cls not in seen:
+            seen.add(cls)
+            pending.extend(cls.__subclasses__())
+    return seen
 
 
 def _tensor_attributes(root):

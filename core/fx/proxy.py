@@ -102,6 +102,14 @@ class Proxy:
 
     __hash__ = object.__hash__
 
+    @classmethod
+    def __torch_function__(cls, orig_method, types, args=None, kwargs=None):
+        """A core op reached with a Proxy argument (however the op was looked up) is recorded."""
+        args, kwargs = tuple(args or ()), dict(kwargs or {})
+        found = []
+        map_aggregate((args, kwargs), lambda a: found.append(a) if isinstance(a, Proxy) else None)
+        return found[0].tracer.create_proxy("call_function", orig_method, args, kwargs)
+
 
 class Attribute(Proxy):
     """`proxy.attr`: becomes a call_method node when called, else a getattr node when used."""

@@ -59,6 +59,13 @@ class TracerBase:
     def keys(self, obj):
         return Attribute(obj, "keys")()
 
+    def len(self, obj):
+        raise RuntimeError("'len' is not supported in symbolic tracing by default. If you want this "
+                           "call to be recorded, please call core.fx.wrap('len') at module scope")
+
+    def index(self, obj):
+        raise TraceError("symbolically traced variables cannot be used as indices or sizes of Python objects")
+
 
 class Proxy:
     """A symbolic value during tracing; `node` is what produced it."""
@@ -91,14 +98,13 @@ class Proxy:
         return self.tracer.to_bool(self)
 
     def __len__(self):
-        raise RuntimeError("'len' is not supported in symbolic tracing by default. If you want this "
-                           "call to be recorded, please call core.fx.wrap('len') at module scope")
+        return self.tracer.len(self)
 
     def keys(self):
         return self.tracer.keys(self)
 
     def __index__(self):
-        raise TraceError("symbolically traced variables cannot be used as indices or sizes of Python objects")
+        return self.tracer.index(self)
 
     __hash__ = object.__hash__
 

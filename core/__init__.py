@@ -16,6 +16,7 @@ from core._normalization import batch_norm, layer_norm, group_norm, instance_nor
 from core._dropout import *  # noqa: F401,F403  (dropout, feature_dropout, alpha_dropout and in-place forms)
 from core._distance import pairwise_distance, cosine_similarity
 from core.serialization import save, load
+from core._budget import get_decode_budget, set_decode_budget
 from core._qscheme import (qscheme, per_tensor_affine, per_channel_affine, per_tensor_symmetric,  # noqa: F401
                            per_channel_symmetric, per_channel_affine_float_qparams)
 from core import utils  # core.utils.data loads on first attribute access

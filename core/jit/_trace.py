@@ -71,6 +71,7 @@ class ValueTracer(fx.Tracer):
 
     def trace_with_values(self, root, example_inputs):
         self._examples = list(example_inputs)
+        self._static = set()  # nodes computed from the model's tensors alone
         return self.trace(root)
 
     def create_proxy(self, kind, target, args, kwargs, name=None, type_expr=None):
@@ -82,8 +83,27 @@ class ValueTracer(fx.Tracer):
             value = _fetch(self.root, target)
         else:
             value = self._run(kind, target, _values(args), _values(kwargs))
+            if not isinstance(value, core.Tensor) and self._from_attributes_only(args, kwargs):
+                return value  # shape arithmetic on weights: a constant of the traced model
         node = self.create_node(kind, target, self.create_arg(args), self.create_arg(kwargs), name, type_expr)
+        if kind == "get_attr" or (kind != "placeholder" and self._from_attributes_only(args, kwargs)):
+            self._static.add(node)
         return _ValueProxy(node, self, value)
+
+    def _from_attributes_only(self, args, kwargs):
+        proxies = []
+        map_aggregate((args, kwargs), lambda a: proxies.append(a) if isinstance(a, Proxy) else None)
+        return bool(proxies) and all(self._is_static(p) for p in proxies)
+
+    def _is_static(self, proxy):
+        while isinstance(proxy, Attribute):
+            proxy = proxy.root
+        return proxy.node in self._static
+
+    def create_arg(self, a):
+        if isinstance(a, Attribute) and self._is_static(a) and not isinstance(_value(a), core.Tensor):
+            return _value(a)  # e.g. weight.shape: a constant
+        return super().create_arg(a)
 
     @staticmethod
     def _run(kind, target, args, kwargs):

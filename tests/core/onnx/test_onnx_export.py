@@ -1,0 +1,116 @@
+"""core.onnx.export: exported files run in onnxruntime and agree with our outputs."""
+import io
+
+import numpy as np
+import pytest
+
+import core
+import core.nn.functional as F
+from core import nn
+
+onnx = pytest.importorskip("onnx")
+ort = pytest.importorskip("onnxruntime")
+import core.onnx  # noqa: E402
+
+
+def _randomised(model):
+    core.manual_seed(0)
+    for m in model.modules():
+        if isinstance(m, nn.BatchNorm2d):
+            m.running_mean.uniform_(-0.5, 0.5)
+            m.running_var.uniform_(0.5, 2.0)
+            m.weight.data.uniform_(0.5, 1.5)
+    return model.eval()
+
+
+def _export(model, args, **kwargs):
+    buffer = io.BytesIO()
+    core.onnx.export(model, args, buffer, **kwargs)
+    return buffer.getvalue()
+
+
+def _session(data):
+    options = ort.SessionOptions()
+    options.log_severity_level = 3
+    return ort.InferenceSession(data, options, providers=["CPUExecutionProvider"])
+
+
+def _assert_close(got, want, rtol=1e-4):
+    scale = max(float(np.abs(want).max()), 1e-30)
+    assert got.shape == want.shape
+    assert float(np.abs(got - want).max()) <= rtol * scale
+
+
+@pytest.mark.parametrize("name,opset", [("mobilenet_v3_small", 9), ("mobilenet_v3_large", 14), ("resnet18", 11),
+                                        ("mobilenet_v2", 13)])
+def test_vision_models_in_onnxruntime(name, opset):
+    import vision
+
+    model = _randomised(getattr(vision.models, name)(num_classes=10))
+    data = _export(model, core.randn(1, 3, 64, 64), opset_version=opset, input_names=["image"],
+                   output_names=["logits"], dynamic_axes={"image": {0: "batch"}, "logits": {0: "batch"}})
+    x = core.randn(3, 3, 64, 64)  # another batch size than the example
+    got = _session(data).run(None, {"image": x.numpy()})[0]
+    with core.no_grad():
+        want = model(x).numpy()
+    _assert_close(got, want)
+    proto = onnx.load_from_string(data)
+    kinds = {n.op_type for n in proto.graph.node}
+    assert {"Conv", "BatchNormalization", "Gemm"} <= kinds
+    if name.startswith("mobilenet_v3"):
+        assert ("HardSwish" in kinds) == (opset >= 14) and "HardSigmoid" in kinds and "GlobalAveragePool" in kinds
+    assert proto.graph.input[0].type.tensor_type.shape.dim[0].dim_param == "batch"
+    assert proto.opset_import[0].version == opset
+
+
+class _Mixed(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 6, 3, padding="same", bias=False)
+        self.pool = nn.MaxPool2d(2)
+        self.lin = nn.Linear(6 * 2 * 2, 5)
+
+    def forward(self, x):
+        y = F.relu6(self.conv(x) * 2.0 - 0.5)
+        y = F.adaptive_avg_pool2d(self.pool(y), 2) / 3
+        y = y.view(y.size(0), -1)
+        z = F.hardtanh(self.lin(y), -0.5, 0.5)
+        return F.softmax(z, dim=-1), y.mean(dim=1, keepdim=True), core.cat([z, z], 1)
+
+
+@pytest.mark.parametrize("opset", [9, 13, 17])
+def test_small_model_ops(opset):
+    model = _Mixed().eval()
+    data = _export(model, core.randn(2, 3, 8, 8), opset_version=opset, dynamic_axes={"input_0": [0]})
+    x = core.randn(4, 3, 8, 8)
+    got = _session(data).run(None, {"input_0": x.numpy()})
+    with core.no_grad():
+        want = model(x)
+    for g, w in zip(got, want):
+        _assert_close(g, w.numpy())
+    assert [o.name for o in onnx.load_from_string(data).graph.output] == ["output_0", "output_1", "output_2"]
+
+
+def test_weights_as_inputs_and_file_output(tmp_path):
+    model = nn.Sequential(nn.Linear(3, 2), nn.ReLU()).eval()
+    data = _export(model, core.randn(1, 3), export_params=False)
+    proto = onnx.load_from_string(data)
+    assert not proto.graph.initializer
+    assert {i.name for i in proto.graph.input} >= {"input_0", "0.weight", "0.bias"}
+    path = tmp_path / "m.onnx"
+    core.onnx.export(model, (core.randn(1, 3),), str(path), keep_initializers_as_inputs=True)
+    x = core.randn(1, 3)  # no dynamic axes: the example's shape
+    with core.no_grad():
+        _assert_close(_session(path.read_bytes()).run(None, {"input_0": x.numpy()})[0], model(x).numpy())
+
+
+def test_training_mode_and_unsupported_ops_raise():
+    model = nn.Sequential(nn.Linear(3, 3), nn.Dropout(0.5)).train()
+    _export(model, core.randn(1, 3))  # TrainingMode.EVAL: exported in eval mode
+    assert model.training
+    with pytest.raises(core.onnx.ExportError, match="dropout in training mode"):
+        _export(model, core.randn(1, 3), training=core.onnx.TrainingMode.PRESERVE)
+    with pytest.raises(core.onnx.ExportError, match="no ONNX conversion for op:cumsum"):
+        _export(lambda x: core.cumsum(x, 0), core.randn(3))
+    with pytest.raises(ValueError, match="opset_version"):
+        _export(model.eval(), core.randn(1, 3), opset_version=7)

@@ -300,6 +300,8 @@ PyMethodDef op_by_name_def = {"_op", op_by_name, METH_O,
 
 }  // namespace
 
+PyObject* value_to_python(const Value& v) { return value_to_py(v, nullptr); }
+
 void init_ops(PyObject* module) {
   PyTypeObject& t = PyOpType;
   t.tp_name = "core._C._Op";

@@ -104,6 +104,9 @@ class Tracer(TracerBase):
     call_module / create_proxy / create_arg to change what gets recorded.
     """
 
+    # namespaces whose functions are recorded as calls rather than traced into
+    autowrap_namespaces = _AUTOWRAP_NAMESPACES
+
     def __init__(self, autowrap_modules=()):
         super().__init__()
         self._autowrap_modules = tuple(autowrap_modules)
@@ -205,7 +208,7 @@ class Tracer(TracerBase):
         patcher.patch(nn.Module, "__call__", traced_call)
         patcher.patch(nn.Module, "__getattr__", traced_getattr)
         wrappers = {}
-        for module_name in (*_AUTOWRAP_NAMESPACES, *(m.__name__ for m in self._autowrap_modules)):
+        for module_name in (*self.autowrap_namespaces, *(m.__name__ for m in self._autowrap_modules)):
             namespace = sys.modules[module_name]
             for name, value in list(vars(namespace).items()):
                 if not name.startswith("__") and _is_autowrappable(value):

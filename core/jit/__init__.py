@@ -11,11 +11,12 @@ from core import nn
 from core.fx.graph_module import GraphModule
 from core.jit import _archive
 from core.jit._archive import ArchiveError
+from core.jit._compile import CompileError, CompiledModule
 from core.jit._targets import UnsafeTargetError
 from core.jit._trace import TracerWarning, TracingCheckError, check_outputs, reject_mutable_outputs, trace_graph
 
-__all__ = ["trace", "save", "load", "ScriptModule", "TracedModule", "TracerWarning", "TracingCheckError",
-           "ArchiveError", "UnsafeTargetError"]
+__all__ = ["trace", "save", "load", "optimize_for_inference", "compile", "ScriptModule", "TracedModule",
+           "CompiledModule", "TracerWarning", "TracingCheckError", "ArchiveError", "UnsafeTargetError", "CompileError"]
 
 
 class ScriptModule(GraphModule):
@@ -91,3 +92,25 @@ def _install(root, path, tensor, kind):
         root.register_buffer(field, tensor)
     else:
         setattr(root, field, tensor)
+
+
+def optimize_for_inference(mod, other_methods=None):
+    """An inference-only CompiledModule of mod (a traced, loaded or plain module in eval
+    mode): BatchNorm folded into convolutions, activations and residual adds applied in
+    place on the convolution's output, channels-last activations, values freed at their
+    last use, and every op run from C++ (see _compile.py). It compiles on its first call,
+    and again for each new input shape."""
+    if other_methods:
+        raise NotImplementedError("optimize_for_inference(): other_methods is not supported")
+    if isinstance(mod, nn.Module) and mod.training:
+        raise RuntimeError("optimize_for_inference(): the module is in training mode; call .eval() first")
+    return CompiledModule(mod)
+
+
+def compile(model, example_inputs=None):  # noqa: A001 - torch.compile's name
+    """core.compile(model, example_inputs): optimize_for_inference in one call, compiled now
+    for example_inputs (a tensor or a tuple) when they are given."""
+    compiled = optimize_for_inference(model)
+    if example_inputs is not None:
+        compiled.program_for(*(example_inputs if isinstance(example_inputs, tuple) else (example_inputs,)))
+    return compiled

@@ -33,6 +33,12 @@ def _values(a):
     return map_aggregate(a, _value)
 
 
+def _holds_tensor(value):
+    found = []
+    map_aggregate(value, lambda v: found.append(v) if isinstance(v, core.Tensor) else None)
+    return bool(found)
+
+
 def _fetch(root, target):
     # reads module attributes without Module.__getattr__, which tracing redirects
     value = root
@@ -76,19 +82,25 @@ class ValueTracer(fx.Tracer):
 
     def create_proxy(self, kind, target, args, kwargs, name=None, type_expr=None):
         if kind == "placeholder":
-            if not self._examples:
+            if self._examples:
+                value = self._examples.pop(0)
+            elif args:
+                value = args[0]  # the parameter's default
+            else:
                 raise TypeError(f"trace(): no example input for parameter {target!r}")
-            value = self._examples.pop(0)
         elif kind == "get_attr":
             value = _fetch(self.root, target)
         else:
             value = self._run(kind, target, _values(args), _values(kwargs))
-            if not isinstance(value, core.Tensor) and self._from_attributes_only(args, kwargs):
-                return value  # shape arithmetic on weights: a constant of the traced model
+            if not _holds_tensor(value) and self._folds(target, args, kwargs):
+                return value  # e.g. shape arithmetic on weights: a constant of the traced model
         node = self.create_node(kind, target, self.create_arg(args), self.create_arg(kwargs), name, type_expr)
         if kind == "get_attr" or (kind != "placeholder" and self._from_attributes_only(args, kwargs)):
             self._static.add(node)
         return _ValueProxy(node, self, value)
+
+    def _folds(self, target, args, kwargs):
+        return self._from_attributes_only(args, kwargs)
 
     def _from_attributes_only(self, args, kwargs):
         proxies = []
@@ -137,11 +149,24 @@ class ValueTracer(fx.Tracer):
         return self.concrete(obj, "dict keys").keys()
 
 
-def trace_graph(func, example_inputs):
+class OpTracer(ValueTracer):
+    """Records op-table calls only (core.nn.functional runs its Python on the values) and
+    specialises to the example's shapes: sizes and other Python values become constants."""
+
+    autowrap_namespaces = ()
+
+    def _folds(self, target, args, kwargs):
+        if target in ("item", "tolist"):
+            warnings.warn(f"{target}() of a tensor becomes a constant of the compiled program",
+                          TracerWarning, stacklevel=4)
+        return True
+
+
+def trace_graph(func, example_inputs, tracer_class=ValueTracer):
     """(root module, graph) of func (a Module or a function) run on example_inputs."""
     if isinstance(example_inputs, core.Tensor) or not isinstance(example_inputs, (tuple, list)):
         example_inputs = (example_inputs,)
-    tracer = ValueTracer()
+    tracer = tracer_class()
     with core.no_grad():
         graph = tracer.trace_with_values(func, example_inputs)
     if tracer._examples:

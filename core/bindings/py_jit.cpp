@@ -97,6 +97,23 @@ jit::Instr call_instr(const std::string& name, const pyb::tuple& args, const pyb
   fail(ErrorKind::Type, "jit program: ", name, "(): ", first_why);
 }
 
+pyb::list run(const jit::Program& p, const pyb::args& inputs, std::vector<double>* seconds) {
+  std::vector<Value> values;
+  for (pyb::handle h : inputs) {
+    TZ_CHECK(is_tensor(h.ptr()), Type, "jit program: inputs must be tensors, got ",
+             Py_TYPE(h.ptr())->tp_name);
+    values.push_back(Value(unwrap(h.ptr())));
+  }
+  std::vector<Value> outputs;
+  {
+    pyb::gil_scoped_release no_gil;  // kernels never touch Python objects
+    outputs = p.run(std::move(values), seconds);
+  }
+  pyb::list result;
+  for (const Value& v : outputs) result.append(pyb::reinterpret_steal<pyb::object>(value_to_python(v)));
+  return result;
+}
+
 }  // namespace
 
 void init_jit(pyb::module_& m) {
@@ -124,21 +141,12 @@ void init_jit(pyb::module_& m) {
            })
       .def("set_io", &jit::Program::set_io)
       .def("__len__", &jit::Program::size)
-      .def("run", [](const jit::Program& p, const pyb::args& inputs) {
-        std::vector<Value> values;
-        for (pyb::handle h : inputs) {
-          TZ_CHECK(is_tensor(h.ptr()), Type, "jit program: inputs must be tensors, got ",
-                   Py_TYPE(h.ptr())->tp_name);
-          values.push_back(Value(unwrap(h.ptr())));
-        }
-        std::vector<Value> outputs;
-        {
-          pyb::gil_scoped_release no_gil;  // kernels never touch Python objects
-          outputs = p.run(std::move(values));
-        }
-        pyb::list result;
-        for (const Value& v : outputs) result.append(pyb::reinterpret_steal<pyb::object>(value_to_python(v)));
-        return result;
+      .def("name", &jit::Program::name)
+      .def("run", [](const jit::Program& p, const pyb::args& inputs) { return run(p, inputs, nullptr); })
+      .def("run_profiled", [](const jit::Program& p, const pyb::args& inputs) {
+        std::vector<double> seconds;
+        pyb::list outputs = run(p, inputs, &seconds);
+        return pyb::make_tuple(outputs, seconds);
       });
 }
 

@@ -8,8 +8,9 @@ Passes, in order (each a function below):
   drop_identity  dropout in eval, contiguous() of what is already contiguous
   channels_last  4-d inputs are converted once; convolution weights are stored the way the
                  NHWC kernels read them, so activations stay channels-last throughout
-  in_place       activations, and adds/muls whose operand dies there, write over their
-                 input: conv + bias + activation (+ residual) become one buffer
+  fuse_conv      conv2d + bias [+ residual add] [+ ReLU/ReLU6/Hardswish/Hardsigmoid] becomes one
+                 _conv2d_fused, its epilogue applied by the kernels block by block
+  in_place       other activations, adds and muls write over an operand that dies there
   lower          slots for values, each freed at its last use (the allocator hands the
                  memory to the next value of that size: the buffer plan)
 The program is specialised to the example's shapes; CompiledModule keeps one per input
@@ -190,6 +191,76 @@ def drop_identity(steps, outputs):
     return kept, outputs
 
 
+# activations the fused convolution applies itself: op -> its name for _conv2d_fused
+_FUSED_ACTS = {"relu": "relu", "relu_": "relu", "hardswish": "hardswish", "hardswish_": "hardswish",
+               "hardsigmoid": "hardsigmoid", "hardsigmoid_": "hardsigmoid"}
+_CONV_DEFAULTS = (None, 1, 0, 1, 1)  # bias, stride, padding, dilation, groups
+
+
+def _fused_act(step):
+    if step.op in _FUSED_ACTS and len(step.args) == 1 and not step.kwargs:
+        return _FUSED_ACTS[step.op]
+    if step.op in ("hardtanh", "hardtanh_") and not step.kwargs and tuple(step.args[1:]) == (0.0, 6.0):
+        return "relu6"
+    return None
+
+
+def _conv_args(conv):
+    names = ("bias", "stride", "padding", "dilation", "groups")
+    rest = list(conv.args[2:]) + [conv.kwargs.get(n, d) for n, d in zip(names, _CONV_DEFAULTS)][len(conv.args) - 2:]
+    return (conv.args[0], conv.args[1], *rest)
+
+
+def fuse_conv(steps, outputs):
+    """conv2d [+ residual add] [+ ReLU / ReLU6 / Hardswish / Hardsigmoid] -> one _conv2d_fused,
+    whose kernels apply the epilogue to each block of output they write."""
+    live_outputs = _link_users(steps, outputs)
+
+    dead, moved = set(), {}
+
+    def only_user(step):  # (users as linked before this pass; a fused chain's steps are dead)
+        if len(step.users) != 1 or step in live_outputs or step.users[0] in dead or step.users[0] in moved.values():
+            return None
+        return step.users[0]
+
+    for conv in steps:
+        if conv.op != "conv2d" or not isinstance(conv.args[1], core.Tensor) or conv.args[1].dim() != 4:
+            continue
+        x, w, b, stride, padding, dilation, groups = _conv_args(conv)
+        if isinstance(b, Step) or isinstance(padding, str) or conv.value.dim() != 4:
+            continue
+        residual, act, chain = None, "none", [conv]
+        user = only_user(conv)
+        if user is not None and user.op in ("add", "add_") and not user.kwargs and len(user.args) == 2 \
+                and (user.op == "add" or user.args[0] is conv):  # add_ into another value mutates it: keep
+            other = user.args[1] if user.args[0] is conv else user.args[0]
+            if isinstance(other, Step) and other is not conv and isinstance(other.value, core.Tensor) \
+                    and other.value.shape == conv.value.shape and other.value.dtype == conv.value.dtype:
+                residual = other
+                chain.append(user)
+                user = only_user(user)
+        if user is not None and _fused_act(user) and user.args[0] is chain[-1]:
+            act = _fused_act(user)
+            chain.append(user)
+        if len(chain) == 1:
+            continue
+        conv.op, conv.kwargs = "_conv2d_fused", {}
+        conv.args = (x, w, b, stride, padding, dilation, groups, act, residual)
+        conv.value = chain[-1].value
+        for step in chain[1:]:
+            dead.add(step)
+            _replace(steps, step, conv)
+            outputs = _swap(outputs, step, conv)
+        moved[chain[-1]] = conv  # runs where the chain ended: the residual may come after the conv
+    order = []
+    for step in steps:
+        if step in moved:
+            order.append(moved[step])
+        elif step not in dead and step not in moved.values():
+            order.append(step)
+    return order, outputs
+
+
 def channels_last(steps, outputs):
     """4-d float inputs turned channels-last once; conv weights laid out for the NHWC kernels."""
     out = []
@@ -201,7 +272,7 @@ def channels_last(steps, outputs):
             _replace(steps, step, converted)  # converted itself is not in steps: it keeps reading step
             outputs = _swap(outputs, step, converted)
             out.append(converted)
-        if step.op == "conv2d" and isinstance(step.args[1], core.Tensor):
+        if step.op in ("conv2d", "_conv2d_fused") and isinstance(step.args[1], core.Tensor):
             w = step.args[1]
             groups = step.args[6] if len(step.args) > 6 else step.kwargs.get("groups", 1)
             if groups == 1 and w.dim() == 4:
@@ -232,7 +303,7 @@ def in_place(steps, outputs):
 
 
 # ops whose result is a new tensor (never a view or an input handed back)
-_FRESH = {"conv2d", "addmm", "mm", "matmul", "add", "sub", "mul", "div", "adaptive_avg_pool2d", "max_pool2d",
+_FRESH = {"conv2d", "_conv2d_fused", "addmm", "mm", "matmul", "add", "sub", "mul", "div", "adaptive_avg_pool2d", "max_pool2d",
           "avg_pool2d", "mean", "cat", "softmax", "log_softmax", "upsample_bilinear2d", "upsample_nearest2d"} | _ACTIVATIONS
 
 
@@ -242,7 +313,7 @@ def _fresh(step):
     return step.op in _FRESH
 
 
-PASSES = (constants, fold_bn, drop_identity, channels_last, in_place)
+PASSES = (constants, fold_bn, drop_identity, fuse_conv, channels_last, in_place)
 
 
 # ---------------------------------------------------------------- lowering
@@ -259,6 +330,16 @@ class Program:
 
     def __len__(self):
         return len(self._program)
+
+    def profile(self, *tensors):
+        """[(op name, calls, seconds)] of one run, the most expensive first."""
+        _, seconds = self._program.run_profiled(*tensors)
+        totals = {}
+        for i, s in enumerate(seconds):
+            entry = totals.setdefault(self._program.name(i), [0, 0.0])
+            entry[0] += 1
+            entry[1] += s
+        return sorted(((op, calls, s) for op, (calls, s) in totals.items()), key=lambda row: -row[2])
 
 
 _LEAF = object()

@@ -1,5 +1,7 @@
 #include "jit/program.h"
 
+#include <chrono>
+
 #include "tensor/errors.h"
 
 namespace tz::jit {
@@ -38,13 +40,21 @@ Value Program::operand(const Operand& o, const std::vector<Value>& slots) const 
   return Value(std::move(list));
 }
 
-std::vector<Value> Program::run(std::vector<Value> inputs) const {
+std::string Program::name(int i) const {
+  TZ_CHECK(i >= 0 && i < size(), Index, "jit program: no instruction ", i);
+  return instrs_[i].op ? instrs_[i].op->schema.name : "take";
+}
+
+std::vector<Value> Program::run(std::vector<Value> inputs, std::vector<double>* seconds) const {
   TZ_CHECK(inputs.size() == inputs_.size(), Type, "jit program: expected ", inputs_.size(), " inputs, got ",
            inputs.size());
   std::vector<Value> slots(num_slots_);
   for (size_t i = 0; i < inputs.size(); ++i) slots[inputs_[i]] = std::move(inputs[i]);
   Stack stack;
-  for (const Instr& instr : instrs_) {
+  if (seconds) seconds->assign(instrs_.size(), 0.0);
+  for (size_t i = 0; i < instrs_.size(); ++i) {
+    const Instr& instr = instrs_[i];
+    const auto start = seconds ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point();
     Value result;
     if (instr.op) {
       stack.clear();
@@ -62,6 +72,7 @@ std::vector<Value> Program::run(std::vector<Value> inputs) const {
     }
     slots[instr.out] = std::move(result);
     for (int f : instr.frees) slots[f] = Value();
+    if (seconds) (*seconds)[i] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   }
   std::vector<Value> outputs;
   outputs.reserve(outputs_.size());

@@ -32,8 +32,11 @@ class Program {
   void add(Instr instr);
   void set_io(std::vector<int> inputs, std::vector<int> outputs);
   int size() const { return int(instrs_.size()); }
-  // Runs the program without autograd recording; returns the output slots' values.
-  std::vector<Value> run(std::vector<Value> inputs) const;
+  // Runs the program without autograd recording; returns the output slots' values. With
+  // `seconds`, also the wall time of each instruction (for per-op profiles).
+  std::vector<Value> run(std::vector<Value> inputs, std::vector<double>* seconds = nullptr) const;
+  // The op name of instruction i ("take" for tuple elements).
+  std::string name(int i) const;
 
  private:
   Value operand(const Operand& o, const std::vector<Value>& slots) const;

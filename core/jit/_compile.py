@@ -6,8 +6,8 @@ Passes, in order (each a function below):
   constants      calls on weights alone run once, now (the transposed Linear weight, ...)
   fold_bn        eval BatchNorm after a convolution goes into its weight and bias
   drop_identity  dropout in eval, contiguous() of what is already contiguous
-  channels_last  4-d inputs are converted once; convolution weights are stored the way the
-                 NHWC kernels read them, so activations stay channels-last throughout
+  channels_last  convolution weights are stored the way the NHWC kernels read them, so every
+                 activation after the first convolution is channels-last
   fuse_conv      conv2d + bias [+ residual add] [+ ReLU/ReLU6/Hardswish/Hardsigmoid] becomes one
                  _conv2d_fused, its epilogue applied by the kernels block by block
   in_place       other activations, adds and muls write over an operand that dies there
@@ -262,11 +262,15 @@ def fuse_conv(steps, outputs):
 
 
 def channels_last(steps, outputs):
-    """4-d float inputs turned channels-last once; conv weights laid out for the NHWC kernels."""
+    """Conv weights laid out for the NHWC kernels, so convolution outputs are channels-last
+    (and what follows them); a 4-d float input read by anything but convolutions is turned
+    channels-last once (the convolutions read either layout where it is)."""
+    _link_users(steps, outputs)
     out = []
     for step in steps:
         out.append(step)
-        if step.is_input and step.value.dim() == 4 and step.value.dtype.is_floating_point:
+        if step.is_input and step.value.dim() == 4 and step.value.dtype.is_floating_point \
+                and not all(u.op in ("conv2d", "_conv2d_fused") for u in step.users):
             converted = Step("contiguous", (step,), {"memory_format": core.channels_last},
                              step.value.contiguous(memory_format=core.channels_last))
             _replace(steps, step, converted)  # converted itself is not in steps: it keeps reading step

@@ -369,6 +369,7 @@ Tensor depthwise_backward_weight(const Tensor& x, const Tensor& gy, const ConvSh
 constexpr int64_t kSmallInputMaxChannels = 4;
 bool uses_small_input_kernel(const ConvShape& s) { return s.groups == 1 && s.C <= kSmallInputMaxChannels; }
 
+// x is read in its own layout (NCHW or NHWC memory), y is written in the output's (nhwc).
 void small_input_forward(const Tensor& x, const Tensor& w_, const Tensor& bias, const Tensor& y, const ConvShape& s,
                          bool nhwc, const Epilogue& ep) {
   const DType dt = x.dtype();
@@ -378,8 +379,10 @@ void small_input_forward(const Tensor& x, const Tensor& w_, const Tensor& bias, 
   copy_(narrow(w, 3, 0, s.O), permute(w_, {2, 3, 1, 0}));
   SmallInputConvArgs a{s, x.raw_data(), w.raw_data(), bias.defined() ? bias.raw_data() : nullptr, y.raw_data(), opad,
                        0, 0, 0, 0, 0};
-  if (nhwc) a.x_c = 1, a.x_h = s.W * s.C, a.x_w = s.C, a.y_o = 1, a.y_w = s.O;
-  else a.x_c = s.H * s.W, a.x_h = s.W, a.x_w = 1, a.y_o = s.OH * s.OW, a.y_w = 1;
+  if (is_contiguous_as(x, MemoryFormat::ChannelsLast) && !x.is_contiguous()) a.x_c = 1, a.x_h = s.W * s.C, a.x_w = s.C;
+  else a.x_c = s.H * s.W, a.x_h = s.W, a.x_w = 1;
+  if (nhwc) a.y_o = 1, a.y_w = s.O;
+  else a.y_o = s.OH * s.OW, a.y_w = 1;
   const int64_t row = s.OW * s.O;  // task (n, oh): in NHWC one contiguous output row
   parallel_for(0, s.N * s.OH, grain_for(s.OW * s.O * s.C * s.KH * s.KW), [&](int64_t b, int64_t e) {
     conv_small_input_stub(dt, a, b, e);
@@ -410,7 +413,6 @@ Tensor forward_4d(const Tensor& x_, const Tensor& w_, const Tensor& bias_, const
                   const ConvEpilogue* epilogue = nullptr) {
   const DType dt = x_.dtype();
   const bool nhwc = rows_layout(s, nhwc_out);
-  Tensor x = in_layout(x_, nhwc_out);
   Tensor y = new_4d(s.N, s.O, s.OH, s.OW, dt, nhwc_out);
   Tensor bias = bias_.defined() ? contiguous(bias_) : Tensor();
   if (y.numel() == 0) return y;
@@ -423,12 +425,14 @@ Tensor forward_4d(const Tensor& x_, const Tensor& w_, const Tensor& bias_, const
       ep.residual = to_dtype(in_layout(epilogue->residual, nhwc_out), dt);
     }
   }
-  if (is_depthwise(s)) {
-    depthwise_forward(x, w_, bias, y, s, nhwc, ep);
+  if (uses_small_input_kernel(s)) {  // reads a dense input in either layout where it is: no conversion
+    const bool dense = x_.is_contiguous() || is_contiguous_as(x_, MemoryFormat::ChannelsLast);
+    small_input_forward(dense ? x_ : in_layout(x_, nhwc_out), w_, bias, y, s, nhwc, ep);
     return y;
   }
-  if (uses_small_input_kernel(s)) {
-    small_input_forward(x, w_, bias, y, s, nhwc, ep);
+  Tensor x = in_layout(x_, nhwc_out);
+  if (is_depthwise(s)) {
+    depthwise_forward(x, w_, bias, y, s, nhwc, ep);
     return y;
   }
   if (uses_dilated_gemm(s)) {

@@ -8,22 +8,7 @@ import core.jit as jit
 import core.nn.functional as F
 from core import nn
 from core.jit import _compile
-
-
-def _randomised(model):
-    core.manual_seed(0)
-    for m in model.modules():
-        if isinstance(m, nn.BatchNorm2d):
-            m.running_mean.uniform_(-0.5, 0.5)
-            m.running_var.uniform_(0.5, 2.0)
-            m.weight.data.uniform_(0.5, 1.5)
-            m.bias.data.uniform_(-0.2, 0.2)
-    return model.eval()
-
-
-def _assert_close(got, want, rtol=2e-4):
-    assert got.shape == want.shape and got.dtype == want.dtype
-    assert (got - want).abs().max().item() <= rtol * max(want.abs().max().item(), 1e-30)
+from graph_helpers import assert_close_relative as assert_close, randomised
 
 
 _MODELS = ["mobilenet_v3_large", "mobilenet_v3_small", "mobilenet_v2", "resnet18", "resnet50"]
@@ -33,7 +18,7 @@ _MODELS = ["mobilenet_v3_large", "mobilenet_v3_small", "mobilenet_v2", "resnet18
 def test_vision_models_match_eager(name):
     import vision
 
-    model = _randomised(getattr(vision.models, name)(num_classes=10))
+    model = randomised(getattr(vision.models, name)(num_classes=10))
     compiled = core.compile(model, core.randn(1, 3, 64, 64))
     for batch in (1, 8) if name != "resnet50" else (1, 2):
         for layout in (core.contiguous_format, core.channels_last):
@@ -41,7 +26,7 @@ def test_vision_models_match_eager(name):
             before = x.clone()
             with core.no_grad():
                 want = model(x)
-            _assert_close(compiled(x), want)
+            assert_close(compiled(x), want)
             assert core.equal(x, before)  # the input is never written
     assert len(compiled._programs) == 2  # one per input shape
 
@@ -49,7 +34,7 @@ def test_vision_models_match_eager(name):
 def test_passes_fold_and_fuse():
     import vision
 
-    model = _randomised(vision.models.mobilenet_v3_small(num_classes=10))
+    model = randomised(vision.models.mobilenet_v3_small(num_classes=10))
     x = core.randn(1, 3, 32, 32)
     from core.jit._trace import OpTracer, trace_graph
 
@@ -63,7 +48,7 @@ def test_passes_fold_and_fuse():
 def test_steps_after_passes():
     import vision
 
-    model = _randomised(vision.models.resnet18(num_classes=10))
+    model = randomised(vision.models.resnet18(num_classes=10))
     x = core.randn(1, 3, 32, 32)
     captured = {}
 
@@ -73,7 +58,7 @@ def test_steps_after_passes():
 
     compiled = _compile.CompiledModule(model, passes=(*_compile.PASSES, capture))
     with core.no_grad():
-        _assert_close(compiled(x), model(x))
+        assert_close(compiled(x), model(x))
     ops = captured["ops"]
     assert "native_batch_norm" not in ops and "take" not in ops
     # every conv but the 3 downsampling ones takes its ReLU (and residual add) into its kernels
@@ -96,24 +81,24 @@ class _Small(nn.Module):
 
 
 def test_small_model_and_python_arguments():
-    model = _randomised(_Small())
+    model = randomised(_Small())
     x = core.randn(2, 3, 8, 8)
     compiled = jit.optimize_for_inference(model)
     with core.no_grad():
         for got, want in zip(compiled(x, 0.25), model(x, 0.25)):
-            _assert_close(got, want)
+            assert_close(got, want)
     assert not compiled(x)[0].requires_grad
 
 
 def test_traced_and_loaded_modules_compile():
-    model = _randomised(_Small())
+    model = randomised(_Small())
     x = core.randn(1, 3, 8, 8)
     buffer = io.BytesIO()
     jit.save(jit.trace(model, x), buffer)
     buffer.seek(0)
     compiled = jit.optimize_for_inference(jit.load(buffer))
     with core.no_grad():
-        _assert_close(compiled(x)[0], model(x)[0])
+        assert_close(compiled(x)[0], model(x)[0])
 
 
 def test_refusals():

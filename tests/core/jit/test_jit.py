@@ -2,8 +2,6 @@
 import io
 import json
 import pickle
-import subprocess
-import sys
 import warnings
 import zipfile
 
@@ -13,6 +11,8 @@ import core
 import core.jit as jit
 import core.nn.functional as F
 from core import nn
+from graph_helpers import randomised
+from support import run_python
 
 
 class _Small(nn.Module):
@@ -27,17 +27,8 @@ class _Small(nn.Module):
         return self.head(y).softmax(-1), y.shape[1]
 
 
-def _randomised(model):
-    core.manual_seed(0)
-    for m in model.modules():
-        if isinstance(m, nn.BatchNorm2d):
-            m.running_mean.uniform_(-0.5, 0.5)
-            m.running_var.uniform_(0.5, 2.0)
-    return model.eval()
-
-
 def test_trace_records_functions_only_and_matches_eager():
-    model = _randomised(_Small())
+    model = randomised(_Small())
     x = core.randn(2, 3, 8, 8)
     traced = jit.trace(model, x)
     assert isinstance(traced, jit.TracedModule)
@@ -84,7 +75,7 @@ def test_wrong_number_of_examples():
 
 
 def test_save_load_round_trip(tmp_path):
-    model = _randomised(_Small())
+    model = randomised(_Small())
     x = core.randn(2, 3, 8, 8)
     traced = jit.trace(model, x)
     path = tmp_path / "small.pt"
@@ -108,7 +99,7 @@ def test_save_load_round_trip(tmp_path):
 def test_vision_model_runs_without_model_code(tmp_path, name):
     import vision
 
-    model = _randomised(getattr(vision.models, name)(num_classes=10))
+    model = randomised(getattr(vision.models, name)(num_classes=10))
     x = core.randn(1, 3, 64, 64)
     path = tmp_path / f"{name}.pt"
     jit.save(jit.trace(model, x), path)
@@ -125,13 +116,13 @@ def test_vision_model_runs_without_model_code(tmp_path, name):
         "    got = m(x)\n"
         "assert (got - want).abs().max().item() <= 1e-5 * want.abs().max().item(), (got - want).abs().max()\n"
         "print('ok')\n")
-    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    result = run_python(script)
     assert result.stdout.strip() == "ok", result.stderr
 
 
 # ---- hostile and corrupt files
 def _archive_bytes():
-    traced = jit.trace(_randomised(_Small()), core.randn(1, 3, 8, 8))
+    traced = jit.trace(randomised(_Small()), core.randn(1, 3, 8, 8))
     buffer = io.BytesIO()
     jit.save(traced, buffer)
     return buffer.getvalue()

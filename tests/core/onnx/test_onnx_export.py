@@ -1,7 +1,6 @@
 """core.onnx.export: exported files run in onnxruntime and agree with our outputs."""
 import io
 
-import numpy as np
 import pytest
 
 import core
@@ -11,16 +10,11 @@ from core import nn
 onnx = pytest.importorskip("onnx")
 ort = pytest.importorskip("onnxruntime")
 import core.onnx  # noqa: E402
+from graph_helpers import assert_close_relative, randomised  # noqa: E402
 
 
-def _randomised(model):
-    core.manual_seed(0)
-    for m in model.modules():
-        if isinstance(m, nn.BatchNorm2d):
-            m.running_mean.uniform_(-0.5, 0.5)
-            m.running_var.uniform_(0.5, 2.0)
-            m.weight.data.uniform_(0.5, 1.5)
-    return model.eval()
+def assert_close(got, want):
+    assert_close_relative(got, want, rtol=1e-4)
 
 
 def _export(model, args, **kwargs):
@@ -35,25 +29,19 @@ def _session(data):
     return ort.InferenceSession(data, options, providers=["CPUExecutionProvider"])
 
 
-def _assert_close(got, want, rtol=1e-4):
-    scale = max(float(np.abs(want).max()), 1e-30)
-    assert got.shape == want.shape
-    assert float(np.abs(got - want).max()) <= rtol * scale
-
-
 @pytest.mark.parametrize("name,opset", [("mobilenet_v3_small", 9), ("mobilenet_v3_large", 14), ("resnet18", 11),
                                         ("mobilenet_v2", 13)])
 def test_vision_models_in_onnxruntime(name, opset):
     import vision
 
-    model = _randomised(getattr(vision.models, name)(num_classes=10))
+    model = randomised(getattr(vision.models, name)(num_classes=10))
     data = _export(model, core.randn(1, 3, 64, 64), opset_version=opset, input_names=["image"],
                    output_names=["logits"], dynamic_axes={"image": {0: "batch"}, "logits": {0: "batch"}})
     x = core.randn(3, 3, 64, 64)  # another batch size than the example
     got = _session(data).run(None, {"image": x.numpy()})[0]
     with core.no_grad():
         want = model(x).numpy()
-    _assert_close(got, want)
+    assert_close(got, want)
     proto = onnx.load_from_string(data)
     kinds = {n.op_type for n in proto.graph.node}
     assert {"Conv", "BatchNormalization", "Gemm"} <= kinds
@@ -87,7 +75,7 @@ def test_small_model_ops(opset):
     with core.no_grad():
         want = model(x)
     for g, w in zip(got, want):
-        _assert_close(g, w.numpy())
+        assert_close(g, w.numpy())
     assert [o.name for o in onnx.load_from_string(data).graph.output] == ["output_0", "output_1", "output_2"]
 
 
@@ -101,7 +89,7 @@ def test_weights_as_inputs_and_file_output(tmp_path):
     core.onnx.export(model, (core.randn(1, 3),), str(path), keep_initializers_as_inputs=True)
     x = core.randn(1, 3)  # no dynamic axes: the example's shape
     with core.no_grad():
-        _assert_close(_session(path.read_bytes()).run(None, {"input_0": x.numpy()})[0], model(x).numpy())
+        assert_close(_session(path.read_bytes()).run(None, {"input_0": x.numpy()})[0], model(x).numpy())
 
 
 def test_training_mode_and_unsupported_ops_raise():

@@ -7,12 +7,9 @@ model.to(memory_format=torch.channels_last)).
 Prints the median time per call and ours / PyTorch (below 1: we are faster).
 """
 import argparse
-import os
 import sys
 
-_HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, _HERE)
-sys.path.insert(1, os.path.dirname(_HERE))  # an in-place build wins over an installed one
+import _paths  # noqa: E402,F401  (an in-place build wins over an installed one)
 
 import numpy as np  # noqa: E402
 

@@ -9,17 +9,10 @@ with 3 s of quiet lead-in; compute_kaldi_pitch on 10 s (torchaudio 2.9 no longer
 only). The audio cases compare with torchaudio only (numpy has none; outputs unchecked).
 """
 import argparse
-import glob
-import os
-import sys
 
 import numpy as np
 
-_HERE = os.path.dirname(os.path.abspath(__file__))
-_ROOT = os.path.dirname(_HERE)
-sys.path.insert(0, _HERE)  # harness
-if glob.glob(os.path.join(_ROOT, "core", "_C*.so")):
-    sys.path.insert(1, _ROOT)  # an in-place build (tools/dev_build.sh) wins over an installed one
+import _paths  # noqa: E402,F401  (an in-place build wins over an installed one)
 
 import harness  # noqa: E402
 from harness import Bench, run_bench  # noqa: E402

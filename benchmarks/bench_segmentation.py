@@ -11,18 +11,11 @@ converts both models and the image. Prints the median time per call and ours / t
 (below 1: we are faster). The dilated layers alone: benchmarks/bench_conv_dilated.py.
 """
 import argparse
-import glob
-import os
 import sys
 
 import numpy as np
 
-_HERE = os.path.dirname(os.path.abspath(__file__))
-_ROOT = os.path.dirname(_HERE)
-sys.path.insert(0, _HERE)  # harness
-sys.path.insert(1, os.path.join(_ROOT, "tests"))  # parity._torchvision: the shared import workaround
-if glob.glob(os.path.join(_ROOT, "core", "_C*.so")):
-    sys.path.insert(1, _ROOT)  # an in-place build (tools/dev_build.sh) wins over an installed one
+import _paths  # noqa: E402,F401  (an in-place build wins over an installed one)
 
 MODELS = ("lraspp_mobilenet_v3_large", "deeplabv3_mobilenet_v3_large")
 
@@ -73,9 +66,8 @@ def main(argv=None):
     torch = harness.torch
     tv = None
     if torch is not None:
-        from parity._torchvision import import_torchvision
 
-        tv = import_torchvision()
+        tv = harness.import_torchvision()
     image = np.random.default_rng(0).standard_normal((1, 3, args.size, args.size)).astype(np.float32)
     x_ours, x_theirs = core.tensor(image), torch.from_numpy(image) if tv is not None else None
     pairs = {}

@@ -43,21 +43,6 @@ void check_len(const IntList& l, int64_t k, const char* what) {
 
 // ---------------------------------------------------------------- GEMM plumbing
 
-template <typename T> constexpr DType dtype_of() { return std::is_same_v<T, double> ? DType::Float64 : DType::Float32; }
-
-// c (m x n) = a (m x k) @ b (k x n) (+ c when accumulate), strides in elements.
-template <typename T>
-void mm(int64_t m, int64_t n, int64_t k, const T* a, int64_t ars, int64_t acs, const T* b, int64_t brs,
-        int64_t bcs, T* c, int64_t crs, int64_t ccs, bool accumulate) {
-  GemmProblem p;
-  p.dtype = dtype_of<T>();
-  p.m = m, p.n = n, p.k = k;
-  p.a = {const_cast<T*>(a), ars, acs, {}};
-  p.b = {const_cast<T*>(b), brs, bcs, {}};
-  p.c = {c, crs, ccs, {}};
-  p.beta = Scalar(accumulate ? 1.0 : 0.0);
-  gemm(p);
-}
 
 bool can_split() { return get_num_threads() > 1 && !in_parallel_region(); }
 

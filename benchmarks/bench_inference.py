@@ -12,7 +12,6 @@ our compiled model and of PyTorch eager, each in a fresh process. PyTorch, torch
 onnxruntime are optional (their columns print n/a without them).
 """
 import argparse
-import glob
 import io
 import os
 import subprocess
@@ -20,13 +19,10 @@ import sys
 
 import numpy as np
 
-_HERE = os.path.dirname(os.path.abspath(__file__))
-_ROOT = os.path.dirname(_HERE)
-sys.path.insert(0, _HERE)  # harness
-if glob.glob(os.path.join(_ROOT, "core", "_C*.so")):
-    sys.path.insert(1, _ROOT)  # an in-place build (tools/dev_build.sh) wins over an installed one
-
+import _paths  # noqa: E402,F401  (an in-place build wins over an installed one)
 import harness  # noqa: E402
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
 
 RUNTIMES = ("ours eager", "ours compiled", "torch eager", "torch frozen", "onnxruntime")
 
@@ -123,7 +119,8 @@ def _profile(threads):
 
 _MEMORY_SCRIPT = r"""
 import resource, sys
-sys.path[:0] = {paths!r}
+sys.path.insert(0, {here!r})
+import _paths  # the parent's choice of core: an in-place build first
 import numpy as np
 which, threads = sys.argv[1], int(sys.argv[2])
 if which == "compiled":
@@ -151,7 +148,7 @@ print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, before)
 
 
 def _peak_memory(threads):
-    script = _MEMORY_SCRIPT.format(paths=[_ROOT, _HERE])
+    script = _MEMORY_SCRIPT.format(here=_HERE)
     rows = [("peak resident memory, mobilenet_v3_large batch 1", "peak RSS", "growth while running")]
     for which in ("compiled", "torch"):
         if which == "torch" and harness.torch is None:

@@ -31,6 +31,24 @@ def test_vision_models_match_eager(name):
     assert len(compiled._programs) == 2  # one per input shape
 
 
+@pytest.mark.parametrize("name", ["lraspp_mobilenet_v3_large", "deeplabv3_mobilenet_v3_large"])
+def test_segmentation_models_match_eager(name):
+    """Dict outputs, dilated convolutions, bilinear upsampling to the input's size."""
+    import vision
+
+    model = randomised(getattr(vision.models.segmentation, name)(pretrained_backbone=False, num_classes=5))
+    compiled = core.compile(model, core.randn(1, 3, 48, 48))
+    for batch in (1, 2):
+        for layout in (core.contiguous_format, core.channels_last):
+            x = core.randn(batch, 3, 48, 48).contiguous(memory_format=layout)
+            with core.no_grad():
+                want = model(x)
+            got = compiled(x)
+            assert got.keys() == want.keys()
+            for key in want:
+                assert_close(got[key], want[key])
+
+
 def test_passes_fold_and_fuse():
     import vision
 

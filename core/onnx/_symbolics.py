@@ -240,6 +240,36 @@ def _avg_pool2d(ctx, a):
                     pads=_pair(a["padding"]) * 2, count_include_pad=int(bool(a["count_include_pad"])), **extra)
 
 
+@converter("core.nn.functional.interpolate")
+def _interpolate(ctx, a):
+    """Resize with PyTorch's coordinate rules: half pixels clamped at 0 (bilinear), or corners
+    aligned; nearest takes floor(dst / scale)."""
+    x, mode, size = a["input"], a["mode"], a["size"]
+    if ctx.opset < 11:
+        raise ExportError("onnx.export: interpolate needs opset_version >= 11 (Resize)")
+    if _rank(ctx, x) != 4 or mode not in ("nearest", "bilinear"):
+        raise ExportError(f"onnx.export: interpolate of a {_rank(ctx, x)}-d input in mode {mode!r} is not supported "
+                          "(4-d nearest and bilinear are)")
+    if a["recompute_scale_factor"]:
+        raise ExportError("onnx.export: interpolate with recompute_scale_factor=True is not supported")
+    if mode == "bilinear":
+        attrs = {"mode": "linear",
+                 "coordinate_transformation_mode": "align_corners" if a["align_corners"] else "pytorch_half_pixel"}
+    else:
+        attrs = {"mode": "nearest", "coordinate_transformation_mode": "asymmetric", "nearest_mode": "floor"}
+    empty = ctx.constant(np.zeros(0, np.float32), "empty")
+    if size is None:  # the kernels use the scale itself, as Resize does
+        scales = ctx.constant(np.asarray([1.0, 1.0, *_pair(a["scale_factor"])], np.float32), "scales")
+        return ctx.emit("Resize", [ctx.name_of(x), empty, scales], **attrs)
+    if isinstance(size, Node):  # x.shape[-2:] of another tensor
+        spatial = ctx.name_of(size)
+    else:
+        spatial = _shape_vector(ctx, _pair(size))
+    batch_channels = _slice0(ctx, ctx.emit("Shape", [ctx.name_of(x)]), 0, 2)
+    sizes = ctx.emit("Concat", [batch_channels, spatial], axis=0)
+    return ctx.emit("Resize", [ctx.name_of(x), empty, empty, sizes], **attrs)
+
+
 # ---- arithmetic
 def _binary(onnx_op, *keys):
     def convert(ctx, a):
@@ -312,10 +342,22 @@ def _size(ctx, a):
 
 @converter("operator.getitem", params=(("object", _REQUIRED), ("index", _REQUIRED)))
 def _getitem(ctx, a):
-    index = a["index"]
-    if isinstance(index, int) and ctx.value(a["object"]).__class__.__name__ == "Size":
-        return ctx.emit("Gather", [ctx.name_of(a["object"]), ctx.int64s(index, "index")], axis=0)
-    raise ExportError("onnx.export: indexing of this kind has no ONNX form here (only sizes: x.shape[i])")
+    index, size = a["index"], ctx.value(a["object"])
+    if size.__class__.__name__ == "Size":
+        if isinstance(index, int):
+            return ctx.emit("Gather", [ctx.name_of(a["object"]), ctx.int64s(index, "index")], axis=0)
+        if isinstance(index, slice) and index.step in (None, 1):
+            start, stop, _ = index.indices(len(size))  # the rank is fixed: bounds are too
+            return _slice0(ctx, ctx.name_of(a["object"]), start, max(start, stop))
+    raise ExportError("onnx.export: indexing of this kind has no ONNX form here (only sizes: x.shape[i], "
+                      "x.shape[i:j])")
+
+
+def _slice0(ctx, x, start, stop):
+    """x[start:stop] along axis 0."""
+    if ctx.opset < 10:
+        return ctx.emit("Slice", [x], starts=[start], ends=[stop], axes=[0])
+    return ctx.emit("Slice", [x, ctx.int64s([start], "starts"), ctx.int64s([stop], "ends"), ctx.int64s([0], "axes")])
 
 
 @converter("op:cat", params=(("tensors", _REQUIRED), ("dim", 0)))

@@ -51,6 +51,42 @@ def test_vision_models_in_onnxruntime(name, opset):
     assert proto.opset_import[0].version == opset
 
 
+@pytest.mark.parametrize("name,opset", [("lraspp_mobilenet_v3_large", 11), ("deeplabv3_mobilenet_v3_large", 13)])
+def test_segmentation_models_follow_the_input_size(name, opset):
+    """The upsampling reads its size from the input's shape: other batch sizes and image sizes
+    than the example's run too."""
+    import vision
+
+    model = randomised(getattr(vision.models.segmentation, name)(pretrained_backbone=False, num_classes=5))
+    axes = {0: "batch", 2: "height", 3: "width"}
+    data = _export(model, core.randn(1, 3, 48, 48), opset_version=opset, input_names=["image"],
+                   output_names=["out"], dynamic_axes={"image": axes, "out": axes})
+    x = core.randn(2, 3, 40, 56)
+    got = _session(data).run(None, {"image": x.numpy()})[0]
+    with core.no_grad():
+        want = model(x)["out"].numpy()
+    assert_close(got, want)
+    assert "Resize" in {n.op_type for n in onnx.load_from_string(data).graph.node}
+
+
+class _Upsampling(nn.Module):
+    def forward(self, x):
+        return (F.interpolate(x, scale_factor=2, mode="nearest"), F.interpolate(x, size=(5, 7), mode="bilinear",
+                align_corners=True), F.interpolate(x, scale_factor=(1.5, 3), mode="bilinear", align_corners=False,
+                              recompute_scale_factor=False))
+
+
+def test_interpolate_modes():
+    x = core.randn(2, 3, 6, 4)
+    data = _export(_Upsampling(), x, opset_version=11)
+    got = _session(data).run(None, {"input_0": x.numpy()})
+    want = _Upsampling()(x)
+    for g, w in zip(got, want):
+        assert_close(g, w.numpy())
+    with pytest.raises(core.onnx.ExportError, match="opset_version >= 11"):
+        _export(_Upsampling(), x, opset_version=10)
+
+
 class _Mixed(nn.Module):
     def __init__(self):
         super().__init__()

@@ -71,8 +71,9 @@ def test_segmentation_models_follow_the_input_size(name, opset):
 
 class _Upsampling(nn.Module):
     def forward(self, x):
-        return (F.interpolate(x, scale_factor=2, mode="nearest"), F.interpolate(x, size=(5, 7), mode="bilinear",
-                align_corners=True), F.interpolate(x, scale_factor=(1.5, 3), mode="bilinear", align_corners=False,
+        return (F.interpolate(x, scale_factor=2, mode="nearest"),
+                F.interpolate(x, size=(5, 7), mode="bilinear", align_corners=True),
+                F.interpolate(x, scale_factor=(1.5, 3), mode="bilinear", align_corners=False,
                               recompute_scale_factor=False))
 
 

@@ -85,27 +85,12 @@ struct Epilogue {
   bool active() const { return act != ConvAct::None || residual.defined(); }
 };
 
-template <typename T, typename F> void map_range(T* y, const T* res, int64_t begin, int64_t end, F f) {
-  if (res) for (int64_t i = begin; i < end; ++i) y[i] = f(y[i] + res[i]);
-  else for (int64_t i = begin; i < end; ++i) y[i] = f(y[i]);
-}
-
-// y[begin, end) = act(y + residual) over flat element indices of y's memory.
+// y[begin, end) = act(y + residual) over flat element indices of y's memory (the residual
+// has y's dtype and layout).
 template <typename T> void epilogue_range(const Epilogue& ep, T* y, int64_t begin, int64_t end) {
-  if (!ep.active()) return;
-  const T* res = ep.residual.defined() ? ep.residual.data<T>() : nullptr;
-  const T zero(0), three(3), six(6), sixth = T(1) / T(6);
-  switch (ep.act) {
-    case ConvAct::None: map_range(y, res, begin, end, [](T v) { return v; }); break;
-    case ConvAct::Relu: map_range(y, res, begin, end, [&](T v) { return v > zero ? v : zero; }); break;
-    case ConvAct::Relu6: map_range(y, res, begin, end, [&](T v) { return std::min(std::max(v, zero), six); }); break;
-    case ConvAct::Hardswish:
-      map_range(y, res, begin, end, [&](T v) { return v * std::min(std::max(v + three, zero), six) * sixth; });
-      break;
-    case ConvAct::Hardsigmoid:
-      map_range(y, res, begin, end, [&](T v) { return std::min(std::max(v + three, zero), six) * sixth; });
-      break;
-  }
+  if (!ep.active() || end <= begin) return;
+  const T* res = ep.residual.defined() ? ep.residual.data<T>() + begin : nullptr;
+  conv_epilogue_stub(std::is_same_v<T, double> ? DType::Float64 : DType::Float32, ep.act, y + begin, res, end - begin);
 }
 
 void epilogue_range(const Epilogue& ep, const Tensor& y, int64_t begin, int64_t end) {
@@ -189,11 +174,13 @@ void gemm_forward(const T* x, const T* w, const T* bias, T* y, const ConvShape& 
         mm(r1 - r0, Og, Cg, x + r0 * s.C + g * Cg, s.C, 1, w + g * Og * Cg, 1, Cg, y + r0 * s.O + g * Og, s.O, 1, acc);
       epilogue_range(ep, y, r0 * s.O, r1 * s.O);
     };
-    // With an epilogue and rows enough for every thread, blocks of rows run whole (GEMM,
-    // then epilogue) on one thread each; otherwise one GEMM splits over the pool.
-    if (ep.active() && can_split() && M >= 2 * get_num_threads() * kPointwiseBlockRows) {
-      parallel_for(0, (M + kPointwiseBlockRows - 1) / kPointwiseBlockRows, 1, [&](int64_t b, int64_t e) {
-        rows(b * kPointwiseBlockRows, std::min(M, e * kPointwiseBlockRows));
+    // With an epilogue, blocks of rows run whole (GEMM, then epilogue while the block is in
+    // cache): on one thread one after another; on several, when there are rows enough for
+    // every thread (otherwise one GEMM splits over the pool and the epilogue follows).
+    const int64_t block = kPointwiseBlockRows;
+    if (ep.active() && M > block && (!can_split() || M >= 2 * get_num_threads() * block)) {
+      parallel_for(0, (M + block - 1) / block, 1, [&](int64_t b, int64_t e) {
+        rows(b * block, std::min(M, e * block));
       });
       return;
     }

@@ -4,6 +4,7 @@
 #pragma once
 #include <string>
 
+#include "kernels/conv.h"
 #include "ops/value.h"
 #include "tensor/tensor.h"
 
@@ -14,8 +15,8 @@ namespace tz {
 // dims comes from the weight. `op` names the caller in messages and shape checks
 // ("conv2d" expects 2 spatial dims; "_convolution" takes 1 or 2).
 // An inference epilogue fused into a regular convolution: y = act(conv(x, w) + bias + residual),
-// applied to each block of output while the kernel that wrote it still has it in cache.
-enum class ConvAct : uint8_t { None, Relu, Relu6, Hardswish, Hardsigmoid };
+// applied to each block of output while the kernel that wrote it still has it in cache
+// (ConvAct: kernels/conv.h).
 ConvAct conv_act_from_name(const std::string& name);  // "none", "relu", "relu6", "hardswish", "hardsigmoid"
 struct ConvEpilogue {
   ConvAct act = ConvAct::None;

@@ -45,6 +45,17 @@ def test_fused_matches_conv_then_epilogue(case, layout, dtype):
             assert got.is_contiguous(memory_format=core.channels_last) == (layout == "nhwc")
 
 
+def test_fused_activations_pass_nan_like_eager():
+    x = core.randn(1, 8, 12, 12).contiguous(memory_format=core.channels_last)
+    w, b = core.randn(16, 8, 1, 1), core.randn(16)
+    plain = F.conv2d(x, w, b)
+    residual = core.zeros(plain.shape).contiguous(memory_format=core.channels_last)
+    residual[0, 3, 4, 5] = float("nan")
+    for act, fn in _ACTS.items():
+        got = _fused(x, w, b, (1, 1), (0, 0), (1, 1), 1, act, residual)
+        assert core.equal(got.isnan(), fn(plain + residual).isnan()), act
+
+
 def test_fused_threads_agree():
     x = core.randn(2, 8, 40, 40).contiguous(memory_format=core.channels_last)
     w, b = core.randn(16, 8, 1, 1), core.randn(16)

@@ -29,6 +29,7 @@ RUNTIMES = ("ours eager", "ours compiled", "torch eager", "torch frozen", "onnxr
 
 def _ort_session(model, x, threads):
     try:
+        import onnx  # noqa: F401  (core.onnx.export writes with it)
         import onnxruntime as ort
     except ImportError:
         return None

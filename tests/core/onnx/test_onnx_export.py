@@ -7,7 +7,9 @@ import core
 import core.nn.functional as F
 from core import nn
 
-onnx = pytest.importorskip("onnx")
+# "onnx.helper": a bare "onnx" would import this test directory (on pytest's pythonpath) as a namespace package
+pytest.importorskip("onnx.helper")
+import onnx  # noqa: E402
 ort = pytest.importorskip("onnxruntime")
 import core.onnx  # noqa: E402
 from graph_helpers import assert_close_relative, randomised  # noqa: E402

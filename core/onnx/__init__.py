@@ -2,6 +2,6 @@
 `onnx` package (the optional extra `tensorzoo[onnx]`). Files: _export (tracing and the
 model proto), _symbolics (one converter per function), _context (an export's state)."""
 from core.onnx._context import ExportError
-from core.onnx._export import DEFAULT_OPSET, OperatorExportTypes, TrainingMode, export
+from core.onnx._export import DEFAULT_OPSET, OperatorExportTypes, TrainingMode, export, is_in_onnx_export
 
-__all__ = ["export", "TrainingMode", "OperatorExportTypes", "ExportError", "DEFAULT_OPSET"]
+__all__ = ["export", "is_in_onnx_export", "TrainingMode", "OperatorExportTypes", "ExportError", "DEFAULT_OPSET"]

@@ -32,6 +32,14 @@ class OperatorExportTypes(enum.IntEnum):
     ONNX_FALLTHROUGH = 3
 
 
+_exporting = [False]  # while export() traces and runs the model
+
+
+def is_in_onnx_export():
+    """Whether the code calling it runs inside core.onnx.export (torch.onnx.is_in_onnx_export)."""
+    return _exporting[0]
+
+
 def _import_onnx():
     try:
         import onnx
@@ -67,12 +75,14 @@ def export(model, args, f, export_params=True, verbose=False, training=TrainingM
     if training == TrainingMode.EVAL and isinstance(model, core.nn.Module) and model.training:
         restore = model.training
         model.eval()
+    _exporting[0] = True
     try:
         root, graph = trace_graph(model, inputs)
+        values = _run(root, graph, inputs)
     finally:
+        _exporting[0] = False
         if restore is not None:
             model.train(restore)
-    values = _run(root, graph, inputs)
     fold = do_constant_folding and export_params  # weights given as inputs are not constants
     proto = _build(onnx, helper, numpy_helper, graph, values, opset, export_params, input_names, output_names,
                    fold, dynamic_axes or {}, bool(keep_initializers_as_inputs))

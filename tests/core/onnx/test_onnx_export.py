@@ -131,6 +131,17 @@ def test_weights_as_inputs_and_file_output(tmp_path):
         assert_close(_session(path.read_bytes()).run(None, {"input_0": x.numpy()})[0], model(x).numpy())
 
 
+def test_is_in_onnx_export_while_exporting():
+    seen = []
+
+    def model(x):
+        seen.append(core.onnx.is_in_onnx_export())
+        return x * 2
+
+    _export(model, core.randn(2))
+    assert seen and all(seen) and core.onnx.is_in_onnx_export() is False
+
+
 def test_training_mode_and_unsupported_ops_raise():
     model = nn.Sequential(nn.Linear(3, 3), nn.Dropout(0.5)).train()
     _export(model, core.randn(1, 3))  # TrainingMode.EVAL: exported in eval mode

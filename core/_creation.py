@@ -36,7 +36,7 @@ def from_dlpack(ext_tensor):
     return _C._from_dlpack(ext_tensor)
 
 
-def _rebuild_tensor(cls, dtype, shape, data, requires_grad=False):
+def _rebuild_tensor(cls, dtype, shape, data, requires_grad=False, names=None):
     """Unpickles Tensor.__reduce_ex__'s (dtype, shape, C-ordered bytes)."""
     stored = dtype if dtype in _NUMPY_OF else _C.float32  # bfloat16 travels as float32
     array = np.frombuffer(data, dtype=_NUMPY_OF[stored]).reshape(shape).copy()
@@ -45,6 +45,8 @@ def _rebuild_tensor(cls, dtype, shape, data, requires_grad=False):
         t = t.to(dtype)
     if cls is not None and type(t) is not cls:
         t = _C._make_subclass(cls, t)
+    if names is not None:
+        _C._set_names(t, list(names))
     if requires_grad:
         t.requires_grad_(True)
     return t
@@ -77,13 +79,15 @@ def _to_array(data, name):
     return array
 
 
-def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False):
+def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False, names=None):
     """A new tensor holding a copy of `data` (nested lists, numbers, numpy arrays, tensors)."""
     from core._device import checked, check_pin_memory
 
     checked(device, "tensor")
     check_pin_memory(pin_memory)
     out = _new_tensor(data, dtype)
+    if names is not None:
+        _C._set_names(out, list(names))
     return out.requires_grad_() if requires_grad else out
 
 

@@ -3,6 +3,7 @@ into the given tensor(s), which are resized when their shape differs (as PyTorch
 warning when a non-empty tensor is resized)."""
 import warnings
 
+from core._named import names_repr
 from core._native import _C
 
 # The ops of the op table with an out= form in torch's Python API (tools/gen_out_ops.py lists them).
@@ -47,6 +48,11 @@ def _write_one(op, result, out):
     if out.is_inference() and not _C.is_inference_mode_enabled():
         raise RuntimeError(f"{op}(): Inplace update to inference tensor outside InferenceMode is not allowed. "
                            "You can make a clone to get a normal tensor before doing inplace update.")
+    named = _C._has_names(result) or _C._has_names(out)
+    if named and _C._has_names(out) and out.names != result.names:
+        raise RuntimeError(f"Name mismatch: specified out tensor with names {names_repr(out.names)} are not the "
+                           f"same as the computed output names {names_repr(result.names)}. Please rename the "
+                           "out tensor's dims with `Tensor.rename`.")
     if _C.is_grad_enabled() and (result.requires_grad or out.requires_grad):
         raise RuntimeError(f"{op}(): functions with out=... arguments don't support automatic "
                            "differentiation, but one of the arguments requires grad.")
@@ -64,6 +70,8 @@ def _write_one(op, result, out):
         _C._set_data(out, result.to(out.dtype, copy=True))  # new memory of the result's shape
     else:
         out.copy_(result)
+    if named:  # an unnamed out takes the result's names
+        _C._set_names(out, list(result.names))
 
 
 def _scalar_name(dtype):

@@ -5,12 +5,15 @@ import copy
 import numpy as np
 
 from core._indexing import split as _split
+from core._named import NamedTensorMethods
 from core._native import _C
 from core._size import Size
 
 
-def _dim_entry(values, dim, op):
+def _dim_entry(self, values, dim, op):
     """values[dim] for Tensor.size(dim) / stride(dim), with PyTorch's errors."""
+    if isinstance(dim, builtins.str):
+        return values[_C._dim_of_name(self, dim)]
     if isinstance(dim, bool) or not hasattr(dim, "__index__"):
         raise TypeError(f"{op}(): argument 'dim' (position 1) must be int, not {type(dim).__name__}")
     dim = dim.__index__()
@@ -22,7 +25,7 @@ def _dim_entry(values, dim, op):
     return values[dim]
 
 
-class Tensor(_C._TensorBase):
+class Tensor(NamedTensorMethods, _C._TensorBase):
     """A multi-dimensional array with PyTorch's semantics."""
 
     # ---- shape
@@ -33,12 +36,12 @@ class Tensor(_C._TensorBase):
     def size(self, dim=None):
         if dim is None:
             return Size(self._sizes)
-        return _dim_entry(self._sizes, dim, "size")
+        return _dim_entry(self, self._sizes, dim, "size")
 
     def stride(self, dim=None):
         if dim is None:
             return self._strides
-        return _dim_entry(self._strides, dim, "stride")
+        return _dim_entry(self, self._strides, dim, "stride")
 
     # ---- device: tensors live on the CPU (core/_device.py)
     def __new__(cls, *args, **kwargs):
@@ -234,7 +237,7 @@ class Tensor(_C._TensorBase):
         payload = self.to(_C.float32) if self.dtype == _C.bfloat16 else self
         data = np.ascontiguousarray(_C._to_numpy(payload)).tobytes()
         requires_grad = builtins.bool(getattr(self, "requires_grad", False))
-        args = (type(self), self.dtype, self._sizes, data, requires_grad)
+        args = (type(self), self.dtype, self._sizes, data, requires_grad) + ((self.names,) if _C._has_names(self) else ())
         # Attributes set on the Python object (subclasses, tags) travel as pickle state.
         return (_rebuild_tensor, args, self.__dict__) if self.__dict__ else (_rebuild_tensor, args)
 
@@ -458,9 +461,9 @@ def _size_arg(size):
 
 def _install_methods():
     # Every method-variant op of the C++ op table becomes a Tensor method, unless the
-    # class defines a Python method of that name.
+    # class (or its named-tensor base) defines a Python method of that name.
     for name, fn in _C._methods.items():
-        if name not in Tensor.__dict__:
+        if name not in Tensor.__dict__ and name not in NamedTensorMethods.__dict__:
             setattr(Tensor, name, fn)
 
 

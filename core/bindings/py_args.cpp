@@ -8,6 +8,7 @@
 #include "bindings/py_memory_format.h"
 #include "bindings/py_tensor.h"
 #include "ops/conversion.h"
+#include "tensor/names.h"
 
 namespace tz::py {
 
@@ -110,6 +111,36 @@ bool to_tensor_list(PyObject* o, bool allow_none, TensorList& out) {
   return true;
 }
 
+// Dim arguments (dim, dim0, start_dim, ...) accept a dim name of the op's tensor.
+bool names_a_dim(const ArgSpec& spec, PyObject* o, const Tensor* dims_of) {
+  return dims_of && PyUnicode_Check(o) && spec.name.find("dim") != std::string::npos;
+}
+
+int64_t dim_by_name(PyObject* o, const Tensor& t) { return dim_of_name(t, PyUnicode_AsUTF8(o)); }
+
+bool to_dim_list(PyObject* o, const ArgSpec& spec, const Tensor* dims_of, IntList& out) {
+  if (names_a_dim(spec, o, dims_of)) return out.assign(1, dim_by_name(o, *dims_of)), true;
+  if (!dims_of || (!PyTuple_Check(o) && !PyList_Check(o)) || spec.name.find("dim") == std::string::npos) return false;
+  Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
+  PyObject** items = PySequence_Fast_ITEMS(o);
+  out.resize(n);
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    if (PyUnicode_Check(items[i])) out[i] = dim_by_name(items[i], *dims_of);
+    else if (!to_int(items[i], out[i])) return false;
+  }
+  return true;
+}
+
+// The tensor whose names dim arguments refer to: self, or the first of a Tensor[] (cat).
+const Tensor* dims_source(PyObject* first) {
+  if (first == nullptr) return nullptr;
+  if (is_tensor(first)) return &unwrap(first);
+  if ((PyList_Check(first) || PyTuple_Check(first)) && PySequence_Fast_GET_SIZE(first) > 0 &&
+      is_tensor(PySequence_Fast_ITEMS(first)[0]))
+    return &unwrap(PySequence_Fast_ITEMS(first)[0]);
+  return nullptr;
+}
+
 const char* type_label(ArgType t) {
   switch (t) {
     case ArgType::Tensor: return "Tensor";
@@ -130,7 +161,7 @@ const char* type_label(ArgType t) {
 
 }  // namespace
 
-bool convert_arg(const ArgSpec& spec, PyObject* obj, Value& out) {
+bool convert_arg(const ArgSpec& spec, PyObject* obj, Value& out, const Tensor* dims_of) {
   if (obj == Py_None && (spec.optional || (spec.has_default && spec.default_value.is_none()))) {
     out = Value();
     return true;
@@ -149,6 +180,7 @@ bool convert_arg(const ArgSpec& spec, PyObject* obj, Value& out) {
     }
     case ArgType::Int: {
       int64_t v;
+      if (names_a_dim(spec, obj, dims_of)) return out = Value(dim_by_name(obj, *dims_of)), true;
       if (!to_int(obj, v)) return false;
       return out = Value(v), true;
     }
@@ -189,7 +221,7 @@ bool convert_arg(const ArgSpec& spec, PyObject* obj, Value& out) {
     }
     case ArgType::IntList: {
       IntList l;
-      if (!to_int_list(obj, spec, l)) return false;
+      if (!to_int_list(obj, spec, l) && !to_dim_list(obj, spec, dims_of, l)) return false;
       return out = Value(std::move(l)), true;
     }
     case ArgType::TensorList:
@@ -206,6 +238,12 @@ bool parse_args(const Schema& schema, PyObject* const* args, size_t nargs, PyObj
                 Stack& out, std::string& why) {
   const size_t nparams = schema.args.size();
   out.assign(nparams, Value());
+  PyObject* first = nargs > 0 ? args[0] : nullptr;
+  for (Py_ssize_t k = 0; !first && kwnames && k < PyTuple_GET_SIZE(kwnames); ++k) {
+    const char* key = PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, k));
+    if (!std::strcmp(key, "input") || !std::strcmp(key, "self") || !std::strcmp(key, "tensors")) first = args[nargs + k];
+  }
+  const Tensor* dims_of = dims_source(first);
   std::vector<bool> filled(nparams, false);
   size_t npositional = 0;
   while (npositional < nparams && !schema.args[npositional].kwarg_only) npositional++;
@@ -220,12 +258,14 @@ bool parse_args(const Schema& schema, PyObject* const* args, size_t nargs, PyObj
                  schema.args[first_list].type == ArgType::IntList && !PyBool_Check(args[first_list]);
   if (varargs) {
     int64_t probe;
-    varargs = to_int(args[first_list], probe);
+    varargs = to_int(args[first_list], probe) || names_a_dim(schema.args[first_list], args[first_list], dims_of);
   }
   if (varargs) {
     IntList l(nargs - first_list);
     for (size_t i = first_list; i < nargs; ++i)
-      if (!to_int(args[i], l[i - first_list])) {
+      if (names_a_dim(schema.args[first_list], args[i], dims_of)) {
+        l[i - first_list] = dim_by_name(args[i], *dims_of);
+      } else if (!to_int(args[i], l[i - first_list])) {
         why = "argument '" + schema.args[first_list].name + "' must be a tuple of ints";
         return false;
       }
@@ -242,7 +282,7 @@ bool parse_args(const Schema& schema, PyObject* const* args, size_t nargs, PyObj
       return false;
     }
     for (size_t i = 0; i < nargs; ++i) {
-      if (!convert_arg(schema.args[i], args[i], out[i])) {
+      if (!convert_arg(schema.args[i], args[i], out[i], dims_of)) {
         why = "argument '" + schema.args[i].name + "' (position " + std::to_string(i + 1) +
               ") must be " + type_label(schema.args[i].type) + ", not " + Py_TYPE(args[i])->tp_name;
         return false;
@@ -261,7 +301,7 @@ bool parse_args(const Schema& schema, PyObject* const* args, size_t nargs, PyObj
       ++i;
     if (i == nparams) return why = std::string("got an unexpected keyword argument '") + key + "'", false;
     if (filled[i]) return why = std::string("got multiple values for argument '") + key + "'", false;
-    if (!convert_arg(schema.args[i], value, out[i])) {
+    if (!convert_arg(schema.args[i], value, out[i], dims_of)) {
       why = "argument '" + schema.args[i].name + "' must be " + type_label(schema.args[i].type) +
             ", not " + Py_TYPE(value)->tp_name;
       return false;

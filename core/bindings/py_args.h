@@ -15,7 +15,8 @@ bool parse_args(const Schema& schema, PyObject* const* args, size_t nargs, PyObj
                 Stack& out, std::string& why);
 
 // Python object -> Value for one parameter type; false if the type does not fit.
-bool convert_arg(const ArgSpec& spec, PyObject* obj, Value& out);
+// `dims_of`: the tensor whose dim names a str given for a dim argument (`sum('C')`) names.
+bool convert_arg(const ArgSpec& spec, PyObject* obj, Value& out, const Tensor* dims_of = nullptr);
 
 // Python-facing rendering of a schema, for error messages: "add(Tensor input, Tensor other, *, Number alpha)".
 std::string describe_schema(const Schema& schema);

@@ -14,6 +14,7 @@
 #include "bindings/py_nogil.h"
 #include "bindings/py_tensor.h"
 #include "ops/ops.h"
+#include "tensor/names.h"
 
 namespace tz {
 namespace autograd {
@@ -176,6 +177,8 @@ void retain_grad(const Tensor& t) {
                                     if (meta && nr < grads.size() && grads[nr].defined()) {
                                       std::lock_guard<std::mutex> lock(meta->mutex);
                                       meta->grad = meta->grad.defined() ? add(meta->grad, grads[nr]) : clone(grads[nr]);
+                                      if (grads[nr].has_names()) [[unlikely]]  // .grad is named like its tensor
+                                        set_names(meta->grad, grads[nr].impl()->names.get());
                                     }
                                     return grads;
                                   }});

@@ -24,6 +24,7 @@
 #include "ops/index_utils.h"
 #include "ops/indexing.h"
 #include "ops/views.h"
+#include "tensor/names.h"
 
 namespace tz::py {
 
@@ -159,10 +160,19 @@ struct Parsed {
 class Slicer {
  public:
   Slicer(const Tensor& self, const IndexItems& items, bool record) : self_(self), result_(self), record_(record) {
+    if (self.has_names()) [[unlikely]] names_ = std::make_unique<DimNames>(names_of(self));
     int64_t specified = count_dims(items);
     for (Py_ssize_t i = 0; i < items.size(); ++i) apply(items[i], specified);
   }
   Parsed parsed() const { return {result_, indices_}; }
+  // The result's names after basic indexing (ints drop dims, None adds unnamed ones); null when
+  // self is unnamed.
+  const DimNames* names() const {
+    TZ_CHECK(!names_ || indices_.empty(), Runtime, "aten::index is not yet supported with named tensors. Please drop "
+             "names via `tensor = tensor.rename(None)`, call the op with an unnamed tensor, and set names on the "
+             "result of the operation.");
+    return names_.get();
+  }
 
  private:
   int64_t count_dims(const IndexItems& items) const {
@@ -193,6 +203,7 @@ class Slicer {
       dim_ += self_.dim() - specified;
       real_dim_ += self_.dim() - specified;
     } else if (item == Py_None) {
+      if (names_) names_->insert(names_->begin() + dim_, std::nullopt);
       result_ = unsqueeze_step(result_, dim_++, record_);
     } else if (is_bool(item)) {
       result_ = unsqueeze_step(result_, dim_, record_);
@@ -232,6 +243,7 @@ class Slicer {
     const int64_t n = result_.sizes()[dim_];
     TZ_CHECK(i >= -n && i < n, Index, "index ", i, " is out of bounds for dimension ", real_dim_, " with size ", n);
     result_ = select_step(result_, dim_, i, record_);
+    if (names_) names_->erase(names_->begin() + dim_);
     real_dim_++;
   }
 
@@ -246,6 +258,7 @@ class Slicer {
   Tensor result_;
   bool record_;  // through the op table, for autograd
   TensorList indices_;
+  std::unique_ptr<DimNames> names_;  // result_'s names, tracked only for a named self
   int64_t dim_ = 0;       // the next dim of result_ to index
   int64_t real_dim_ = 0;  // the dim of self that is, for error messages
 };
@@ -294,10 +307,24 @@ PyObject* tensor_getitem(PyObject* self, PyObject* index) {
              "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number");
     int64_t i = to_int64(index), n = t.sizes()[0];
     TZ_CHECK(i >= -n && i < n, Index, "index ", i, " is out of bounds for dimension 0 with size ", n);
-    return wrap(record ? select_step(t, 0, i, true) : noted_view(select(t, 0, i), t));
+    Tensor row = record ? select_step(t, 0, i, true) : noted_view(select(t, 0, i), t);
+    if (t.has_names()) [[unlikely]] {
+      DimNames names(t.impl()->names->begin() + 1, t.impl()->names->end());
+      set_names(row, &names);
+      autograd::note_names(row);
+    }
+    return wrap(row);
   }
   IndexItems items(index);
-  Parsed p = Slicer(t, items, record).parsed();
+  Slicer slicer(t, items, record);
+  Parsed p = slicer.parsed();
+  if (const DimNames* names = slicer.names()) [[unlikely]] {  // basic indexing of a named tensor
+    Tensor view = p.result.is_same(t) ? (record ? F::tensor_call(TZ_OP("alias"), {t}) : noted_view(alias(t), t))
+                                      : (record ? p.result : noted_view(p.result, t));
+    set_names(view, names);
+    autograd::note_names(view);
+    return wrap(view);
+  }
   if (p.indices.empty()) {
     if (record) return wrap(p.result.is_same(t) ? F::tensor_call(TZ_OP("alias"), {t}) : p.result);
     return wrap(noted_view(p.result.is_same(t) ? alias(t) : p.result, t));

@@ -11,7 +11,9 @@
 #include "autograd/autograd_meta.h"
 #include "autograd/op_node.h"
 #include "bindings/py_tensor.h"
+#include "ops/name_inference.h"
 #include "ops/registry.h"
+#include "tensor/names.h"
 
 namespace tz::py {
 
@@ -88,12 +90,31 @@ PyObject* op_vectorcall_schema(PyObject* self, PyObject* const* args, size_t nar
 // forms) take TensorOptions: requires_grad is applied to the result; device, pin_memory and
 // layout are checked by core/_device.py (tensors live on the CPU) and dropped. Ops whose PyTorch
 // schema has an out= variant take `out`: the result is written into it by core/_out.py.
-enum Extra { kRequiresGrad, kDevice, kPinMemory, kLayout, kOut, kNumExtra };
-const char* const kExtraNames[kNumExtra] = {"requires_grad", "device", "pin_memory", "layout", "out"};
+enum Extra { kRequiresGrad, kDevice, kPinMemory, kLayout, kNames, kOut, kNumExtra };
+const char* const kExtraNames[kNumExtra] = {"requires_grad", "device", "pin_memory", "layout", "names", "out"};
 
 PyObject* g_check_options = nullptr;  // core._device._check_options(op, device, pin_memory, layout)
 PyObject* g_out_ops = nullptr;        // frozenset of the op names that take out=
 PyObject* g_write_out = nullptr;      // core._out.write_out(op, result, out) -> out
+
+// factories' names=: a sequence of str or None, one per dim.
+DimNames names_from_py(PyObject* seq) {
+  PyObject* fast = PySequence_Fast(seq, "names must be a tuple or list of str or None");
+  if (!fast) throw_python_error();
+  DimNames names;
+  for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(fast); ++i) {
+    PyObject* item = PySequence_Fast_GET_ITEM(fast, i);
+    if (item == Py_None) names.emplace_back();
+    else if (PyUnicode_Check(item)) names.emplace_back(PyUnicode_AsUTF8(item));
+    else {
+      Py_DECREF(fast);
+      throw Error(ErrorKind::Type, std::string("names must be a tuple or list of str or None, got ") +
+                                       Py_TYPE(item)->tp_name);
+    }
+  }
+  Py_DECREF(fast);
+  return names;
+}
 
 bool takes_extra(const PyOp* op, int extra) {
   if (extra == kOut) return g_out_ops && PySet_Contains(g_out_ops, op->name) == 1;
@@ -134,6 +155,12 @@ PyObject* call_with_extra_keywords(PyObject* self, PyObject* const* args, size_t
   Py_DECREF(names);
   PyObject* out = op_vectorcall_schema(self, rest.data(), nargs, PyTuple_GET_SIZE(name_tuple) ? name_tuple : nullptr);
   Py_DECREF(name_tuple);
+  if (out && extra[kNames] && extra[kNames] != Py_None && is_tensor(out)) {
+    TZ_PY_BEGIN
+    DimNames names = names_from_py(extra[kNames]);
+    set_names(unwrap(out), &names);
+    TZ_PY_END((Py_DECREF(out), nullptr))
+  }
   if (out && requires_grad && is_tensor(out)) {
     TZ_PY_BEGIN
     autograd::set_requires_grad(unwrap(out), true);
@@ -219,10 +246,14 @@ PyObject* op_vectorcall_schema(PyObject* self, PyObject* const* args, size_t nar
       continue;
     }
     Value result;
+    const bool named = any_named(stack);  // unnamed calls pay this one scan
+    if (named) [[unlikely]] check_names_before(*candidate, stack);
     {
       WithoutGil nogil;  // kernels never touch Python objects: let other Python threads run
       result = call_op(*candidate, stack);
     }
+    if (named) [[unlikely]]
+      for (const Tensor& out : propagate_names(*candidate, stack, result)) autograd::note_names(out);
     return value_to_py(result, candidate);
   }
   if (PyObject* overridden = nullptr; call_torch_function(self, args, nargs, kwnames, overridden)) return overridden;

@@ -10,6 +10,7 @@ the pure-Python pickle._Pickler: its dispatch table can be extended.
 import collections
 import pickle
 
+from core._named import NAMES_STATE_KEY
 from core._native import _C
 from core._size import Size
 from core._tensor import Tensor
@@ -123,6 +124,8 @@ class CheckpointPickler(pickle._Pickler):
         args = (self.storages.of(t), t.storage_offset(), tuple(t._sizes), tuple(t._strides),
                 requires_grad, collections.OrderedDict())
         state = dict(t.__dict__) if getattr(t, "__dict__", None) else None
+        if _C._has_names(t):  # PyTorch sets it as a plain attribute and otherwise ignores it
+            state = dict(state or {}, **{NAMES_STATE_KEY: t.names})
         if type(t) is Tensor and not state:
             return (REBUILD_TENSOR_V2, args)
         new_type = TORCH_TENSOR if type(t) is Tensor else type(t)

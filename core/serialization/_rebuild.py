@@ -5,6 +5,7 @@ checks. Both unpicklers resolve names through `TORCH_GLOBALS`; the safe one also
 """
 import collections
 
+from core._named import NAMES_STATE_KEY
 from core._native import _C
 from core._size import Size
 from core._tensor import Tensor
@@ -164,6 +165,12 @@ def rebuild_from_type_v2(func, new_type, args, state):
         if not (isinstance(new_type, type) and issubclass(new_type, _C._TensorBase)):
             raise refuse(f"_rebuild_from_type_v2: {new_type!r} is not a tensor class")
         tensor = _C._make_subclass(new_type, tensor)
+    if type(state) is dict and NAMES_STATE_KEY in state:
+        state = dict(state)
+        names = state.pop(NAMES_STATE_KEY)
+        if type(names) is not tuple or not all(n is None or type(n) is str for n in names):
+            raise corrupt(f"_rebuild_from_type_v2: {NAMES_STATE_KEY} must be a tuple of str or None")
+        _C._set_names(tensor, list(names))
     return set_state(tensor, state)
 
 

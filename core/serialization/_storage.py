@@ -123,6 +123,8 @@ def storage_bytes(tensor):
     dtype = tensor.dtype
     numel = tensor._storage_nbytes() // dtype.itemsize
     base = tensor.detach() if getattr(tensor, "requires_grad", False) else tensor
+    if _C._has_names(base):  # the storage has no dims to name
+        base = base.rename(None)
     if dtype.is_quantized:  # the stored integers, viewed without the quantizer
         base = _C._internal["_int_view"](base)
     flat = base.as_strided((numel,), (1,), 0)

@@ -3,6 +3,7 @@
 #include "autograd/grad_mode.h"
 #include "ops/conversion.h"
 #include "ops/elementwise.h"
+#include "tensor/names.h"
 
 namespace tz {
 
@@ -35,6 +36,8 @@ TensorList AccumulateGrad::apply(TensorList&& grads) {
   } else {
     binary_op_(BinaryOp::Add, m.grad, grad, "AccumulateGrad");
   }
+  // .grad carries the leaf's names (formulas run on unnamed values).
+  if (leaf_.has_names() && !m.grad.has_names()) [[unlikely]] set_names(m.grad, leaf_.impl()->names.get());
   return {};
 }
 

@@ -49,13 +49,26 @@ const NodePtr& grad_fn(const Tensor& t) {
   return m ? m->grad_fn : none;
 }
 
+namespace {
+std::shared_ptr<const DimNames> names_ptr(const Tensor& t) {
+  return t.has_names() ? std::make_shared<const DimNames>(*t.impl()->names) : nullptr;
+}
+}  // namespace
+
+void note_names(const Tensor& t) {
+  AutogradMeta* m = meta(t);
+  if (!m) return;
+  if (m->grad_fn && m->output_nr < m->grad_fn->outputs.size()) m->grad_fn->outputs[m->output_nr].names = names_ptr(t);
+  if (NodePtr acc = m->grad_accumulator.lock()) acc->outputs.at(0).names = names_ptr(t);
+}
+
 void set_history(const Tensor& t, const NodePtr& fn, uint32_t output_nr) {
   AutogradMeta& m = ensure_meta(t);
   m.grad_fn = fn;
   m.output_nr = output_nr;
   m.requires_grad = false;
   if (fn->outputs.size() <= output_nr) fn->outputs.resize(output_nr + 1);
-  fn->outputs[output_nr] = OutputMeta{t.sizes(), t.dtype()};
+  fn->outputs[output_nr] = OutputMeta{t.sizes(), t.dtype(), names_ptr(t)};
 }
 
 Edge gradient_edge(const Tensor& t) {
@@ -68,14 +81,16 @@ Edge gradient_edge(const Tensor& t) {
   NodePtr acc = m->grad_accumulator.lock();
   if (!acc) {
     acc = std::make_shared<AccumulateGrad>(t);
-    acc->outputs.push_back(OutputMeta{t.sizes(), t.dtype()});
+    acc->outputs.push_back(OutputMeta{t.sizes(), t.dtype(), names_ptr(t)});
     m->grad_accumulator = acc;
   }
   return Edge{acc, 0};
 }
 
 Tensor detach(const Tensor& t) {
-  return Tensor::view_of(t, t.sizes(), t.strides(), t.offset());
+  Tensor out = Tensor::view_of(t, t.sizes(), t.strides(), t.offset());
+  if (t.has_names()) [[unlikely]] out.impl()->names = std::make_unique<DimNames>(*t.impl()->names);  // same dims
+  return out;
 }
 
 }  // namespace tz::autograd

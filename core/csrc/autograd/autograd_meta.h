@@ -48,6 +48,8 @@ void set_history(const Tensor& t, const NodePtr& fn, uint32_t output_nr);
 Edge gradient_edge(const Tensor& t);
 // A new tensor sharing t's data and version counter, outside any graph.
 Tensor detach(const Tensor& t);
+// Records t's current names (set after its op ran) where its gradients are fitted, so they carry them.
+void note_names(const Tensor& t);
 
 }  // namespace autograd
 }  // namespace tz

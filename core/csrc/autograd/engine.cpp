@@ -10,6 +10,7 @@
 #include "autograd/functions.h"
 #include "autograd/grad_mode.h"
 #include "autograd/profiler.h"
+#include "tensor/names.h"
 #include "ops/ops.h"
 
 namespace tz::autograd {
@@ -55,13 +56,20 @@ Tensor fit_gradient(Tensor grad, const OutputMeta& meta, const Node& producer, s
   }
   // Also real -> complex: a real gradient (of real(z), say) is the complex one with zero imaginary part.
   if (grad.dtype() != meta.dtype) grad = F::tensor_call(TZ_OP("to.dtype"), {grad, meta.dtype});
+  if (meta.names && !(grad.has_names() && *grad.impl()->names == *meta.names)) [[unlikely]] {
+    grad = F::tensor_call(TZ_OP("alias"), {grad});  // the formula's result may be shared: name a view
+    set_names(grad, meta.names.get());
+  }
   return grad;
 }
 
 void accumulate_into(TensorList& buffer, size_t slot, Tensor grad) {
   if (!grad.defined()) return;
   if (!buffer[slot].defined()) buffer[slot] = std::move(grad);
-  else buffer[slot] = F::add(buffer[slot], grad);  // recorded under create_graph
+  else {
+    buffer[slot] = F::add(buffer[slot], grad);  // recorded under create_graph
+    if (grad.has_names()) [[unlikely]] set_names(buffer[slot], grad.impl()->names.get());  // the sum is new
+  }
 }
 
 }  // namespace

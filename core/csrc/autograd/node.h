@@ -24,6 +24,7 @@ struct Edge {
 struct OutputMeta {
   Shape sizes;
   DType dtype = DType::Float32;
+  std::shared_ptr<const DimNames> names;  // a named tensor's names: its gradients carry them
 };
 
 // A hook on gradients. Pre-hooks get (grads flowing in, {}) and return the grads to use;

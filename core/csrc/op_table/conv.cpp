@@ -35,14 +35,14 @@ Value conv_fused_op(Stack& a) {
 
 const OpDef kConvOps[] = {
     {"conv1d(Tensor input, Tensor weight, Tensor? bias=None, int[1] stride=1, int[1] padding=0, int[1] dilation=1, int groups=1) -> Tensor",
-     kFunction, N::Unsupported, OP { return conv_op(a, "conv1d"); }, "conv1d", "input weight", &conv_grad},
+     kFunction, N::Custom, OP { return conv_op(a, "conv1d"); }, "conv1d", "input weight", &conv_grad},
     {"conv2d(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, int[2] padding=0, int[2] dilation=1, int groups=1) -> Tensor",
-     kFunction, N::Unsupported, OP { return conv_op(a, "conv2d"); }, "conv2d", "input weight", &conv_grad},
+     kFunction, N::Custom, OP { return conv_op(a, "conv2d"); }, "conv2d", "input weight", &conv_grad},
     {"conv_transpose1d(Tensor input, Tensor weight, Tensor? bias=None, int[1] stride=1, int[1] padding=0, int[1] output_padding=0, int groups=1, int[1] dilation=1) -> Tensor",
-     kFunction, N::Unsupported, OP { return conv_transpose_op(a, "conv_transpose1d"); }, "conv_transpose1d",
+     kFunction, N::Custom, OP { return conv_transpose_op(a, "conv_transpose1d"); }, "conv_transpose1d",
      "input weight", &conv_transpose_grad},
     {"conv_transpose2d(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, int[2] padding=0, int[2] output_padding=0, int groups=1, int[2] dilation=1) -> Tensor",
-     kFunction, N::Unsupported, OP { return conv_transpose_op(a, "conv_transpose2d"); }, "conv_transpose2d",
+     kFunction, N::Custom, OP { return conv_transpose_op(a, "conv_transpose2d"); }, "conv_transpose2d",
      "input weight", &conv_transpose_grad},
     {"_conv2d_fused(Tensor input, Tensor weight, Tensor? bias, int[2] stride, int[2] padding, int[2] dilation, int groups, str activation, Tensor? residual) -> Tensor",
      kInternal, N::Unsupported, OP { return conv_fused_op(a); }, ""},

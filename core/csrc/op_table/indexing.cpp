@@ -15,14 +15,14 @@ const OpDef kOps[] = {
        Tensor z = zeros(c.input_sizes("self"), c.grad().dtype());  // repeated indices accumulate
        return {F::tensor_call(TZ_OP("index_add"), {z, c.arg("dim"), c.input("index"), c.grad()})};
      }},
-    {"gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor", kBoth, N::Unsupported,
+    {"gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor", kBoth, N::Keep,
      OP { return gather(a[0].tensor(), a[1].to_int(), a[2].tensor()); }, "gather",
      "index", GRAD {
        Tensor z = zeros(c.input_sizes("self"), c.grad().dtype());
        return {F::tensor_call(TZ_OP("scatter_add"), {z, c.arg("dim"), c.input("index"), c.grad()})};
      }},
     // A Python number given as `src` is the value overload (Tensor params accept numbers).
-    {"scatter.src(Tensor self, int dim, Tensor index, Tensor src, *, str? reduce=None) -> Tensor", kBoth, N::Unsupported,
+    {"scatter.src(Tensor self, int dim, Tensor index, Tensor src, *, str? reduce=None) -> Tensor", kBoth, N::Keep,
      OP {
        auto reduce = a[4].is_none() ? std::optional<std::string>() : a[4].str();
        const Tensor& src = a[3].tensor();
@@ -30,13 +30,13 @@ const OpDef kOps[] = {
        return scatter(a[0].tensor(), a[1].to_int(), a[2].tensor(), src, reduce);
      }, "scatter",
      "index", &grad::scatter},
-    {"scatter.value(Tensor self, int dim, Tensor index, Scalar value, *, str? reduce=None) -> Tensor", kBoth, N::Unsupported,
+    {"scatter.value(Tensor self, int dim, Tensor index, Scalar value, *, str? reduce=None) -> Tensor", kBoth, N::Keep,
      OP {
        auto reduce = a[4].is_none() ? std::optional<std::string>() : a[4].str();
        return scatter(a[0].tensor(), a[1].to_int(), a[2].tensor(), a[3].scalar(), reduce);
      }, "scatter_value",
      "index", &grad::scatter},
-    {"scatter_.src(Tensor self, int dim, Tensor index, Tensor src, *, str? reduce=None) -> Tensor", kMethod, N::Unsupported,
+    {"scatter_.src(Tensor self, int dim, Tensor index, Tensor src, *, str? reduce=None) -> Tensor", kMethod, N::Keep,
      OP {
        auto reduce = a[4].is_none() ? std::optional<std::string>() : a[4].str();
        const Tensor& src = a[3].tensor();
@@ -44,28 +44,28 @@ const OpDef kOps[] = {
        return scatter_(a[0].tensor(), a[1].to_int(), a[2].tensor(), src, reduce);
      }, "scatter",
      "index", &grad::scatter},
-    {"scatter_.value(Tensor self, int dim, Tensor index, Scalar value, *, str? reduce=None) -> Tensor", kMethod, N::Unsupported,
+    {"scatter_.value(Tensor self, int dim, Tensor index, Scalar value, *, str? reduce=None) -> Tensor", kMethod, N::Keep,
      OP {
        auto reduce = a[4].is_none() ? std::optional<std::string>() : a[4].str();
        return scatter_(a[0].tensor(), a[1].to_int(), a[2].tensor(), a[3].scalar(), reduce);
      }, "scatter_value",
      "index", &grad::scatter},
-    {"scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor", kBoth, N::Unsupported,
+    {"scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor", kBoth, N::Keep,
      OP { return scatter_add(a[0].tensor(), a[1].to_int(), a[2].tensor(), a[3].tensor()); }, "scatter",
      "index", &grad::scatter_add},
-    {"scatter_add_(Tensor self, int dim, Tensor index, Tensor src) -> Tensor", kMethod, N::Unsupported,
+    {"scatter_add_(Tensor self, int dim, Tensor index, Tensor src) -> Tensor", kMethod, N::Keep,
      OP { return scatter_add_(a[0].tensor(), a[1].to_int(), a[2].tensor(), a[3].tensor()); }, "scatter",
      "index", &grad::scatter_add},
-    {"index_add_(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor", kMethod, N::Unsupported,
+    {"index_add_(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor", kMethod, N::Keep,
      OP { return index_add_(a[0].tensor(), a[1].to_int(), a[2].tensor(), a[3].tensor(), a[4].scalar()); }, "index_add",
      "index", &grad::index_add},
-    {"index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor", kBoth, N::Unsupported,
+    {"index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor", kBoth, N::Keep,
      OP { return index_add(a[0].tensor(), a[1].to_int(), a[2].tensor(), a[3].tensor(), a[4].scalar()); }, "index_add",
      "index", &grad::index_add},
-    {"index_copy_(Tensor self, int dim, Tensor index, Tensor source) -> Tensor", kMethod, N::Unsupported,
+    {"index_copy_(Tensor self, int dim, Tensor index, Tensor source) -> Tensor", kMethod, N::Keep,
      OP { return index_copy_(a[0].tensor(), a[1].to_int(), a[2].tensor(), a[3].tensor()); }, "index_copy",
      "index", &grad::index_copy},
-    {"index_copy(Tensor self, int dim, Tensor index, Tensor source) -> Tensor", kBoth, N::Unsupported,
+    {"index_copy(Tensor self, int dim, Tensor index, Tensor source) -> Tensor", kBoth, N::Keep,
      OP { return index_copy(a[0].tensor(), a[1].to_int(), a[2].tensor(), a[3].tensor()); }, "index_copy",
      "index", &grad::index_copy},
     // Fill values: a Python number or a 0-d tensor (the Tensor overloads come first to check that).
@@ -96,10 +96,10 @@ const OpDef kOps[] = {
     {"masked_select(Tensor self, Tensor mask) -> Tensor", kBoth, N::Unsupported,
      OP { return masked_select(a[0].tensor(), a[1].tensor()); }, "masked_select",
      "mask", &grad::masked_select},
-    {"masked_scatter_(Tensor self, Tensor mask, Tensor source) -> Tensor", kMethod, N::Unsupported,
+    {"masked_scatter_(Tensor self, Tensor mask, Tensor source) -> Tensor", kMethod, N::Keep,
      OP { return masked_scatter_(a[0].tensor(), a[1].tensor(), a[2].tensor()); }, "masked_scatter",
      "mask", &grad::masked_scatter},
-    {"masked_scatter(Tensor self, Tensor mask, Tensor source) -> Tensor", kBoth, N::Unsupported,
+    {"masked_scatter(Tensor self, Tensor mask, Tensor source) -> Tensor", kBoth, N::Keep,
      OP { return masked_scatter(a[0].tensor(), a[1].tensor(), a[2].tensor()); }, "masked_scatter",
      "mask", &grad::masked_scatter},
     // Tensor.where(condition, y) puts self second: core/_tensor.py defines that method.
@@ -123,17 +123,17 @@ const OpDef kOps[] = {
     {"take(Tensor self, Tensor index) -> Tensor", kBoth, N::Unsupported,
      OP { return take(a[0].tensor(), a[1].tensor()); }, "take",
      "index", &grad::take},
-    {"put_(Tensor self, Tensor index, Tensor source, bool accumulate=False) -> Tensor", kMethod, N::Unsupported,
+    {"put_(Tensor self, Tensor index, Tensor source, bool accumulate=False) -> Tensor", kMethod, N::Keep,
      OP { return put_(a[0].tensor(), a[1].tensor(), a[2].tensor(), a[3].to_bool()); }, "put",
      "index", &grad::put},
-    {"put(Tensor self, Tensor index, Tensor source, bool accumulate=False) -> Tensor", kBoth, N::Unsupported,
+    {"put(Tensor self, Tensor index, Tensor source, bool accumulate=False) -> Tensor", kBoth, N::Keep,
      OP { return put(a[0].tensor(), a[1].tensor(), a[2].tensor(), a[3].to_bool()); }, "put",
      "index", &grad::put},
     // Tensor?[] arguments are not generated by the op matrix: tests/core/test_indexing.py covers these.
-    {"index_put_(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor", kMethod, N::Unsupported,
+    {"index_put_(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor", kMethod, N::Keep,
      OP { return index_put_(a[0].tensor(), a[1].tensor_list(), a[2].tensor(), a[3].to_bool()); }, "index_put",
      "indices", &grad::index_put},
-    {"index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor", kBoth, N::Unsupported,
+    {"index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor", kBoth, N::Keep,
      OP { return index_put(a[0].tensor(), a[1].tensor_list(), a[2].tensor(), a[3].to_bool()); }, "index_put",
      "indices", &grad::index_put},
 

@@ -39,7 +39,7 @@ const OpDef kLossOps[] = {
     // ---------------------------------------------------------------- loss
     {"_nll_loss_forward(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100) "
      "-> (Tensor output, Tensor total_weight)",
-     kFunction, N::Unsupported,
+     kFunction, N::Custom,
      OP { return pair(nll_loss_forward(a[0].tensor(), a[1].tensor(), opt(a[2]), a[3].to_int(), a[4].to_int())); },
      "nll_loss", "target weight result", &nll_loss_grad},
     {"_nll_loss_backward(Tensor grad_output, Tensor target, Tensor? weight, int reduction, int ignore_index, "
@@ -52,22 +52,22 @@ const OpDef kLossOps[] = {
      "", "target weight", &nll_loss_backward_grad},
     // Elementwise losses: one node each (MseLossBackward0 ...), as PyTorch records them; internal
     // like torch._C._nn's, core.nn.functional calls them.
-    {"mse_loss(Tensor self, Tensor target, int reduction=1) -> Tensor", kInternal, N::Unsupported,
+    {"mse_loss(Tensor self, Tensor target, int reduction=1) -> Tensor", kInternal, N::Custom,
      OP { return mse_loss(a[0].tensor(), a[1].tensor(), a[2].to_int()); }, "", "self target", &grad::mse_loss},
     {"smooth_l1_loss(Tensor self, Tensor target, int reduction=1, float beta=1.0) -> Tensor", kInternal,
-     N::Unsupported, OP { return smooth_l1_loss(a[0].tensor(), a[1].tensor(), a[2].to_int(), a[3].to_double()); },
+     N::Custom, OP { return smooth_l1_loss(a[0].tensor(), a[1].tensor(), a[2].to_int(), a[3].to_double()); },
      "", "self target", &grad::smooth_l1_loss},
     {"huber_loss(Tensor self, Tensor target, int reduction=1, float delta=1.0) -> Tensor", kInternal,
-     N::Unsupported, OP { return huber_loss(a[0].tensor(), a[1].tensor(), a[2].to_int(), a[3].to_double()); },
+     N::Custom, OP { return huber_loss(a[0].tensor(), a[1].tensor(), a[2].to_int(), a[3].to_double()); },
      "", "self target", &grad::huber_loss},
-    {"soft_margin_loss(Tensor self, Tensor target, int reduction=1) -> Tensor", kInternal, N::Unsupported,
+    {"soft_margin_loss(Tensor self, Tensor target, int reduction=1) -> Tensor", kInternal, N::Custom,
      OP { return soft_margin_loss(a[0].tensor(), a[1].tensor(), a[2].to_int()); }, "", "self target",
      &grad::soft_margin_loss},
     {"binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=1) -> Tensor", kInternal,
-     N::Unsupported, OP { return binary_cross_entropy(a[0].tensor(), a[1].tensor(), opt(a[2]), a[3].to_int()); },
+     N::Custom, OP { return binary_cross_entropy(a[0].tensor(), a[1].tensor(), opt(a[2]), a[3].to_int()); },
      "", "self target weight", &grad::binary_cross_entropy},
     {"binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, "
-     "int reduction=1) -> Tensor", kInternal, N::Unsupported,
+     "int reduction=1) -> Tensor", kInternal, N::Custom,
      OP {
        return binary_cross_entropy_with_logits(a[0].tensor(), a[1].tensor(), opt(a[2]), opt(a[3]), a[4].to_int());
      },

@@ -131,10 +131,10 @@ const OpDef kNnPoolOps[] = {
     {"affine_grid_generator(Tensor theta, int[] size, bool align_corners) -> Tensor", kFunction, N::Unsupported,
      OP { return affine_grid_generator(a[0].tensor(), a[1].int_list(), a[2].to_bool()); }, "affine_grid",
      "", &grad::affine_grid_backward},
-    {"pixel_shuffle(Tensor self, int upscale_factor) -> Tensor", kFunction, N::Unsupported,
+    {"pixel_shuffle(Tensor self, int upscale_factor) -> Tensor", kFunction, N::Keep,
      OP { return pixel_shuffle(a[0].tensor(), a[1].to_int()); }, "pixel_shuffle",
      "", GRAD { return {F::tensor_call(TZ_OP("pixel_unshuffle"), {c.grad(), c.arg("upscale_factor")})}; }},
-    {"pixel_unshuffle(Tensor self, int downscale_factor) -> Tensor", kFunction, N::Unsupported,
+    {"pixel_unshuffle(Tensor self, int downscale_factor) -> Tensor", kFunction, N::Keep,
      OP { return pixel_unshuffle(a[0].tensor(), a[1].to_int()); }, "pixel_unshuffle",
      "", GRAD { return {F::tensor_call(TZ_OP("pixel_shuffle"), {c.grad(), c.arg("downscale_factor")})}; }},
 

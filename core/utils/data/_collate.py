@@ -10,6 +10,7 @@ import re
 import numpy as np
 
 import core
+from core._native import _C
 from core.utils.data import _worker
 
 __all__ = ["default_collate", "default_convert", "collate", "default_collate_fn_map"]
@@ -47,8 +48,18 @@ def _stack_arrays(arrays):
 
 def collate_tensor_fn(batch, *, collate_fn_map=None):
     if _numpy_dtype(batch[0].dtype) is not None and all(t.dtype == batch[0].dtype for t in batch):
-        return _stack_arrays([t.numpy() for t in batch])
+        return _named_like_stack(_stack_arrays([t.numpy() for t in batch]), batch)
     return core.stack(batch, 0)  # mixed dtypes promote as torch.stack; bfloat16 has no numpy view
+
+
+def _named_like_stack(out, batch):
+    # The names core.stack gives: the samples' names unified, the new batch dim unnamed.
+    if any(_C._has_names(t) for t in batch):
+        names = batch[0].names
+        for t in batch[1:]:
+            names = _C._unify_names(names, t.names)
+        out.names = (None,) + tuple(names)
+    return out
 
 
 def collate_numpy_array_fn(batch, *, collate_fn_map=None):

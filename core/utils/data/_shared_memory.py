@@ -26,6 +26,7 @@ import weakref
 import numpy as np
 
 import core
+from core._native import _C
 
 SHM_DIR = "/dev/shm" if os.path.isdir("/dev/shm") else tempfile.gettempdir()
 NAME_PREFIX = "tzdl."
@@ -110,6 +111,8 @@ def _extent(array):
 def _as_array(obj):
     # The numpy view of a payload that travels through shared memory, or None to pickle it.
     if type(obj) is core.Tensor:
+        if _C._has_names(obj):  # pickled as usual, so that its names travel with it
+            return None
         try:
             return obj.numpy()
         except TypeError:  # bfloat16, quantized: no numpy view; pickled as usual

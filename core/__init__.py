@@ -91,3 +91,10 @@ from core import distributed  # noqa: E402  (MPI itself starts only in init_proc
 from core import backends, quantization  # noqa: E402,F401  (eager-mode quantization on nn)
 from core import profiler  # noqa: E402,F401  (torch.profiler: op recording is off until a profile starts)
 from core import cuda, accelerator, onnx  # noqa: E402,F401  (torch.cuda / torch.accelerator of a CPU-only build)
+
+
+def compile(model, example_inputs=None):  # noqa: A001 - torch.compile's name
+    """The model compiled for inference (core.jit.compile: a C++ program of fused ops)."""
+    from core import jit
+
+    return jit.compile(model, example_inputs)

@@ -10,5 +10,6 @@ void init_autograd(pybind11::module_& m);
 void init_indexing(pybind11::module_& m);
 void init_quantized(pybind11::module_& m);
 void init_profiler(pybind11::module_& m);
+void init_jit(pybind11::module_& m);
 void init_names(pybind11::module_& m);
 }  // namespace tz::py

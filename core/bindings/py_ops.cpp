@@ -190,6 +190,41 @@ bool find_extra_keywords(const PyOp* op, PyObject* const* kwargs, PyObject* kwna
   return any;
 }
 
+// PyTorch's __torch_function__ protocol: an argument that is not a tensor but whose type
+// defines __torch_function__ (core.fx.Proxy) takes the call over. Looked for only once no
+// overload accepted the arguments, so calls on tensors never pay for it.
+PyObject* torch_function_handler(PyObject* o) {
+  if (is_tensor(o) || o == Py_None || PyLong_Check(o) || PyFloat_Check(o) || PyUnicode_Check(o)) return nullptr;
+  PyObject* handler = PyObject_GetAttrString(reinterpret_cast<PyObject*>(Py_TYPE(o)), "__torch_function__");
+  if (!handler) PyErr_Clear();
+  return handler;
+}
+
+bool call_torch_function(PyObject* self, PyObject* const* args, size_t nargs, PyObject* kwnames, PyObject*& result) {
+  size_t total = nargs + (kwnames ? PyTuple_GET_SIZE(kwnames) : 0);
+  PyObject* handler = nullptr;
+  PyObject* owner = nullptr;
+  for (size_t i = 0; i < total && !handler; ++i) {
+    handler = torch_function_handler(owner = args[i]);
+    if (!handler && (PyList_Check(args[i]) || PyTuple_Check(args[i]))) {
+      for (Py_ssize_t k = 0; k < PySequence_Fast_GET_SIZE(args[i]) && !handler; ++k)
+        handler = torch_function_handler(owner = PySequence_Fast_ITEMS(args[i])[k]);
+    }
+  }
+  if (!handler) return false;
+  PyObject* positional = PyTuple_New(static_cast<Py_ssize_t>(nargs));
+  for (size_t i = 0; i < nargs; ++i) PyTuple_SET_ITEM(positional, i, new_ref(args[i]));
+  PyObject* keywords = PyDict_New();
+  for (size_t k = nargs; k < total; ++k) PyDict_SetItem(keywords, PyTuple_GET_ITEM(kwnames, k - nargs), args[k]);
+  PyObject* types = PyTuple_Pack(1, reinterpret_cast<PyObject*>(Py_TYPE(owner)));
+  result = PyObject_CallFunctionObjArgs(handler, self, types, positional, keywords, nullptr);
+  Py_DECREF(types);
+  Py_DECREF(keywords);
+  Py_DECREF(positional);
+  Py_DECREF(handler);
+  return true;
+}
+
 PyObject* op_vectorcall(PyObject* self, PyObject* const* args, size_t nargsf, PyObject* kwnames) {
   size_t nargs = PyVectorcall_NARGS(nargsf);
   PyObject* extra[kNumExtra] = {};
@@ -221,6 +256,7 @@ PyObject* op_vectorcall_schema(PyObject* self, PyObject* const* args, size_t nar
       for (const Tensor& out : propagate_names(*candidate, stack, result)) autograd::note_names(out);
     return value_to_py(result, candidate);
   }
+  if (PyObject* overridden = nullptr; call_torch_function(self, args, nargs, kwnames, overridden)) return overridden;
   std::string name = PyUnicode_AsUTF8(op->name);
   std::string msg;
   if (op->overloads->size() == 1) {
@@ -362,6 +398,8 @@ PyMethodDef set_keyword_hooks_def = {"_set_keyword_hooks", set_keyword_hooks, ME
                                      "_set_keyword_hooks(check_options, out_ops, write_out)"};
 
 }  // namespace
+
+PyObject* value_to_python(const Value& v) { return value_to_py(v, nullptr); }
 
 void init_ops(PyObject* module) {
   PyTypeObject& t = PyOpType;

@@ -1,14 +1,7 @@
-"""core.onnx (torch.onnx). The module imports so that programs naming it load; ONNX export itself
-is not built yet (it comes with the export issue), so export() raises a clear error."""
+"""core.onnx: export a model to an ONNX file (torch.onnx.export's signature), written with the
+`onnx` package (the optional extra `tensorzoo[onnx]`). Files: _export (tracing and the
+model proto), _symbolics (one converter per function), _context (an export's state)."""
+from core.onnx._context import ExportError
+from core.onnx._export import DEFAULT_OPSET, OperatorExportTypes, TrainingMode, export, is_in_onnx_export
 
-__all__ = ["export", "is_in_onnx_export"]
-
-
-def export(model, args, f, *positional, **keywords):
-    raise NotImplementedError("core.onnx.export(): ONNX export is not implemented yet in tensorzoo "
-                              "(the torch.onnx.export graph exporter is missing); save the weights with "
-                              "core.save(model.state_dict(), path) instead")
-
-
-def is_in_onnx_export():
-    return False
+__all__ = ["export", "is_in_onnx_export", "TrainingMode", "OperatorExportTypes", "ExportError", "DEFAULT_OPSET"]

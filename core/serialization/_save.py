@@ -36,9 +36,12 @@ def save(obj, f, pickle_module=None, pickle_protocol=DEFAULT_PROTOCOL,
             _write_legacy(stream, buffer.getvalue(), storages, pickle_protocol)
 
 
-def _write_zip(stream, prefix, data_pkl, storages, disable_byteorder):
+def _write_zip(stream, prefix, data_pkl, storages, disable_byteorder, extra_records=()):
+    """extra_records: (name, bytes) pairs written after data.pkl (core.jit's graph record)."""
     writer = ZipWriter(stream, prefix)
     writer.write_record("data.pkl", data_pkl)
+    for name, payload in extra_records:
+        writer.write_record(name, payload)
     writer.write_record(".format_version", b"1")
     writer.write_record(".storage_alignment", b"64")
     if not disable_byteorder:

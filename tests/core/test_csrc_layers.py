@@ -7,7 +7,7 @@ import re
 CSRC = pathlib.Path(__file__).resolve().parents[2] / "core" / "csrc"
 RANK = {
     "tensor": 0, "iter": 1, "kernels": 2, "random": 3, "quantized": 3, "ops": 4,
-    "autograd": 5, "derivatives": 6, "op_table": 7,
+    "autograd": 5, "derivatives": 6, "op_table": 7, "jit": 8,
 }
 # Known upward includes, to be cut: the samplers and the quantizers convert dtypes with ops/.
 KNOWN = {("random", "ops"), ("quantized", "ops")}

@@ -159,12 +159,9 @@ def test_data_parallel_on_cpu():
     assert core.nn.parallel.data_parallel(inner, x).shape == (4, 2)
 
 
-def test_onnx_imports_and_export_says_what_is_missing():
-    import core.onnx
-
-    assert core.onnx.is_in_onnx_export() is False
-    with pytest.raises(NotImplementedError, match="ONNX export is not implemented"):
-        core.onnx.export(nn.Linear(2, 2), (core.ones(1, 2),), "model.onnx")
+def test_onnx_is_imported_with_core():
+    assert core.onnx.is_in_onnx_export() is False  # export itself: tests/core/onnx
+    assert callable(core.onnx.export)
 
 
 Point = collections.namedtuple("Point", "x y")

@@ -13,6 +13,8 @@
 //   - few input channels (groups == 1, C <= 4: image stems): a direct forward kernel with
 //     output channels in lanes, and for NCHW a direct weight gradient with output columns in
 //     lanes (kernels/isa/conv_direct_kernels.cpp).
+//   - the inference epilogue of _conv2d_fused (residual add, activation) on a block of
+//     output (kernels/isa/conv_epilogue_kernels.cpp).
 #pragma once
 #include <cstdint>
 
@@ -102,5 +104,12 @@ struct SmallInputWeightGradArgs {
 };
 using SmallInputWeightGradFn = void (*)(DType dtype, const SmallInputWeightGradArgs& a, int64_t begin, int64_t end);
 extern DispatchStub<SmallInputWeightGradFn> conv_small_input_weight_grad_stub;
+
+// The inference epilogue fused into a regular convolution: y = act(y + residual), over n
+// consecutive elements of the output (residual: the same elements of a tensor of the output's
+// layout, or null). The activations compute as the eager activation kernels do.
+enum class ConvAct : uint8_t { None, Relu, Relu6, Hardswish, Hardsigmoid };
+using ConvEpilogueFn = void (*)(DType dtype, ConvAct act, void* y, const void* residual, int64_t n);
+extern DispatchStub<ConvEpilogueFn> conv_epilogue_stub;
 
 }  // namespace tz

@@ -25,6 +25,14 @@ TensorList convolution_grad(BackwardContext& c) {
   return grad::convolution(c, c.arg("transposed").to_bool(), 3, 4, 5, 7, 8);
 }
 
+// Inference only (core.jit's compiled programs): conv2d + bias, then an optional residual and
+// activation applied block by block inside the kernels. No derivative.
+Value conv_fused_op(Stack& a) {
+  const ConvEpilogue epilogue{conv_act_from_name(a[7].str()), a[8].opt_tensor()};
+  return convolution(a[0].tensor(), a[1].tensor(), a[2].opt_tensor(), a[3].int_list(), a[4].int_list(),
+                     a[5].int_list(), false, {}, a[6].to_int(), "_conv2d_fused", &epilogue);
+}
+
 const OpDef kConvOps[] = {
     {"conv1d(Tensor input, Tensor weight, Tensor? bias=None, int[1] stride=1, int[1] padding=0, int[1] dilation=1, int groups=1) -> Tensor",
      kFunction, N::Custom, OP { return conv_op(a, "conv1d"); }, "conv1d", "input weight", &conv_grad},
@@ -36,6 +44,8 @@ const OpDef kConvOps[] = {
     {"conv_transpose2d(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, int[2] padding=0, int[2] output_padding=0, int groups=1, int[2] dilation=1) -> Tensor",
      kFunction, N::Custom, OP { return conv_transpose_op(a, "conv_transpose2d"); }, "conv_transpose2d",
      "input weight", &conv_transpose_grad},
+    {"_conv2d_fused(Tensor input, Tensor weight, Tensor? bias, int[2] stride, int[2] padding, int[2] dilation, int groups, str activation, Tensor? residual) -> Tensor",
+     kInternal, N::Unsupported, OP { return conv_fused_op(a); }, ""},
     // The derivatives' building blocks: a convolution or its transpose, and the weight gradient.
     {"_convolution(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, int[] dilation, bool transposed, int[] output_padding, int groups) -> Tensor",
      kInternal, N::Unsupported,

@@ -75,6 +75,34 @@ bool is_pointwise(const ConvShape& s) {
   return s.KH == 1 && s.KW == 1 && s.sh == 1 && s.sw == 1 && s.ph == 0 && s.pw == 0 && s.OH == s.H && s.OW == s.W;
 }
 bool is_depthwise(const ConvShape& s) { return s.groups > 1 && s.groups == s.C; }
+
+// ---------------------------------------------------------------- the fused epilogue
+
+// The epilogue's residual in the output's memory layout (null when there is none).
+struct Epilogue {
+  ConvAct act = ConvAct::None;
+  Tensor residual;
+  bool active() const { return act != ConvAct::None || residual.defined(); }
+};
+
+// y[begin, end) = act(y + residual) over flat element indices of y's memory (the residual
+// has y's dtype and layout).
+template <typename T> void epilogue_range(const Epilogue& ep, T* y, int64_t begin, int64_t end) {
+  if (!ep.active() || end <= begin) return;
+  const T* res = ep.residual.defined() ? ep.residual.data<T>() + begin : nullptr;
+  conv_epilogue_stub(std::is_same_v<T, double> ? DType::Float64 : DType::Float32, ep.act, y + begin, res, end - begin);
+}
+
+void epilogue_range(const Epilogue& ep, const Tensor& y, int64_t begin, int64_t end) {
+  if (y.dtype() == DType::Float64) epilogue_range(ep, y.data<double>(), begin, end);
+  else epilogue_range(ep, y.data<float>(), begin, end);
+}
+
+// The epilogue over the whole output, for the paths that do not fuse it block by block.
+void epilogue_all(const Epilogue& ep, const Tensor& y) {
+  if (!ep.active()) return;
+  parallel_for(0, y.numel(), 16384, [&](int64_t b, int64_t e) { epilogue_range(ep, y, b, e); });
+}
 // The kernels' layout: NHWC when asked, and also for 1x1 images (N, C, 1, 1), where NCHW and
 // NHWC memory are the same and the NHWC kernels make one GEMM of the whole batch.
 bool rows_layout(const ConvShape& s, bool nhwc) { return nhwc || (s.H * s.W == 1 && s.OH * s.OW == 1); }
@@ -128,14 +156,38 @@ template <typename T> void fill_bias(T* y, const T* bias, const ConvShape& s, in
 
 // ---------------------------------------------------------------- the three GEMM kernels
 
+// Pixel rows per block of a blocked pointwise NHWC convolution: each block's GEMM output is
+// still in cache when its epilogue runs.
+constexpr int64_t kPointwiseBlockRows = 128;
+
 template <typename T>
-void gemm_forward(const T* x, const T* w, const T* bias, T* y, const ConvShape& s, bool nhwc) {
+void gemm_forward(const T* x, const T* w, const T* bias, T* y, const ConvShape& s, bool nhwc,
+                  const Epilogue& ep = Epilogue()) {
   const int64_t L = s.OH * s.OW, HW = s.H * s.W, KK = s.KH * s.KW, Cg = s.cg(), Og = s.og(), ckk = Cg * KK;
   const bool pw = is_pointwise(s), acc = bias != nullptr;
   if (nhwc && pw) {
+    const int64_t M = s.N * HW;
+    const auto rows = [&](int64_t r0, int64_t r1) {
+      if (bias)
+        for (int64_t r = r0; r < r1; ++r) std::memcpy(y + r * s.O, bias, s.O * sizeof(T));
+      for (int64_t g = 0; g < s.groups; ++g)
+        mm(r1 - r0, Og, Cg, x + r0 * s.C + g * Cg, s.C, 1, w + g * Og * Cg, 1, Cg, y + r0 * s.O + g * Og, s.O, 1, acc);
+      epilogue_range(ep, y, r0 * s.O, r1 * s.O);
+    };
+    // With an epilogue, blocks of rows run whole (GEMM, then epilogue while the block is in
+    // cache): on one thread one after another; on several, when there are rows enough for
+    // every thread (otherwise one GEMM splits over the pool and the epilogue follows).
+    const int64_t block = kPointwiseBlockRows;
+    if (ep.active() && M > block && (!can_split() || M >= 2 * get_num_threads() * block)) {
+      parallel_for(0, (M + block - 1) / block, 1, [&](int64_t b, int64_t e) {
+        rows(b * block, std::min(M, e * block));
+      });
+      return;
+    }
     if (bias) fill_bias(y, bias, s, 0, s.N, true);
     for (int64_t g = 0; g < s.groups; ++g)
-      mm(s.N * HW, Og, Cg, x + g * Cg, s.C, 1, w + g * Og * Cg, 1, Cg, y + g * Og, s.O, 1, acc);
+      mm(M, Og, Cg, x + g * Cg, s.C, 1, w + g * Og * Cg, 1, Cg, y + g * Og, s.O, 1, acc);
+    if (ep.active()) parallel_for(0, M * s.O, 16384, [&](int64_t b, int64_t e) { epilogue_range(ep, y, b, e); });
     return;
   }
   over_images(s.N, [&](int64_t n0, int64_t n1) {
@@ -153,6 +205,7 @@ void gemm_forward(const T* x, const T* w, const T* bias, T* y, const ConvShape& 
           mm(Og, L, ckk, wg, ckk, 1, pw ? xg : col.data(), L, 1, y + (n * s.O + g * Og) * L, L, 1, acc);
         }
       }
+      epilogue_range(ep, y, n * s.O * L, (n + 1) * s.O * L);  // this image, still in cache
     }
   });
 }
@@ -228,7 +281,7 @@ bool dw_grad_via_rows(const ConvShape& s, bool nhwc) { return !nhwc && s.OW < kD
 
 // y (allocated, in the kernels' layout) = depthwise conv of x (same layout) + bias.
 void depthwise_forward(const Tensor& x, const Tensor& w_, const Tensor& bias, const Tensor& y, const ConvShape& s,
-                       bool nhwc) {
+                       bool nhwc, const Epilogue& ep) {
   const DType dt = x.dtype();
   DepthwiseArgs a{s, x.raw_data(), nullptr, nullptr, y.raw_data()};
   Tensor w, b;
@@ -236,13 +289,19 @@ void depthwise_forward(const Tensor& x, const Tensor& w_, const Tensor& bias, co
     w = dw_weight_nhwc(w_, s.C);
     if (bias.defined()) b = contiguous(transpose(reshape(bias, {s.C, s.O / s.C}), 0, 1));
     a.w = w.raw_data(), a.bias = b.defined() ? b.raw_data() : nullptr;
-    parallel_for(0, s.N * s.OH, grain_for(s.OW * s.O * s.KH * s.KW),
-                 [&](int64_t b0, int64_t e0) { dw_fwd_nhwc_stub(dt, a, b0, e0); });
+    const int64_t row = s.OW * s.O;  // task (n, oh): one output row of every channel
+    parallel_for(0, s.N * s.OH, grain_for(s.OW * s.O * s.KH * s.KW), [&](int64_t b0, int64_t e0) {
+      dw_fwd_nhwc_stub(dt, a, b0, e0);
+      epilogue_range(ep, y, b0 * row, e0 * row);
+    });
   } else {
     w = contiguous(w_);
     a.w = w.raw_data(), a.bias = bias.defined() ? bias.raw_data() : nullptr;
-    parallel_for(0, s.N * s.O, grain_for(s.OH * s.OW * s.KH * s.KW),
-                 [&](int64_t b0, int64_t e0) { dw_fwd_nchw_stub(dt, a, b0, e0); });
+    const int64_t plane = s.OH * s.OW;  // task (n, o): one output plane
+    parallel_for(0, s.N * s.O, grain_for(s.OH * s.OW * s.KH * s.KW), [&](int64_t b0, int64_t e0) {
+      dw_fwd_nchw_stub(dt, a, b0, e0);
+      epilogue_range(ep, y, b0 * plane, e0 * plane);
+    });
   }
 }
 
@@ -282,8 +341,9 @@ Tensor depthwise_backward_weight(const Tensor& x, const Tensor& gy, const ConvSh
 constexpr int64_t kSmallInputMaxChannels = 4;
 bool uses_small_input_kernel(const ConvShape& s) { return s.groups == 1 && s.C <= kSmallInputMaxChannels; }
 
+// x is read in its own layout (NCHW or NHWC memory), y is written in the output's (nhwc).
 void small_input_forward(const Tensor& x, const Tensor& w_, const Tensor& bias, const Tensor& y, const ConvShape& s,
-                         bool nhwc) {
+                         bool nhwc, const Epilogue& ep) {
   const DType dt = x.dtype();
   const int64_t per_64_bytes = 64 / itemsize(dt), opad = (s.O + per_64_bytes - 1) / per_64_bytes * per_64_bytes;
   // (O, C, KH, KW) -> (KH, KW, C, Opad), zeros past O
@@ -291,10 +351,16 @@ void small_input_forward(const Tensor& x, const Tensor& w_, const Tensor& bias, 
   copy_(narrow(w, 3, 0, s.O), permute(w_, {2, 3, 1, 0}));
   SmallInputConvArgs a{s, x.raw_data(), w.raw_data(), bias.defined() ? bias.raw_data() : nullptr, y.raw_data(), opad,
                        0, 0, 0, 0, 0};
-  if (nhwc) a.x_c = 1, a.x_h = s.W * s.C, a.x_w = s.C, a.y_o = 1, a.y_w = s.O;
-  else a.x_c = s.H * s.W, a.x_h = s.W, a.x_w = 1, a.y_o = s.OH * s.OW, a.y_w = 1;
-  parallel_for(0, s.N * s.OH, grain_for(s.OW * s.O * s.C * s.KH * s.KW),
-               [&](int64_t b, int64_t e) { conv_small_input_stub(dt, a, b, e); });
+  if (is_contiguous_as(x, MemoryFormat::ChannelsLast) && !x.is_contiguous()) a.x_c = 1, a.x_h = s.W * s.C, a.x_w = s.C;
+  else a.x_c = s.H * s.W, a.x_h = s.W, a.x_w = 1;
+  if (nhwc) a.y_o = 1, a.y_w = s.O;
+  else a.y_o = s.OH * s.OW, a.y_w = 1;
+  const int64_t row = s.OW * s.O;  // task (n, oh): in NHWC one contiguous output row
+  parallel_for(0, s.N * s.OH, grain_for(s.OW * s.O * s.C * s.KH * s.KW), [&](int64_t b, int64_t e) {
+    conv_small_input_stub(dt, a, b, e);
+    if (nhwc) epilogue_range(ep, y, b * row, e * row);
+  });
+  if (!nhwc) epilogue_all(ep, y);
 }
 
 // The weight gradient (O, C, KH, KW) from NCHW x and gy, the rows (n, oh) split over the pool.
@@ -313,26 +379,45 @@ Tensor small_input_backward_weight(const Tensor& x, const Tensor& gy, const Conv
 // ---------------------------------------------------------------- 4-d drivers
 
 // y = conv(x, w) + bias on 4-d tensors of one float dtype.
-Tensor forward_4d(const Tensor& x_, const Tensor& w_, const Tensor& bias_, const ConvShape& s, bool nhwc_out) {
+// y = conv(x, w) + bias on 4-d tensors of one float dtype, then the epilogue (fused into the
+// kernels' blocks where they allow it).
+Tensor forward_4d(const Tensor& x_, const Tensor& w_, const Tensor& bias_, const ConvShape& s, bool nhwc_out,
+                  const ConvEpilogue* epilogue = nullptr) {
   const DType dt = x_.dtype();
   const bool nhwc = rows_layout(s, nhwc_out);
-  Tensor x = in_layout(x_, nhwc_out);
   Tensor y = new_4d(s.N, s.O, s.OH, s.OW, dt, nhwc_out);
   Tensor bias = bias_.defined() ? contiguous(bias_) : Tensor();
   if (y.numel() == 0) return y;
+  Epilogue ep;
+  if (epilogue) {
+    ep.act = epilogue->act;
+    if (epilogue->residual.defined()) {
+      TZ_CHECK(epilogue->residual.sizes() == y.sizes(), Runtime, "_conv2d_fused(): residual of shape ",
+               shape_str(epilogue->residual.sizes()), " does not match the output's ", shape_str(y.sizes()));
+      ep.residual = to_dtype(in_layout(epilogue->residual, nhwc_out), dt);
+    }
+  }
+  if (uses_small_input_kernel(s)) {  // reads a dense input in either layout where it is: no conversion
+    const bool dense = x_.is_contiguous() || is_contiguous_as(x_, MemoryFormat::ChannelsLast);
+    small_input_forward(dense ? x_ : in_layout(x_, nhwc_out), w_, bias, y, s, nhwc, ep);
+    return y;
+  }
+  Tensor x = in_layout(x_, nhwc_out);
   if (is_depthwise(s)) {
-    depthwise_forward(x, w_, bias, y, s, nhwc);
+    depthwise_forward(x, w_, bias, y, s, nhwc, ep);
     return y;
   }
-  if (uses_small_input_kernel(s)) {
-    small_input_forward(x, w_, bias, y, s, nhwc);
+  if (uses_dilated_gemm(s)) {
+    y = dilated_conv_forward(x, w_, bias, s, nhwc_out);
+    if (ep.residual.defined()) ep.residual = to_dtype(in_layout(ep.residual, suggest_memory_format(y) ==
+                                                                      MemoryFormat::ChannelsLast), dt);
+    epilogue_all(ep, y);
     return y;
   }
-  if (uses_dilated_gemm(s)) return dilated_conv_forward(x, w_, bias, s, nhwc_out);
   Tensor w = gemm_weight(w_, nhwc);
   for_float(dt, [&](auto tag) {
     using T = decltype(tag);
-    gemm_forward<T>(x.data<T>(), w.data<T>(), bias.defined() ? bias.data<T>() : nullptr, y.data<T>(), s, nhwc);
+    gemm_forward<T>(x.data<T>(), w.data<T>(), bias.defined() ? bias.data<T>() : nullptr, y.data<T>(), s, nhwc, ep);
   });
   return y;
 }
@@ -432,9 +517,21 @@ void add_bias(const Tensor& y, const Tensor& bias, bool nhwc) {
 
 }  // namespace
 
+ConvAct conv_act_from_name(const std::string& name) {
+  if (name == "none") return ConvAct::None;
+  if (name == "relu") return ConvAct::Relu;
+  if (name == "relu6") return ConvAct::Relu6;
+  if (name == "hardswish") return ConvAct::Hardswish;
+  if (name == "hardsigmoid") return ConvAct::Hardsigmoid;
+  fail(ErrorKind::Value, "_conv2d_fused(): unknown activation '", name,
+       "' (expected none, relu, relu6, hardswish or hardsigmoid)");
+}
+
 Tensor convolution(const Tensor& input, const Tensor& weight, const Tensor& bias, const IntList& stride,
                    const IntList& padding, const IntList& dilation, bool transposed,
-                   const IntList& output_padding, int64_t groups, const char* op) {
+                   const IntList& output_padding, int64_t groups, const char* op, const ConvEpilogue* epilogue) {
+  TZ_CHECK(!epilogue || (!transposed && weight.dim() == 4 && input.dim() == 4), Runtime, op,
+           "(): a fused epilogue needs a regular 2-d convolution of a batched input");
   const int64_t want = spatial_dims_of(op);
   if (want > 0) {
     TZ_CHECK(input.dim() == want + 1 || input.dim() == want + 2, Runtime, "Expected ", want + 1, "D (unbatched) or ",
@@ -524,7 +621,7 @@ Tensor convolution(const Tensor& input, const Tensor& weight, const Tensor& bias
       x4 = contiguous(tz::pad(x4, {pad[1], pad[1], pad[0], pad[0]}), format_of(nhwc));
       used_pad = {0, 0};
     }
-    y = forward_4d(x4, w4, b, regular_shape(x4.sizes(), w4.sizes(), out2, st, used_pad, dil, groups), nhwc);
+    y = forward_4d(x4, w4, b, regular_shape(x4.sizes(), w4.sizes(), out2, st, used_pad, dil, groups), nhwc, epilogue);
   } else {
     // The regular convolution whose input gradient this is: input (N, out_ch, out2), output x4.
     const Shape reg_in{x4.size(0), out_ch, out2[0], out2[1]};

@@ -2,6 +2,9 @@
 // im2col / col2im (F.unfold / F.fold). 1-d runs as 2-d with H = 1. Channels-last inputs
 // (or weights) take the NHWC kernels and give a channels-last result, like PyTorch.
 #pragma once
+#include <string>
+
+#include "kernels/conv.h"
 #include "ops/value.h"
 #include "tensor/tensor.h"
 
@@ -11,9 +14,19 @@ namespace tz {
 // (C, O / groups, *kernel) when transposed; bias (O) or undefined. The number of spatial
 // dims comes from the weight. `op` names the caller in messages and shape checks
 // ("conv2d" expects 2 spatial dims; "_convolution" takes 1 or 2).
+// An inference epilogue fused into a regular convolution: y = act(conv(x, w) + bias + residual),
+// applied to each block of output while the kernel that wrote it still has it in cache
+// (ConvAct: kernels/conv.h).
+ConvAct conv_act_from_name(const std::string& name);  // "none", "relu", "relu6", "hardswish", "hardsigmoid"
+struct ConvEpilogue {
+  ConvAct act = ConvAct::None;
+  Tensor residual;  // undefined, or the output's shape
+};
+
 Tensor convolution(const Tensor& input, const Tensor& weight, const Tensor& bias, const IntList& stride,
                    const IntList& padding, const IntList& dilation, bool transposed,
-                   const IntList& output_padding, int64_t groups, const char* op);
+                   const IntList& output_padding, int64_t groups, const char* op,
+                   const ConvEpilogue* epilogue = nullptr);
 
 // Gradient of the weight of the regular convolution of `input` giving `grad_output`
 // (a transposed convolution's weight gradient is this with the roles swapped).

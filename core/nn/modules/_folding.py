@@ -59,7 +59,8 @@ def run_folded(modules, input):
     return input
 
 
-def applicable(sequential):
-    """Whether this call may take the folding path (no recording, no global hooks)."""
-    return (not sequential.training and not core.is_grad_enabled()
+def applicable(sequential, input):
+    """Whether this call may take the folding path (no recording, no global hooks, a real
+    tensor: graph tracers (core.fx, core.jit) see the modules themselves)."""
+    return (isinstance(input, core.Tensor) and not sequential.training and not core.is_grad_enabled()
             and not _module._global_forward_pre_hooks and not _module._global_forward_hooks)

@@ -73,7 +73,7 @@ class Sequential(Module):
         return self
 
     def forward(self, input):
-        if _folding.applicable(self):  # inference: Conv2d + BatchNorm2d pairs run as one conv
+        if _folding.applicable(self, input):  # inference: Conv2d + BatchNorm2d pairs run as one conv
             return _folding.run_folded(list(self._modules.values()), input)
         for module in self._modules.values():
             input = module(input)

@@ -52,6 +52,7 @@ PATHS = [
     ((2, 3, 17, 19), (20, 3, 3, 3), dict(stride=2, padding=1)),
     ((1, 2, 9, 12), (16, 2, 5, 5), dict(padding=2)),
     ((1, 3, 20, 21), (24, 3, 7, 7), dict(stride=2, padding=3)),
+    ((1, 3, 10, 11), (48, 3, 3, 3), dict(padding=1)),  # two-vector blocks and a one-vector one
     # Dilated, groups 1, stride 1: GEMMs over output regions with the in-image taps only. Rates
     # past the image (the centre tap alone), bands of pruned taps, padding past d*(k-1) (the data
     # gradient then goes through im2col) and outputs that read no tap at all (bias only).
@@ -163,6 +164,7 @@ def test_nhwc_and_nchw_agree_on_gradients():
     ((2, 3, 17, 19), (20, 3, 3, 3), dict(stride=2, padding=1)),
     ((1, 2, 9, 30), (6, 2, 5, 5), dict(padding=2)),
     ((1, 3, 20, 21), (24, 3, 7, 7), dict(stride=2, padding=3)),
+    ((1, 3, 10, 11), (48, 3, 3, 3), dict(padding=1)),  # two-vector blocks and a one-vector one
     ((2, 1, 12, 40), (5, 1, 3, 3), dict(stride=(1, 2), padding=2, dilation=2)),
     ((1, 3, 11, 13), (4, 3, 3, 3), dict(stride=3, padding=1)),  # stride 3: through im2col
 ])

@@ -44,6 +44,8 @@ EXEMPT = {
     "_adaptive_avg_pool2d_backward": _backward("adaptive_avg_pool2d"),
     "_avg_pool2d_backward": _backward("avg_pool2d"),
     "_conv_backward_weight": _backward("conv2d"),
+    "_conv2d_fused": Exempt("inference only, no derivative: every kernel path against conv2d and the activation",
+                            tested_in="core/jit/test_conv_fused.py"),
     "_log_softmax_backward_data": _backward("log_softmax"),
     "_max_pool_backward": _backward("max_pool2d"),
     "_nll_loss_backward": _backward("_nll_loss_forward"),

@@ -1,7 +1,8 @@
 // Direct convolution for few input channels (see SmallInputConvArgs in kernels/conv.h):
-// output channels in vector lanes, two vectors of them at a time; each tap broadcasts one
-// input value. Four output pixels share every weight load where all their taps are inside
-// the input (one flat loop over the taps); border pixels go one at a time over their valid taps.
+// output channels in vector lanes, two vectors of them at a time (one for an odd last
+// vector); each tap broadcasts one input value. Four output pixels share every weight load
+// where all their taps are inside the input (one flat loop over the taps); border pixels go
+// one at a time over their valid taps.
 #include <algorithm>
 #include <cmath>
 #include <type_traits>
@@ -18,83 +19,82 @@ using vm::kLanes;
 using vm::vec;
 using vm::vfma;
 
-// Two vectors of bias from o0 (zeros past O, or without a bias).
-template <typename T> TZ_VINLINE void load_bias(const T* bias, int64_t o0, int64_t O, vec<T>* b) {
+// NV vectors of bias from o0 (zeros past O, or without a bias).
+template <int NV, typename T> TZ_VINLINE void load_bias(const T* bias, int64_t o0, int64_t O, vec<T>* b) {
   constexpr int64_t L = kLanes<T>;
-  alignas(vm::kVecBytes) T lanes[2 * L] = {};
+  alignas(vm::kVecBytes) T lanes[NV * L] = {};
   if (bias)
-    for (int64_t l = 0; l < 2 * L && o0 + l < O; ++l) lanes[l] = bias[o0 + l];
-  b[0] = vm::load(lanes), b[1] = vm::load(lanes + L);
+    for (int64_t l = 0; l < NV * L && o0 + l < O; ++l) lanes[l] = bias[o0 + l];
+  for (int v = 0; v < NV; ++v) b[v] = vm::load(lanes + v * L);
 }
 
-// Stores two vectors of outputs (channels o0 ...) of one pixel.
-template <typename T>
+// Stores NV vectors of outputs (channels o0 ...) of one pixel.
+template <int NV, typename T>
 TZ_VINLINE void store_pixel(const SmallInputConvArgs& a, const vec<T>* acc, int64_t o0, T* y) {
   constexpr int64_t L = kLanes<T>;
-  const int64_t count = std::min<int64_t>(2 * L, a.s.O - o0);
-  if (a.y_o == 1 && count == 2 * L) {  // NHWC: the channels are contiguous
-    vm::store(y + o0, acc[0]);
-    vm::store(y + o0 + L, acc[1]);
+  const int64_t count = std::min<int64_t>(NV * L, a.s.O - o0);
+  if (a.y_o == 1) {  // NHWC: the channels are contiguous
+    for (int v = 0; v < NV; ++v) {
+      const int64_t n = count - v * L;
+      if (n >= L) vm::store(y + o0 + v * L, acc[v]);
+      else if (n > 0) vm::store_partial(y + o0 + v * L, acc[v], n);
+    }
     return;
   }
-  alignas(vm::kVecBytes) T lanes[2 * L];
-  vm::store(lanes, acc[0]);
-  vm::store(lanes + L, acc[1]);
+  alignas(vm::kVecBytes) T lanes[NV * L];
+  for (int v = 0; v < NV; ++v) vm::store(lanes + v * L, acc[v]);
   for (int64_t l = 0; l < count; ++l) y[(o0 + l) * a.y_o] = lanes[l];
 }
 
 // Four interior pixels (every tap inside the input), `pixel_step` apart in the input, over
-// the taps listed in `taps` (input offsets, in the packed weight's (kh, kw, c) order).
-template <typename T>
+// the taps listed in `taps` (input offsets, in the packed weight's (kh, kw, c) order); NV
+// vectors of output channels from o0.
+template <int NV, typename T>
 TZ_VINLINE void four_pixels(const SmallInputConvArgs& a, const T* x, int64_t pixel_step, const int64_t* taps,
                             int64_t n_taps, const T* w, int64_t o0, const T* bias, T* y) {
   using V = vec<T>;
   constexpr int64_t L = kLanes<T>;
-  V b[2];
-  load_bias(bias, o0, a.s.O, b);
-  V a00 = b[0], a01 = b[1], a10 = b[0], a11 = b[1], a20 = b[0], a21 = b[1], a30 = b[0], a31 = b[1];
+  V acc[4][NV];
+  load_bias<NV>(bias, o0, a.s.O, acc[0]);
+  for (int p = 1; p < 4; ++p)
+    for (int v = 0; v < NV; ++v) acc[p][v] = acc[0][v];
   const T* wt = w + o0;
   for (int64_t t = 0; t < n_taps; ++t, wt += a.opad) {
-    const V w0 = vm::load(wt), w1 = vm::load(wt + L);
+    V wv[NV];
+    for (int v = 0; v < NV; ++v) wv[v] = vm::load(wt + v * L);
     const T* xt = x + taps[t];
-    const V x0 = vm::splat<V>(xt[0]), x1 = vm::splat<V>(xt[pixel_step]);
-    const V x2 = vm::splat<V>(xt[2 * pixel_step]), x3 = vm::splat<V>(xt[3 * pixel_step]);
-    a00 = vfma(x0, w0, a00), a01 = vfma(x0, w1, a01);
-    a10 = vfma(x1, w0, a10), a11 = vfma(x1, w1, a11);
-    a20 = vfma(x2, w0, a20), a21 = vfma(x2, w1, a21);
-    a30 = vfma(x3, w0, a30), a31 = vfma(x3, w1, a31);
+    for (int p = 0; p < 4; ++p) {
+      const V xv = vm::splat<V>(xt[p * pixel_step]);
+      for (int v = 0; v < NV; ++v) acc[p][v] = vfma(xv, wv[v], acc[p][v]);
+    }
   }
-  const int64_t y_step = a.y_w;
-  const V r0[2] = {a00, a01}, r1[2] = {a10, a11}, r2[2] = {a20, a21}, r3[2] = {a30, a31};
-  store_pixel(a, r0, o0, y);
-  store_pixel(a, r1, o0, y + y_step);
-  store_pixel(a, r2, o0, y + 2 * y_step);
-  store_pixel(a, r3, o0, y + 3 * y_step);
+  for (int p = 0; p < 4; ++p) store_pixel<NV>(a, acc[p], o0, y + p * a.y_w);
 }
 
 // One pixel over its valid taps kh_r x kw_r. x: its input at (kh, kw) = (0, 0), which may
 // lie outside (never read there).
-template <typename T>
+template <int NV, typename T>
 TZ_VINLINE void border_pixel(const SmallInputConvArgs& a, ConvRange kh_r, ConvRange kw_r, const T* x, const T* w,
                              int64_t o0, const T* bias, T* y) {
   using V = vec<T>;
   constexpr int64_t L = kLanes<T>;
   const ConvShape& s = a.s;
-  V acc[2];
-  load_bias(bias, o0, s.O, acc);
+  V acc[NV];
+  load_bias<NV>(bias, o0, s.O, acc);
   for (int64_t kh = kh_r.lo; kh < kh_r.hi; ++kh)
     for (int64_t kw = kw_r.lo; kw < kw_r.hi; ++kw) {
       const T* xk = x + kh * s.dh * a.x_h + kw * s.dw * a.x_w;
       const T* wk = w + (kh * s.KW + kw) * s.C * a.opad + o0;
       for (int64_t c = 0; c < s.C; ++c) {
         const V xv = vm::splat<V>(xk[c * a.x_c]);
-        acc[0] = vfma(xv, vm::load(wk + c * a.opad), acc[0]);
-        acc[1] = vfma(xv, vm::load(wk + c * a.opad + L), acc[1]);
+        for (int v = 0; v < NV; ++v) acc[v] = vfma(xv, vm::load(wk + c * a.opad + v * L), acc[v]);
       }
     }
-  store_pixel(a, acc, o0, y);
+  store_pixel<NV>(a, acc, o0, y);
 }
 
+// Output channels go two vectors at a time; where Opad leaves one vector (O = 16 floats in a
+// 64-byte vector), the last block is one vector: no lanes past Opad are computed or read.
 template <typename T>
 void small_input_rows(const SmallInputConvArgs& a, int64_t begin, int64_t end) {
   const ConvShape& s = a.s;
@@ -102,7 +102,8 @@ void small_input_rows(const SmallInputConvArgs& a, int64_t begin, int64_t end) {
   const T* w = static_cast<const T*>(a.w);
   const T* bias = static_cast<const T*>(a.bias);
   T* y = static_cast<T*>(a.y);
-  constexpr int64_t kBlock = 2 * kLanes<T>;
+  constexpr int64_t L = kLanes<T>;
+  const int64_t pairs_end = a.opad / (2 * L) * (2 * L);  // channels covered by two-vector blocks
   // Output columns whose taps all lie inside the input row.
   const ConvRange inner = conv_valid_range(s.OW, s.W - (s.KW - 1) * s.dw, s.sw, -s.pw);
   // Input offsets of all taps in the packed weight's order, for rows with every kh inside.
@@ -120,13 +121,19 @@ void small_input_rows(const SmallInputConvArgs& a, int64_t begin, int64_t end) {
     auto x_at = [&](int64_t ow) { return xn + (ow * s.sw - s.pw) * a.x_w; };
     auto one = [&](int64_t ow) {
       const ConvRange kw_r = conv_valid_range(s.KW, s.W, s.dw, ow * s.sw - s.pw);
-      for (int64_t o0 = 0; o0 < s.O; o0 += kBlock) border_pixel(a, kh_r, kw_r, x_at(ow), w, o0, bias, yrow + ow * a.y_w);
+      T* yp = yrow + ow * a.y_w;
+      for (int64_t o0 = 0; o0 < pairs_end; o0 += 2 * L) border_pixel<2>(a, kh_r, kw_r, x_at(ow), w, o0, bias, yp);
+      if (pairs_end < a.opad) border_pixel<1>(a, kh_r, kw_r, x_at(ow), w, pairs_end, bias, yp);
     };
     int64_t ow = 0;
     for (; ow < inner.lo; ++ow) one(ow);
-    for (; all_rows && ow + 4 <= inner.hi; ow += 4)
-      for (int64_t o0 = 0; o0 < s.O; o0 += kBlock)
-        four_pixels(a, x_at(ow), pixel_step, taps.data(), int64_t(taps.size()), w, o0, bias, yrow + ow * a.y_w);
+    for (; all_rows && ow + 4 <= inner.hi; ow += 4) {
+      T* yp = yrow + ow * a.y_w;
+      for (int64_t o0 = 0; o0 < pairs_end; o0 += 2 * L)
+        four_pixels<2>(a, x_at(ow), pixel_step, taps.data(), int64_t(taps.size()), w, o0, bias, yp);
+      if (pairs_end < a.opad)
+        four_pixels<1>(a, x_at(ow), pixel_step, taps.data(), int64_t(taps.size()), w, pairs_end, bias, yp);
+    }
     for (; ow < s.OW; ++ow) one(ow);
   }
 }

@@ -1,0 +1,432 @@
+"""The inference compiler: an op-level trace of the model on example inputs, rewritten for
+inference and lowered to a C++ program (jit/program.h) that runs every op without coming
+back to Python.
+
+Passes, in order (each a function below):
+  constants      calls on weights alone run once, now (the transposed Linear weight, ...)
+  fold_bn        eval BatchNorm after a convolution goes into its weight and bias
+  drop_identity  dropout in eval, contiguous() of what is already contiguous
+  channels_last  convolution weights are stored the way the NHWC kernels read them, so every
+                 activation after the first convolution is channels-last
+  fuse_conv      conv2d + bias [+ residual add] [+ ReLU/ReLU6/Hardswish/Hardsigmoid] becomes one
+                 _conv2d_fused, its epilogue applied by the kernels block by block
+  in_place       other activations, adds and muls write over an operand that dies there
+  lower          slots for values, each freed at its last use (the allocator hands the
+                 memory to the next value of that size: the buffer plan)
+The program is specialised to the example's shapes; CompiledModule keeps one per input
+signature and compiles another on first sight of a new one.
+"""
+import operator
+
+import core
+from core import _C, nn
+from core.fx.node import Node, map_aggregate
+from core.fx.graph_module import GraphModule
+from core.fx.interpreter import Interpreter
+from core.jit._trace import OpTracer, trace_graph
+
+_OPERATOR_OPS = {operator.add: "add", operator.sub: "sub", operator.mul: "mul", operator.truediv: "div",
+                 operator.neg: "neg", operator.matmul: "matmul", operator.pos: "positive"}
+# elementwise activations with an in-place form of the same arguments
+_ACTIVATIONS = {"relu", "hardswish", "hardsigmoid", "hardtanh", "sigmoid", "tanh", "silu", "gelu", "leaky_relu",
+                "elu", "mish", "clamp", "clamp_min", "clamp_max"}
+_COMMUTATIVE = {"add", "mul"}
+_OPS = set(_C._functions) | set(_C._internal) | set(getattr(_C, "_methods", {}))
+
+
+class CompileError(RuntimeError):
+    pass
+
+
+class Step:
+    """One call of the program: op name, arguments (Steps, tensors, Python values), and the
+    value it had on the example inputs."""
+
+    __slots__ = ("op", "args", "kwargs", "value", "users", "is_input", "index")
+
+    def __init__(self, op, args=(), kwargs=None, value=None, is_input=False):
+        self.op, self.args, self.kwargs, self.value = op, tuple(args), dict(kwargs or {}), value
+        self.users, self.is_input, self.index = [], is_input, -1
+
+    def inputs(self):
+        found = []
+        map_aggregate((self.args, self.kwargs), lambda a: found.append(a) if isinstance(a, Step) else None)
+        return found
+
+    def __repr__(self):
+        return f"Step({self.op})"
+
+
+# ---------------------------------------------------------------- from the traced graph
+def _steps_from_graph(graph, values):
+    steps, of, inputs = [], {}, []
+
+    def arg(a):
+        if isinstance(a, Node):
+            return of[a]
+        return a
+
+    for node in graph.nodes:
+        if node.op == "placeholder":
+            value = values[node]
+            if not isinstance(value, core.Tensor):
+                of[node] = value  # a Python input: a constant of this specialisation
+                continue
+            step = Step("input", value=value, is_input=True)
+            inputs.append(step)
+        elif node.op == "get_attr":
+            of[node] = values[node]
+            continue
+        elif node.op == "output":
+            return steps, inputs, map_aggregate(node.args[0], arg)
+        else:
+            op = _op_name(node)
+            args, kwargs = map_aggregate(node.args, arg), map_aggregate(node.kwargs, arg)
+            if op == "getitem" and not (isinstance(args[0], Step) and isinstance(args[0].value, tuple)):
+                raise CompileError(f"compile: indexing of tensors ({node.name}) is not supported by the compiler")
+            step = Step("take" if op == "getitem" else op, args, kwargs, values[node])
+        of[node] = step
+        steps.append(step)
+    raise CompileError("compile: the graph has no output")
+
+
+def _op_name(node):
+    if node.op == "call_method":
+        name = node.target
+    elif node.target in _OPERATOR_OPS:
+        name = _OPERATOR_OPS[node.target]
+    elif node.target is operator.getitem:
+        return "getitem"
+    else:
+        name = getattr(node.target, "__name__", None)
+    if name not in _OPS:
+        raise CompileError(f"compile: {node.target!r} (node {node.name}) is not an op of the op table; "
+                           "the compiler runs op-table calls only")
+    return name
+
+
+def _link_users(steps, outputs):
+    for step in steps:
+        step.users = []
+    for step in steps:
+        for source in step.inputs():
+            source.users.append(step)
+    out = []
+    map_aggregate(outputs, lambda a: out.append(a) if isinstance(a, Step) else None)
+    return set(out)
+
+
+def _replace(steps, old, new):
+    """Every use of step old becomes new (a Step or a constant)."""
+    swap = lambda a: new if a is old else a  # noqa: E731
+    for step in steps:
+        step.args, step.kwargs = map_aggregate(step.args, swap), map_aggregate(step.kwargs, swap)
+
+
+# ---------------------------------------------------------------- passes
+def constants(steps, outputs):
+    """Steps that read no program value are computed already: their values become constants."""
+    kept = []
+    for step in steps:
+        if step.op not in ("input", "take") and not step.inputs() and not step.op.endswith("_"):
+            _replace(steps, step, step.value)
+            outputs = _swap(outputs, step, step.value)
+            continue
+        kept.append(step)
+    return kept, outputs
+
+
+def _swap(outputs, old, new):
+    return map_aggregate(outputs, lambda a: new if a is old else a)
+
+
+def fold_bn(steps, outputs):
+    """conv2d -> native_batch_norm (eval) -> [0]: one conv2d with the normalisation folded in."""
+    live_outputs = _link_users(steps, outputs)
+    dead = set()
+    for bn in steps:
+        if bn.op != "native_batch_norm" or bn.args[5] is not False:
+            continue
+        conv, weight, bias, mean, var = bn.args[:5]
+        eps = bn.args[7]
+        if not (isinstance(conv, Step) and conv.op == "conv2d" and len(conv.users) == 1 and conv not in live_outputs
+                and all(isinstance(t, core.Tensor) or t is None for t in (weight, bias, mean, var))
+                and isinstance(conv.args[1], core.Tensor) and (len(conv.args) < 3 or not isinstance(conv.args[2], Step))
+                and all(u.op == "take" and u.args[1] == 0 for u in bn.users) and mean is not None):
+            continue
+        scale = (var + eps).rsqrt()
+        if weight is not None:
+            scale = scale * weight
+        conv_w = conv.args[1]
+        conv_b = conv.args[2] if len(conv.args) > 2 else None
+        shift = -mean if conv_b is None else conv_b - mean
+        new_b = shift * scale + (bias if bias is not None else 0)
+        new_w = conv_w * scale.reshape(-1, *([1] * (conv_w.dim() - 1)))
+        conv.args = (conv.args[0], new_w, new_b, *conv.args[3:])
+        conv.value = bn.users[0].value
+        for take in bn.users:
+            _replace(steps, take, conv)
+            outputs = _swap(outputs, take, conv)
+            dead.add(take)
+        dead.add(bn)
+    return [s for s in steps if s not in dead], outputs
+
+
+def drop_identity(steps, outputs):
+    """Dropout in eval mode and contiguous() of an already contiguous value pass their input on."""
+    kept = []
+    for step in steps:
+        source = step.args[0] if step.args else None
+        same = False
+        if step.op in ("dropout", "feature_dropout", "alpha_dropout") and step.args[2] is False:
+            same = True
+        elif step.op in ("contiguous", "detach", "alias") and isinstance(source, Step):
+            fmt = step.kwargs.get("memory_format", step.args[1] if len(step.args) > 1 else core.contiguous_format)
+            same = step.op != "contiguous" or source.value.is_contiguous(memory_format=fmt)
+        if same:
+            _replace(steps, step, source)
+            outputs = _swap(outputs, step, source)
+            continue
+        kept.append(step)
+    return kept, outputs
+
+
+# activations the fused convolution applies itself: op -> its name for _conv2d_fused
+_FUSED_ACTS = {"relu": "relu", "relu_": "relu", "hardswish": "hardswish", "hardswish_": "hardswish",
+               "hardsigmoid": "hardsigmoid", "hardsigmoid_": "hardsigmoid"}
+_CONV_DEFAULTS = (None, 1, 0, 1, 1)  # bias, stride, padding, dilation, groups
+
+
+def _fused_act(step):
+    if step.op in _FUSED_ACTS and len(step.args) == 1 and not step.kwargs:
+        return _FUSED_ACTS[step.op]
+    if step.op in ("hardtanh", "hardtanh_") and not step.kwargs and tuple(step.args[1:]) == (0.0, 6.0):
+        return "relu6"
+    return None
+
+
+def _conv_args(conv):
+    names = ("bias", "stride", "padding", "dilation", "groups")
+    rest = list(conv.args[2:]) + [conv.kwargs.get(n, d) for n, d in zip(names, _CONV_DEFAULTS)][len(conv.args) - 2:]
+    return (conv.args[0], conv.args[1], *rest)
+
+
+def fuse_conv(steps, outputs):
+    """conv2d [+ residual add] [+ ReLU / ReLU6 / Hardswish / Hardsigmoid] -> one _conv2d_fused,
+    whose kernels apply the epilogue to each block of output they write."""
+    live_outputs = _link_users(steps, outputs)
+
+    dead, moved = set(), {}
+
+    def only_user(step):  # (users as linked before this pass; a fused chain's steps are dead)
+        if len(step.users) != 1 or step in live_outputs or step.users[0] in dead or step.users[0] in moved.values():
+            return None
+        return step.users[0]
+
+    for conv in steps:
+        if conv.op != "conv2d" or not isinstance(conv.args[1], core.Tensor) or conv.args[1].dim() != 4:
+            continue
+        x, w, b, stride, padding, dilation, groups = _conv_args(conv)
+        if isinstance(b, Step) or isinstance(padding, str) or conv.value.dim() != 4:
+            continue
+        residual, act, chain = None, "none", [conv]
+        user = only_user(conv)
+        if user is not None and user.op in ("add", "add_") and not user.kwargs and len(user.args) == 2 \
+                and (user.op == "add" or user.args[0] is conv):  # add_ into another value mutates it: keep
+            other = user.args[1] if user.args[0] is conv else user.args[0]
+            if isinstance(other, Step) and other is not conv and isinstance(other.value, core.Tensor) \
+                    and other.value.shape == conv.value.shape and other.value.dtype == conv.value.dtype:
+                residual = other
+                chain.append(user)
+                user = only_user(user)
+        if user is not None and _fused_act(user) and user.args[0] is chain[-1]:
+            act = _fused_act(user)
+            chain.append(user)
+        if len(chain) == 1:
+            continue
+        conv.op, conv.kwargs = "_conv2d_fused", {}
+        conv.args = (x, w, b, stride, padding, dilation, groups, act, residual)
+        conv.value = chain[-1].value
+        for step in chain[1:]:
+            dead.add(step)
+            _replace(steps, step, conv)
+            outputs = _swap(outputs, step, conv)
+        moved[chain[-1]] = conv  # runs where the chain ended: the residual may come after the conv
+    order = []
+    for step in steps:
+        if step in moved:
+            order.append(moved[step])
+        elif step not in dead and step not in moved.values():
+            order.append(step)
+    return order, outputs
+
+
+def channels_last(steps, outputs):
+    """Conv weights laid out for the NHWC kernels, so convolution outputs are channels-last
+    (and what follows them); a 4-d float input read by anything but convolutions is turned
+    channels-last once (the convolutions read either layout where it is)."""
+    _link_users(steps, outputs)
+    out = []
+    for step in steps:
+        out.append(step)
+        if step.is_input and step.value.dim() == 4 and step.value.dtype.is_floating_point \
+                and not all(u.op in ("conv2d", "_conv2d_fused") for u in step.users):
+            converted = Step("contiguous", (step,), {"memory_format": core.channels_last},
+                             step.value.contiguous(memory_format=core.channels_last))
+            _replace(steps, step, converted)  # converted itself is not in steps: it keeps reading step
+            outputs = _swap(outputs, step, converted)
+            out.append(converted)
+        if step.op in ("conv2d", "_conv2d_fused") and isinstance(step.args[1], core.Tensor):
+            w = step.args[1]
+            groups = step.args[6] if len(step.args) > 6 else step.kwargs.get("groups", 1)
+            if groups == 1 and w.dim() == 4:
+                step.args = (step.args[0], w.contiguous(memory_format=core.channels_last), *step.args[2:])
+    return out, outputs
+
+
+def in_place(steps, outputs):
+    """Activations, adds and muls write over an operand that nobody reads afterwards."""
+    live_outputs = _link_users(steps, outputs)
+
+    def reusable(a, result):
+        return (isinstance(a, Step) and _fresh(a) and len(a.users) == 1 and a not in live_outputs
+                and isinstance(a.value, core.Tensor) and isinstance(result, core.Tensor)
+                and a.value.shape == result.shape and a.value.dtype == result.dtype)
+
+    for step in steps:
+        if step.op in _ACTIVATIONS and f"{step.op}_" in _OPS and reusable(step.args[0], step.value):
+            step.op += "_"
+        elif step.op in ("add", "sub", "mul", "div") and f"{step.op}_" in _OPS and not step.kwargs:
+            a, b = step.args[:2]
+            if reusable(a, step.value):
+                step.op += "_"
+            elif step.op in _COMMUTATIVE and reusable(b, step.value):
+                step.args = (b, a, *step.args[2:])
+                step.op += "_"
+    return steps, outputs
+
+
+# ops whose result is a new tensor (never a view or an input handed back)
+_FRESH = {"conv2d", "_conv2d_fused", "addmm", "mm", "matmul", "add", "sub", "mul", "div", "adaptive_avg_pool2d", "max_pool2d",
+          "avg_pool2d", "mean", "cat", "softmax", "log_softmax", "upsample_bilinear2d", "upsample_nearest2d"} | _ACTIVATIONS
+
+
+def _fresh(step):
+    while step.op.endswith("_") and isinstance(step.args[0], Step):  # in place: the buffer of its operand
+        step = step.args[0]
+    return step.op in _FRESH
+
+
+PASSES = (constants, fold_bn, drop_identity, fuse_conv, channels_last, in_place)
+
+
+# ---------------------------------------------------------------- lowering
+class Program:
+    """A compiled specialisation: the C++ program and how to rebuild the output structure."""
+
+    def __init__(self, program, output_template, leaf_count, input_count):
+        self._program, self._template = program, output_template
+        self._leaf_count, self._inputs = leaf_count, input_count
+
+    def __call__(self, *tensors):
+        results = iter(self._program.run(*tensors))
+        return map_aggregate(self._template, lambda a: next(results) if a is _LEAF else a)
+
+    def __len__(self):
+        return len(self._program)
+
+    def profile(self, *tensors):
+        """[(op name, calls, seconds)] of one run, the most expensive first."""
+        _, seconds = self._program.run_profiled(*tensors)
+        totals = {}
+        for i, s in enumerate(seconds):
+            entry = totals.setdefault(self._program.name(i), [0, 0.0])
+            entry[0] += 1
+            entry[1] += s
+        return sorted(((op, calls, s) for op, (calls, s) in totals.items()), key=lambda row: -row[2])
+
+
+_LEAF = object()
+
+
+def lower(steps, inputs, outputs):
+    live_outputs = _link_users(steps, outputs)
+    slot_of, next_slot = {}, [0]
+
+    def new_slot():
+        next_slot[0] += 1
+        return next_slot[0] - 1
+
+    last_use = {}
+    for i, step in enumerate(steps):
+        for source in step.inputs():
+            last_use[source] = i
+    for step in steps:
+        if step.op.endswith("_") and isinstance(step.args[0], Step):
+            slot_of[step] = slot_of[step.args[0]]  # written in place
+        else:
+            slot_of[step] = new_slot()
+    program = _C._JitProgram(next_slot[0])
+    output_steps = [s for s in live_outputs]
+    for i, step in enumerate(steps):
+        if step.is_input:
+            continue
+        dying = {slot_of[s] for s in step.inputs() if last_use.get(s) == i and s not in live_outputs
+                 and not _aliases_output(s, output_steps, slot_of)}
+        dying.discard(slot_of[step])
+        as_operand = lambda a: _C._JitSlot(slot_of[a], a.value) if isinstance(a, Step) else a  # noqa: E731
+        if step.op == "take":
+            program.add_take(slot_of[step.args[0]], step.args[1], slot_of[step], sorted(dying))
+        else:
+            program.add_call(step.op, tuple(map_aggregate(step.args, as_operand)),
+                             map_aggregate(step.kwargs, as_operand), slot_of[step], -1, sorted(dying))
+    leaves = []
+    template = map_aggregate(outputs, lambda a: (leaves.append(slot_of[a]), _LEAF)[1] if isinstance(a, Step) else a)
+    program.set_io([slot_of[s] for s in inputs], leaves)
+    return Program(program, template, len(leaves), len(inputs))
+
+
+def _aliases_output(step, output_steps, slot_of):
+    return any(slot_of[o] == slot_of[step] for o in output_steps)
+
+
+# ---------------------------------------------------------------- entry points
+def compile_program(model, example_inputs, passes=PASSES):
+    """A Program for model (a Module or function) specialised to example_inputs."""
+    inputs = tuple(example_inputs)
+    root, graph = trace_graph(model, inputs, OpTracer)
+    recorder = Interpreter(GraphModule(root, graph), garbage_collect_values=False)
+    with core.no_grad():
+        recorder.run(*inputs)
+    steps, input_steps, outputs = _steps_from_graph(graph, recorder.env)
+    for run_pass in passes:
+        steps, outputs = run_pass(steps, outputs)
+    return lower(steps, input_steps, outputs)
+
+
+def _signature(inputs):
+    return tuple((tuple(a.shape), a.dtype) if isinstance(a, core.Tensor) else ("value", repr(a)) for a in inputs)
+
+
+class CompiledModule(nn.Module):
+    """model compiled for inference: each call runs a C++ program for the inputs' shapes
+    (compiled on the first call with new shapes). No autograd: outputs never require grad."""
+
+    def __init__(self, model, passes=PASSES):
+        super().__init__()
+        self.model = model
+        self.__dict__["_passes"] = tuple(passes)
+        self.__dict__["_programs"] = {}
+
+    def program_for(self, *inputs):
+        key = _signature(inputs)
+        program = self._programs.get(key)
+        if program is None:
+            if isinstance(self.model, nn.Module) and self.model.training:
+                raise RuntimeError("compile(): the model is in training mode; call model.eval() first")
+            program = self._programs[key] = compile_program(self.model, inputs, self._passes)
+        return program
+
+    def forward(self, *inputs):
+        program = self.program_for(*inputs)
+        return program(*(a for a in inputs if isinstance(a, core.Tensor)))

@@ -1,0 +1,77 @@
+"""The state of one export: ONNX nodes and initializers being built, the ONNX name and the
+example value of every graph value, and helpers the op converters share."""
+import numpy as np
+
+import core
+from core.fx.node import Node
+from core.serialization._storage import numpy_dtype
+
+# numpy dtype -> ONNX TensorProto element type
+ONNX_TYPES = {np.dtype("float32"): 1, np.dtype("uint8"): 2, np.dtype("int8"): 3, np.dtype("int16"): 5,
+              np.dtype("int32"): 6, np.dtype("int64"): 7, np.dtype("bool"): 9, np.dtype("float16"): 10,
+              np.dtype("float64"): 11}
+
+
+class ExportError(RuntimeError):
+    pass
+
+
+class ExportContext:
+    def __init__(self, helper, numpy_helper, opset):
+        self.helper = helper
+        self.numpy_helper = numpy_helper
+        self.opset = opset
+        self.nodes = []
+        self.initializers = []
+        self.names = {}    # fx Node -> ONNX value name
+        self.values = {}   # fx Node -> value on the example inputs
+        self._used = set()
+
+    # ---- names
+    def fresh(self, hint):
+        name, n = hint, 0
+        while name in self._used:
+            n += 1
+            name = f"{hint}_{n}"
+        self._used.add(name)
+        return name
+
+    def name_of(self, arg):
+        """The ONNX value for a graph argument: nodes by name, tensors and numbers as constants."""
+        if isinstance(arg, Node):
+            name = self.names.get(arg)
+            if name is None:
+                raise ExportError(f"onnx.export: value {arg.name} has no ONNX form (a Python value "
+                                  "the model used as a tensor?)")
+            return name
+        return self.constant(np.asarray(arg))
+
+    def value(self, arg):
+        return self.values[arg] if isinstance(arg, Node) else arg
+
+    # ---- building
+    def constant(self, array, hint="const"):
+        array = np.require(array, requirements="C")  # (ascontiguousarray would make 0-d arrays 1-d)
+        if array.dtype not in ONNX_TYPES:
+            raise ExportError(f"onnx.export: constants of dtype {array.dtype} have no ONNX type")
+        name = self.fresh(hint)
+        self.initializers.append(self.numpy_helper.from_array(array, name))
+        return name
+
+    def int64s(self, values, hint="const"):
+        return self.constant(np.asarray(values, dtype=np.int64), hint)
+
+    def emit(self, op_type, inputs, n_outputs=1, out=None, **attrs):
+        """Adds an ONNX node; returns its output name (or names when n_outputs > 1)."""
+        outputs = [out] if out is not None and n_outputs == 1 else \
+                  [self.fresh(f"{op_type.lower()}_out") for _ in range(n_outputs)]
+        attrs = {k: v for k, v in attrs.items() if v is not None}
+        self.nodes.append(self.helper.make_node(op_type, list(inputs), outputs,
+                                                name=self.fresh(op_type), **attrs))
+        return outputs[0] if n_outputs == 1 else outputs
+
+    def like(self, number, tensor_arg):
+        """A Python number as a constant of the dtype of a tensor argument (ONNX does not promote)."""
+        value = self.value(tensor_arg)
+        dtype = numpy_dtype(value.dtype) if isinstance(value, core.Tensor) else np.int64  # sizes are int64
+        return self.constant(np.asarray(number, dtype=dtype))

@@ -1,0 +1,141 @@
+"""core.jit.optimize_for_inference / core.compile: the C++ inference programs agree with eager."""
+import io
+
+import pytest
+
+import core
+import core.jit as jit
+import core.nn.functional as F
+from core import nn
+from core.jit import _compile
+from graph_helpers import assert_close_relative as assert_close, randomised
+
+
+_MODELS = ["mobilenet_v3_large", "mobilenet_v3_small", "mobilenet_v2", "resnet18", "resnet50"]
+
+
+@pytest.mark.parametrize("name", _MODELS)
+def test_vision_models_match_eager(name):
+    import vision
+
+    model = randomised(getattr(vision.models, name)(num_classes=10))
+    compiled = core.compile(model, core.randn(1, 3, 64, 64))
+    for batch in (1, 8) if name != "resnet50" else (1, 2):
+        for layout in (core.contiguous_format, core.channels_last):
+            x = core.randn(batch, 3, 64, 64).contiguous(memory_format=layout)
+            before = x.clone()
+            with core.no_grad():
+                want = model(x)
+            assert_close(compiled(x), want)
+            assert core.equal(x, before)  # the input is never written
+    assert len(compiled._programs) == 2  # one per input shape
+
+
+@pytest.mark.parametrize("name", ["lraspp_mobilenet_v3_large", "deeplabv3_mobilenet_v3_large"])
+def test_segmentation_models_match_eager(name):
+    """Dict outputs, dilated convolutions, bilinear upsampling to the input's size."""
+    import vision
+
+    model = randomised(getattr(vision.models.segmentation, name)(pretrained_backbone=False, num_classes=5))
+    compiled = core.compile(model, core.randn(1, 3, 48, 48))
+    for batch in (1, 2):
+        for layout in (core.contiguous_format, core.channels_last):
+            x = core.randn(batch, 3, 48, 48).contiguous(memory_format=layout)
+            with core.no_grad():
+                want = model(x)
+            got = compiled(x)
+            assert got.keys() == want.keys()
+            for key in want:
+                assert_close(got[key], want[key])
+
+
+def test_passes_fold_and_fuse():
+    import vision
+
+    model = randomised(vision.models.mobilenet_v3_small(num_classes=10))
+    x = core.randn(1, 3, 32, 32)
+    from core.jit._trace import OpTracer, trace_graph
+
+    _, graph = trace_graph(model, (x,), OpTracer)
+    ops = [getattr(n.target, "__name__", n.target) for n in graph.nodes if n.op.startswith("call")]
+    program = core.compile(model, x).program_for(x)
+    assert "native_batch_norm" in ops
+    assert len(program) < len(ops) - ops.count("native_batch_norm")  # every BN and its [0] are gone
+
+
+def test_steps_after_passes():
+    import vision
+
+    model = randomised(vision.models.resnet18(num_classes=10))
+    x = core.randn(1, 3, 32, 32)
+    captured = {}
+
+    def capture(steps, outputs):
+        captured["ops"] = [s.op for s in steps]
+        return steps, outputs
+
+    compiled = _compile.CompiledModule(model, passes=(*_compile.PASSES, capture))
+    with core.no_grad():
+        assert_close(compiled(x), model(x))
+    ops = captured["ops"]
+    assert "native_batch_norm" not in ops and "take" not in ops
+    # every conv but the 3 downsampling ones takes its ReLU (and residual add) into its kernels
+    assert ops.count("_conv2d_fused") == 17 and ops.count("conv2d") == 3
+    assert "relu_" not in ops and "add_" not in ops and "add" not in ops
+    assert ops[:2] == ["input", "_conv2d_fused"]  # the stem reads the input as it is, writes channels-last
+
+
+class _Small(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 8, 3, padding=1)
+        self.bn = nn.BatchNorm2d(8)
+        self.fc = nn.Linear(8 * 4 * 4, 6)
+
+    def forward(self, x, scale=0.5):
+        y = F.max_pool2d(F.relu6(self.bn(self.conv(x))), 2)
+        z = self.fc(core.flatten(y, 1))
+        return F.softmax(z, -1), core.sigmoid(z) * scale - 1, y.mean(dim=(2, 3))
+
+
+def test_small_model_and_python_arguments():
+    model = randomised(_Small())
+    x = core.randn(2, 3, 8, 8)
+    compiled = jit.optimize_for_inference(model)
+    with core.no_grad():
+        for got, want in zip(compiled(x, 0.25), model(x, 0.25)):
+            assert_close(got, want)
+    assert not compiled(x)[0].requires_grad
+
+
+def test_traced_and_loaded_modules_compile():
+    model = randomised(_Small())
+    x = core.randn(1, 3, 8, 8)
+    buffer = io.BytesIO()
+    jit.save(jit.trace(model, x), buffer)
+    buffer.seek(0)
+    compiled = jit.optimize_for_inference(jit.load(buffer))
+    with core.no_grad():
+        assert_close(compiled(x)[0], model(x)[0])
+
+
+def test_refusals():
+    model = _Small()
+    with pytest.raises(RuntimeError, match="training mode"):
+        jit.optimize_for_inference(model)
+
+    def indexing(x):
+        return x[:, 0] + 1
+
+    with pytest.raises(jit.CompileError, match="indexing"):
+        core.compile(indexing, core.randn(2, 3))
+    program = core._C._JitProgram(2)
+    with pytest.raises(RuntimeError, match="out of range"):
+        program.add_call("relu", (core._C._JitSlot(5, core.ones(1)),), {}, 1, -1, [])
+    with pytest.raises(RuntimeError, match="no op named"):
+        program.add_call("no_such_op", (), {}, 1, -1, [])
+    program.add_call("relu", (core._C._JitSlot(0, core.ones(1)),), {}, 1, -1, [])
+    program.set_io([0], [1])
+    with pytest.raises(TypeError, match="expected 1 inputs"):
+        program.run()
+    assert core.equal(program.run(core.tensor([-1.0, 2.0]))[0], core.tensor([0.0, 2.0]))

@@ -1,0 +1,80 @@
+"""_conv2d_fused (the compiled programs' convolution): conv2d + bias, then residual and
+activation inside the kernels, on every kernel path, against conv2d and the activation."""
+import pytest
+
+import core
+import core.nn.functional as F
+
+_fused = core._C._op("_conv2d_fused")
+
+_ACTS = {"none": lambda v: v, "relu": F.relu, "relu6": F.relu6, "hardswish": F.hardswish,
+         "hardsigmoid": F.hardsigmoid}
+
+# (name, input shape, weight shape, stride, padding, dilation, groups): one per kernel path
+_CASES = [
+    ("depthwise", (2, 8, 9, 9), (8, 1, 3, 3), 2, 1, 1, 8),
+    ("depthwise_multiplier", (1, 4, 7, 7), (8, 1, 5, 5), 1, 2, 1, 4),
+    ("small_input_stem", (2, 3, 16, 16), (8, 3, 3, 3), 2, 1, 1, 1),
+    ("pointwise", (2, 16, 6, 6), (24, 16, 1, 1), 1, 0, 1, 1),
+    ("pointwise_blocked", (2, 8, 40, 40), (16, 8, 1, 1), 1, 0, 1, 1),  # enough rows for blocks per thread
+    ("im2col", (2, 8, 10, 10), (12, 8, 3, 3), 2, 1, 1, 1),
+    ("grouped", (1, 8, 8, 8), (8, 4, 3, 3), 1, 1, 1, 2),
+    ("dilated", (1, 8, 12, 12), (8, 8, 3, 3), 1, 2, 2, 1),
+]
+
+
+@pytest.mark.parametrize("layout", ["nchw", "nhwc"])
+@pytest.mark.parametrize("case", _CASES, ids=[c[0] for c in _CASES])
+@pytest.mark.parametrize("dtype", [core.float32, core.float64])
+def test_fused_matches_conv_then_epilogue(case, layout, dtype):
+    _, xs, ws, stride, padding, dilation, groups = case
+    core.manual_seed(0)
+    x = core.randn(*xs, dtype=dtype) * 2
+    w, b = core.randn(*ws, dtype=dtype) * 0.5, core.randn(ws[0], dtype=dtype)
+    if layout == "nhwc":
+        x = x.contiguous(memory_format=core.channels_last)
+    plain = F.conv2d(x, w, b, stride, padding, dilation, groups)
+    residual = core.randn(*plain.shape, dtype=dtype)
+    tol = 1e-5 if dtype == core.float32 else 1e-12
+    for act, fn in _ACTS.items():
+        for res in (None, residual):
+            want = fn(plain if res is None else plain + res)
+            got = _fused(x, w, b, (stride, stride), (padding, padding), (dilation, dilation), groups, act, res)
+            assert got.shape == want.shape
+            assert core.allclose(got, want, rtol=tol, atol=tol), (act, res is None)
+            assert got.is_contiguous(memory_format=core.channels_last) == (layout == "nhwc")
+
+
+def test_fused_activations_pass_nan_like_eager():
+    x = core.randn(1, 8, 12, 12).contiguous(memory_format=core.channels_last)
+    w, b = core.randn(16, 8, 1, 1), core.randn(16)
+    plain = F.conv2d(x, w, b)
+    residual = core.zeros(plain.shape).contiguous(memory_format=core.channels_last)
+    residual[0, 3, 4, 5] = float("nan")
+    for act, fn in _ACTS.items():
+        got = _fused(x, w, b, (1, 1), (0, 0), (1, 1), 1, act, residual)
+        assert core.equal(got.isnan(), fn(plain + residual).isnan()), act
+
+
+def test_fused_threads_agree():
+    x = core.randn(2, 8, 40, 40).contiguous(memory_format=core.channels_last)
+    w, b = core.randn(16, 8, 1, 1), core.randn(16)
+    previous = core.get_num_threads()
+    try:
+        core.set_num_threads(1)
+        one = _fused(x, w, b, (1, 1), (0, 0), (1, 1), 1, "hardswish", None)
+        core.set_num_threads(2)
+        two = _fused(x, w, b, (1, 1), (0, 0), (1, 1), 1, "hardswish", None)
+    finally:
+        core.set_num_threads(previous)
+    assert core.allclose(one, two, rtol=1e-6, atol=1e-6)
+
+
+def test_fused_refuses_bad_arguments():
+    x, w = core.randn(1, 4, 5, 5), core.randn(4, 4, 3, 3)
+    with pytest.raises(ValueError, match="unknown activation 'gelu'"):
+        _fused(x, w, None, (1, 1), (1, 1), (1, 1), 1, "gelu", None)
+    with pytest.raises(RuntimeError, match="residual of shape"):
+        _fused(x, w, None, (1, 1), (1, 1), (1, 1), 1, "relu", core.randn(1, 4, 4, 4))
+    with pytest.raises(RuntimeError, match="batched input"):
+        _fused(x[0], w, None, (1, 1), (1, 1), (1, 1), 1, "relu", None)

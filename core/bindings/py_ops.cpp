@@ -82,6 +82,21 @@ PyObject* value_to_py(const Value& v, const Op* op) {
 
 PyObject* op_vectorcall(PyObject* self, PyObject* const* args, size_t nargsf, PyObject* kwnames);
 
+// Ops on small tensors and numbers keep the GIL: they finish in a microsecond or two, about
+// what releasing and retaking it costs. Larger tensors, and sizes or lists (which can make
+// large outputs), let other Python threads run meanwhile.
+constexpr int64_t kHoldGilMaxElements = 4096;
+bool may_run_long(const Stack& args) {
+  for (const Value& v : args) {
+    if (v.is_tensor()) {
+      if (v.tensor().defined() && v.tensor().numel() > kHoldGilMaxElements) return true;
+    } else if (!(v.is_none() || v.holds<Scalar>() || v.holds<bool>() || v.holds<double>() || v.holds<DType>())) {
+      return true;
+    }
+  }
+  return false;
+}
+
 // Factories take `requires_grad=` like PyTorch's: it is not part of their schemas, so it is
 // taken out of the keywords here and applied to the result.
 PyObject* call_factory_with_requires_grad(PyObject* self, PyObject* const* args, size_t nargs,
@@ -131,7 +146,9 @@ PyObject* op_vectorcall(PyObject* self, PyObject* const* args, size_t nargsf, Py
       continue;
     }
     Value result;
-    {
+    if (!may_run_long(stack)) {
+      result = call_op(*candidate, stack);
+    } else {
       // Kernels never touch Python objects: let other Python threads run meanwhile.
       PyThreadState* saved = PyEval_SaveThread();
       try {

@@ -53,6 +53,13 @@ class OpNode final : public Node {
       if (type == ArgType::Tensor || type == ArgType::TensorList || type == ArgType::OptTensorList)
         args_[i] = Value();
     }
+    // One allocation per list: an op's inputs are known before they are walked.
+    size_t inputs = 0;
+    for_each_input(args, op, [&](const Tensor&) { ++inputs; });
+    needs_.reserve(inputs);
+    input_meta_.reserve(inputs);
+    next_edges.reserve(inputs);
+    if (op.saves_geometry) geometry_.reserve(inputs);
     for_each_input(args, op, [&](const Tensor& t) {
       needs_.push_back(t.defined() && autograd::requires_grad(t));
       input_meta_.push_back(t.defined() ? OutputMeta{t.sizes(), t.dtype()} : OutputMeta{});
@@ -246,6 +253,9 @@ Value call_with_autograd(const Op& op, Stack& args) {
   check_derivative_exists(op);
 
   uint32_t index = 0;
+  for_each_output(out, [&](const Tensor&) { ++index; });
+  node->outputs.reserve(index);
+  index = 0;
   for_each_output(out, [&](const Tensor& t) {
     // An input handed back as is (contiguous() of a contiguous tensor) keeps its history.
     if (t.defined() && differentiable(t) && (inplace || !is_input(t, args, op))) set_history(t, node, index);

@@ -1,4 +1,5 @@
-// The convolution dispatch stubs; kernels/isa/conv_kernels.cpp and conv_direct_kernels.cpp fill them in.
+// The convolution dispatch stubs; kernels/isa/conv_kernels.cpp, conv_direct_kernels.cpp and
+// conv_tile_kernels.cpp fill them in.
 #include "kernels/conv.h"
 
 namespace tz {
@@ -9,4 +10,6 @@ DispatchStub<DepthwiseFn> dw_fwd_nchw_stub("depthwise_conv_nchw");
 DispatchStub<DepthwiseFn> dw_bwd_input_nchw_stub("depthwise_conv_backward_input_nchw");
 DispatchStub<SmallInputConvFn> conv_small_input_stub("conv_small_input");
 DispatchStub<SmallInputWeightGradFn> conv_small_input_weight_grad_stub("conv_small_input_weight_grad");
+DispatchStub<TileConvBlockFn> conv_tile_block_stub("conv_tile_block");
+DispatchStub<TileConvFn> conv_tile_stub("conv_tile");
 }  // namespace tz

@@ -2,6 +2,7 @@
 // brought to a 2-d float problem, and the choice of algorithm:
 //   depthwise (groups == C)       hand-written kernels (kernels/isa/conv_kernels.cpp)
 //   pointwise (1x1, stride 1)     one GEMM per group: NCHW weight x image, NHWC pixels x weight^T
+//   regular, groups == 1          the tile kernel (ops/conv_tile.cpp) where it wins
 //   anything else                 im2col + GEMM, images split over the thread pool
 // A transposed convolution is the data gradient of the regular one with the roles swapped.
 #include "ops/conv.h"
@@ -15,6 +16,7 @@
 #include "iter/thread_pool.h"
 #include "kernels/conv.h"
 #include "kernels/gemm.h"
+#include "ops/conv_tile.h"
 #include "ops/conversion.h"
 #include "ops/creation.h"
 #include "ops/views.h"
@@ -337,6 +339,7 @@ Tensor forward_4d(const Tensor& x_, const Tensor& w_, const Tensor& bias_, const
     small_input_forward(x, w_, bias, y, s, nhwc);
     return y;
   }
+  if (!is_pointwise(s) && conv_tile_forward_applies(s, dt)) return conv_tile_forward(x, w_, bias, s, nhwc_out);
   Tensor w = gemm_weight(w_, nhwc);
   for_float(dt, [&](auto tag) {
     using T = decltype(tag);
@@ -362,6 +365,7 @@ Tensor backward_data_4d(const Tensor& gy_, const Tensor& w_, const ConvShape& s,
     depthwise_backward_data(gy, w_, gx, s, nhwc);
     return gx;
   }
+  if (!is_pointwise(s) && conv_tile_backward_data_applies(s, dt)) return conv_tile_backward_data(gy, w_, s, nhwc_out);
   Tensor w = gemm_weight(w_, nhwc);
   for_float(dt, [&](auto tag) {
     using T = decltype(tag);

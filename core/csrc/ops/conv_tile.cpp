@@ -35,13 +35,19 @@ bool chosen(const ConvShape& s) {
   return tile_kernel_wins(s);
 }
 
-// x (N, C, H, W) in any layout -> (N, H + 2 ph, W + 2 pw, C) contiguous, zeros around.
-Tensor padded_nhwc(const Tensor& x, int64_t ph, int64_t pw) {
-  const int64_t N = x.size(0), C = x.size(1), H = x.size(2), W = x.size(3);
-  Tensor out = zeros({N, H + 2 * ph, W + 2 * pw, C}, x.dtype());
-  copy_(narrow(narrow(out, 1, ph, H), 2, pw, W), permute(x, {0, 2, 3, 1}));
+// x (N, C, H, W) in any layout -> (N, Hp, Wp, C) contiguous with x at (top, left), zeros
+// around; rows and columns of x past Hp or Wp are left out (the kernel never reads them).
+Tensor padded_nhwc(const Tensor& x, int64_t top, int64_t left, int64_t Hp, int64_t Wp) {
+  const int64_t N = x.size(0), C = x.size(1);
+  const int64_t H = std::min(x.size(2), Hp - top), W = std::min(x.size(3), Wp - left);
+  Tensor out = zeros({N, Hp, Wp, C}, x.dtype());
+  if (H > 0 && W > 0)
+    copy_(narrow(narrow(out, 1, top, H), 2, left, W), permute(narrow(narrow(x, 2, 0, H), 3, 0, W), {0, 2, 3, 1}));
   return out;
 }
+
+// The padded height (width) the tile kernel reads: every tap of every output.
+int64_t reach(int64_t out, int64_t stride, int64_t k, int64_t dilation) { return (out - 1) * stride + (k - 1) * dilation + 1; }
 
 // w (O, C, KH, KW) -> (ceil(O / block), KH, KW, C, block), zeros past O. One pass: a block's
 // rows are read side by side (each sequentially), its packed rows written whole.
@@ -101,15 +107,18 @@ bool conv_tile_backward_data_applies(const ConvShape& s, DType dtype) {
 }
 
 Tensor conv_tile_forward(const Tensor& x, const Tensor& w, const Tensor& bias, const ConvShape& s, bool nhwc_out) {
-  return run_tiles(padded_nhwc(x, s.ph, s.pw), w, bias, s, nhwc_out);
+  const int64_t Hp = reach(s.OH, s.sh, s.KH, s.dh), Wp = reach(s.OW, s.sw, s.KW, s.dw);
+  return run_tiles(padded_nhwc(x, s.ph, s.pw, Hp, Wp), w, bias, s, nhwc_out);
 }
 
 Tensor conv_tile_backward_data(const Tensor& gy, const Tensor& w, const ConvShape& s, bool nhwc_out) {
-  // gx = gy, padded by the taps' reach less the padding, convolved with w's taps reversed
-  // and its channel dims swapped.
+  // gx = gy, padded by the taps' reach less the padding (more at the end where the input
+  // has rows no output reads: a transposed convolution's output_padding), convolved with
+  // w's taps reversed and its channel dims swapped.
   const int64_t ph = s.dh * (s.KH - 1) - s.ph, pw = s.dw * (s.KW - 1) - s.pw;
   ConvShape t{s.N, s.O, s.OH, s.OW, s.C, s.KH, s.KW, s.H, s.W, 1, 1, ph, pw, s.dh, s.dw, 1};
-  return run_tiles(padded_nhwc(gy, ph, pw), flip(transpose(w, 0, 1), {2, 3}), Tensor(), t, nhwc_out);
+  const int64_t Hp = reach(s.H, 1, s.KH, s.dh), Wp = reach(s.W, 1, s.KW, s.dw);
+  return run_tiles(padded_nhwc(gy, ph, pw, Hp, Wp), flip(transpose(w, 0, 1), {2, 3}), Tensor(), t, nhwc_out);
 }
 
 }  // namespace tz

@@ -6,7 +6,6 @@
 #include "iter/thread_pool.h"
 #include "ops/conversion.h"
 #include "ops/creation.h"
-#include "ops/joining.h"
 #include "ops/views.h"
 
 namespace tz {
@@ -14,25 +13,31 @@ namespace tz {
 namespace {
 
 std::atomic<ConvAlgorithm> g_algorithm{ConvAlgorithm::Auto};
+constexpr int64_t kTileMinPixels = 128;
 
 bool tile_kernel_fits(const ConvShape& s, DType dtype) {
   return s.groups == 1 && (dtype == DType::Float32 || dtype == DType::Float64);
 }
 
-// Where the tile kernel beats im2col + GEMM (benchmarks/bench_conv_paths.py, measured on
-// the 2-core AVX-512 Xeon): see the closing note of issue 29.
-bool tile_kernel_wins(const ConvShape& s) {
-  (void)s;
-  return true;
+// Where the tile kernel beats im2col + GEMM (benchmarks/bench_conv_paths.py on the 2-core
+// AVX-512 Xeon, issue 29): it loses where most lanes of its channel blocks would be padding
+// (16 output channels in a block of 64), and on small images, where packing the weight (one
+// pass over it per call) costs as much as the convolution. `out_channels` and `pixels` of the
+// convolution the kernel runs (the input gradient's: the input's channels and pixels).
+bool tile_kernel_wins(int64_t out_channels, int64_t pixels, int64_t block) {
+  const int64_t padded = (out_channels + block - 1) / block * block;
+  return 2 * out_channels >= padded && pixels >= kTileMinPixels;
 }
 
-bool chosen(const ConvShape& s) {
+// Dilated convolutions stay on im2col + GEMM unless forced (the kernel takes them; the table
+// has no measurements of them yet).
+bool chosen(const ConvShape& s, int64_t out_channels, int64_t pixels, DType dtype) {
   switch (g_algorithm.load()) {
     case ConvAlgorithm::Tile: return true;
     case ConvAlgorithm::Gemm: return false;
     case ConvAlgorithm::Auto: break;
   }
-  return tile_kernel_wins(s);
+  return s.dh == 1 && s.dw == 1 && tile_kernel_wins(out_channels, pixels, conv_tile_block_stub(dtype));
 }
 
 // x (N, C, H, W) in any layout -> (N, Hp, Wp, C) contiguous with x at (top, left), zeros
@@ -49,40 +54,58 @@ Tensor padded_nhwc(const Tensor& x, int64_t top, int64_t left, int64_t Hp, int64
 // The padded height (width) the tile kernel reads: every tap of every output.
 int64_t reach(int64_t out, int64_t stride, int64_t k, int64_t dilation) { return (out - 1) * stride + (k - 1) * dilation + 1; }
 
-// w (O, C, KH, KW) -> (ceil(O / block), KH, KW, C, block), zeros past O. One pass: a block's
-// rows are read side by side (each sequentially), its packed rows written whole.
-template <typename T> void pack_block(const T* w, int64_t rows, int64_t C, int64_t taps, int64_t block, T* out) {
-  for (int64_t c = 0; c < C; ++c)
-    for (int64_t k = 0; k < taps; ++k) {
-      T* dst = out + (k * C + c) * block;
-      const T* src = w + c * taps + k;
-      for (int64_t j = 0; j < rows; ++j) dst[j] = src[j * C * taps];
-      for (int64_t j = rows; j < block; ++j) dst[j] = T(0);
-    }
+// The weight as the kernel reads it: element (o, c, kh, kw) of the convolution at
+// w + o * so + c * sc + kh * skh + kw * skw (any layout, and the input gradient's flipped,
+// transposed view of the forward weight without a copy of it).
+struct WeightView {
+  const void* w;
+  int64_t O, C, KH, KW;
+  int64_t so, sc, skh, skw;
+};
+
+// -> (ceil(O / block), KH, KW, C, block), zeros past O. One pass: a block's rows are read
+// side by side, its packed rows written whole.
+template <typename T> void pack_blocks(const WeightView& v, int64_t block, int64_t b0, int64_t b1, T* out) {
+  const T* w = static_cast<const T*>(v.w);
+  for (int64_t b = b0; b < b1; ++b) {
+    const int64_t o0 = b * block, rows = std::min(block, v.O - o0);
+    T* dst = out + b * v.KH * v.KW * v.C * block;
+    for (int64_t kh = 0; kh < v.KH; ++kh)
+      for (int64_t kw = 0; kw < v.KW; ++kw)
+        for (int64_t c = 0; c < v.C; ++c, dst += block) {
+          const T* src = w + o0 * v.so + c * v.sc + kh * v.skh + kw * v.skw;
+          for (int64_t j = 0; j < rows; ++j) dst[j] = src[j * v.so];
+          for (int64_t j = rows; j < block; ++j) dst[j] = T(0);
+        }
+  }
 }
 
-Tensor packed_weight(const Tensor& w_, int64_t block) {
-  const Tensor w = contiguous(w_);
-  const int64_t O = w.size(0), C = w.size(1), KH = w.size(2), KW = w.size(3), nb = (O + block - 1) / block;
-  Tensor out = Tensor::empty({nb, KH, KW, C, block}, w.dtype());
-  const int64_t per_block = KH * KW * C * block;
+Tensor packed_weight(const WeightView& v, DType dt, int64_t block) {
+  const int64_t nb = (v.O + block - 1) / block, per_block = v.KH * v.KW * v.C * block;
+  Tensor out = Tensor::empty({nb, v.KH, v.KW, v.C, block}, dt);
   parallel_for(0, nb, std::max<int64_t>(1, (int64_t(1) << 16) / per_block), [&](int64_t b0, int64_t b1) {
-    for (int64_t b = b0; b < b1; ++b) {
-      const int64_t rows = std::min(block, O - b * block);
-      if (w.dtype() == DType::Float64)
-        pack_block(w.data<double>() + b * block * C * KH * KW, rows, C, KH * KW, block, out.data<double>() + b * per_block);
-      else
-        pack_block(w.data<float>() + b * block * C * KH * KW, rows, C, KH * KW, block, out.data<float>() + b * per_block);
-    }
+    if (dt == DType::Float64) pack_blocks(v, block, b0, b1, out.data<double>());
+    else pack_blocks(v, block, b0, b1, out.data<float>());
   });
   return out;
 }
 
-// The tile kernel on padded NHWC x (N, Hp, Wp, C) and weight (O, C, KH, KW) in any layout.
-Tensor run_tiles(const Tensor& xpad, const Tensor& w, const Tensor& bias, const ConvShape& s, bool nhwc_out) {
+WeightView forward_view(const Tensor& w) {
+  return {w.raw_data(), w.size(0), w.size(1), w.size(2), w.size(3), w.stride(0), w.stride(1), w.stride(2), w.stride(3)};
+}
+
+// The input gradient's weight: channels swapped, taps reversed.
+WeightView input_grad_view(const Tensor& w) {
+  const int64_t KH = w.size(2), KW = w.size(3), last = (KH - 1) * w.stride(2) + (KW - 1) * w.stride(3);
+  return {static_cast<const char*>(w.raw_data()) + last * w.itemsize(), w.size(1), w.size(0), KH, KW,
+          w.stride(1), w.stride(0), -w.stride(2), -w.stride(3)};
+}
+
+// The tile kernel on padded NHWC x (N, Hp, Wp, C) and the weight `v`.
+Tensor run_tiles(const Tensor& xpad, const WeightView& v, const Tensor& bias, const ConvShape& s, bool nhwc_out) {
   const DType dt = xpad.dtype();
   const int64_t block = conv_tile_block_stub(dt);
-  Tensor wp = packed_weight(w, block);
+  Tensor wp = packed_weight(v, dt, block);
   Tensor b = bias.defined() ? contiguous(bias) : Tensor();
   Tensor y = Tensor::empty({s.N, s.OH, s.OW, s.O}, dt);
   TileConvArgs a{s, xpad.size(1), xpad.size(2), xpad.raw_data(), wp.raw_data(), b.defined() ? b.raw_data() : nullptr,
@@ -99,16 +122,18 @@ Tensor run_tiles(const Tensor& xpad, const Tensor& w, const Tensor& bias, const 
 void set_conv_algorithm(ConvAlgorithm a) { g_algorithm = a; }
 ConvAlgorithm conv_algorithm() { return g_algorithm.load(); }
 
-bool conv_tile_forward_applies(const ConvShape& s, DType dtype) { return tile_kernel_fits(s, dtype) && chosen(s); }
+bool conv_tile_forward_applies(const ConvShape& s, DType dtype) {
+  return tile_kernel_fits(s, dtype) && chosen(s, s.O, s.N * s.OH * s.OW, dtype);
+}
 
 bool conv_tile_backward_data_applies(const ConvShape& s, DType dtype) {
-  return tile_kernel_fits(s, dtype) && chosen(s) && s.sh == 1 && s.sw == 1 && s.ph <= s.dh * (s.KH - 1) &&
+  return tile_kernel_fits(s, dtype) && chosen(s, s.C, s.N * s.H * s.W, dtype) && s.sh == 1 && s.sw == 1 && s.ph <= s.dh * (s.KH - 1) &&
          s.pw <= s.dw * (s.KW - 1);
 }
 
 Tensor conv_tile_forward(const Tensor& x, const Tensor& w, const Tensor& bias, const ConvShape& s, bool nhwc_out) {
   const int64_t Hp = reach(s.OH, s.sh, s.KH, s.dh), Wp = reach(s.OW, s.sw, s.KW, s.dw);
-  return run_tiles(padded_nhwc(x, s.ph, s.pw, Hp, Wp), w, bias, s, nhwc_out);
+  return run_tiles(padded_nhwc(x, s.ph, s.pw, Hp, Wp), forward_view(w), bias, s, nhwc_out);
 }
 
 Tensor conv_tile_backward_data(const Tensor& gy, const Tensor& w, const ConvShape& s, bool nhwc_out) {
@@ -118,7 +143,7 @@ Tensor conv_tile_backward_data(const Tensor& gy, const Tensor& w, const ConvShap
   const int64_t ph = s.dh * (s.KH - 1) - s.ph, pw = s.dw * (s.KW - 1) - s.pw;
   ConvShape t{s.N, s.O, s.OH, s.OW, s.C, s.KH, s.KW, s.H, s.W, 1, 1, ph, pw, s.dh, s.dw, 1};
   const int64_t Hp = reach(s.H, 1, s.KH, s.dh), Wp = reach(s.W, 1, s.KW, s.dw);
-  return run_tiles(padded_nhwc(gy, ph, pw, Hp, Wp), flip(transpose(w, 0, 1), {2, 3}), Tensor(), t, nhwc_out);
+  return run_tiles(padded_nhwc(gy, ph, pw, Hp, Wp), input_grad_view(w), Tensor(), t, nhwc_out);
 }
 
 }  // namespace tz

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <vector>
 
 #include "iter/thread_pool.h"
 #include "ops/conversion.h"
@@ -13,7 +14,7 @@ namespace tz {
 namespace {
 
 std::atomic<ConvAlgorithm> g_algorithm{ConvAlgorithm::Auto};
-constexpr int64_t kTileMinPixels = 128;
+constexpr int64_t kTileMinPixels = 256;
 
 bool tile_kernel_fits(const ConvShape& s, DType dtype) {
   return s.groups == 1 && (dtype == DType::Float32 || dtype == DType::Float64);
@@ -21,8 +22,8 @@ bool tile_kernel_fits(const ConvShape& s, DType dtype) {
 
 // Where the tile kernel beats im2col + GEMM (benchmarks/bench_conv_paths.py on the 2-core
 // AVX-512 Xeon, issue 29): it loses where most lanes of its channel blocks would be padding
-// (16 output channels in a block of 64), and on small images, where packing the weight (one
-// pass over it per call) costs as much as the convolution. `out_channels` and `pixels` of the
+// (16 output channels in a block of 64), and below about 256 output pixels, where packing the
+// weight (one pass over it per call) costs as much as the GEMM path's whole convolution. `out_channels` and `pixels` of the
 // convolution the kernel runs (the input gradient's: the input's channels and pixels).
 bool tile_kernel_wins(int64_t out_channels, int64_t pixels, int64_t block) {
   const int64_t padded = (out_channels + block - 1) / block * block;
@@ -63,20 +64,38 @@ struct WeightView {
   int64_t so, sc, skh, skw;
 };
 
-// -> (ceil(O / block), KH, KW, C, block), zeros past O. One pass: a block's rows are read
-// side by side, its packed rows written whole.
+// -> (ceil(O / block), KH, KW, C, block), zeros past O. A blocked transpose in one pass: for
+// a few input channels at a time, each of the block's rows is read along its (c, kh, kw)
+// (neighbours in memory for the usual layouts) into the packed rows, which stay in L1 until
+// they are whole.
 template <typename T> void pack_blocks(const WeightView& v, int64_t block, int64_t b0, int64_t b1, T* out) {
+  constexpr int64_t kChannels = 8;
   const T* w = static_cast<const T*>(v.w);
+  const int64_t row = v.C * block, taps = v.KH * v.KW;  // packed elements between taps
+  std::vector<int64_t> tap_src(taps);                   // source offset of each tap
+  for (int64_t k = 0; k < taps; ++k) tap_src[k] = k / v.KW * v.skh + k % v.KW * v.skw;
   for (int64_t b = b0; b < b1; ++b) {
     const int64_t o0 = b * block, rows = std::min(block, v.O - o0);
-    T* dst = out + b * v.KH * v.KW * v.C * block;
-    for (int64_t kh = 0; kh < v.KH; ++kh)
-      for (int64_t kw = 0; kw < v.KW; ++kw)
-        for (int64_t c = 0; c < v.C; ++c, dst += block) {
-          const T* src = w + o0 * v.so + c * v.sc + kh * v.skh + kw * v.skw;
-          for (int64_t j = 0; j < rows; ++j) dst[j] = src[j * v.so];
-          for (int64_t j = rows; j < block; ++j) dst[j] = T(0);
+    T* dst = out + b * taps * row;
+    for (int64_t c0 = 0; c0 < v.C; c0 += kChannels) {
+      const int64_t c1 = std::min(v.C, c0 + kChannels);
+      for (int64_t j = 0; j < rows; ++j) {
+        const T* src = w + (o0 + j) * v.so;
+        // The block's rows are too many streams for the hardware prefetcher: ask for the
+        // chunk after next of this row (its lines, for the usual layouts).
+        if (c1 + kChannels < v.C && v.sc > 0) {
+          const char* next = reinterpret_cast<const char*>(src + (c1 + kChannels) * v.sc);
+          for (int64_t byte = 0; byte < kChannels * v.sc * int64_t(sizeof(T)); byte += 64) __builtin_prefetch(next + byte);
         }
+        for (int64_t c = c0; c < c1; ++c) {
+          const T* from = src + c * v.sc;
+          T* to = dst + c * block + j;
+          for (int64_t k = 0; k < taps; ++k) to[k * row] = from[tap_src[k]];
+        }
+      }
+      for (int64_t k = 0; k < taps && rows < block; ++k)
+        for (int64_t c = c0; c < c1; ++c) std::fill(dst + k * row + c * block + rows, dst + k * row + (c + 1) * block, T(0));
+    }
   }
 }
 

@@ -46,12 +46,13 @@ void for_each_output(const Value& v, F f) {
 
 class OpNode final : public Node {
  public:
-  OpNode(const Op& op, const Stack& args) : op_(&op), args_(args) {
+  OpNode(const Op& op, const Stack& args) : op_(&op) {
     // Keep non-tensor arguments; tensors only if the entry saves them (below).
-    for (size_t i = 0; i < args_.size(); ++i) {
+    args_.reserve(args.size());
+    for (size_t i = 0; i < args.size(); ++i) {
       ArgType type = op.schema.args[i].type;
-      if (type == ArgType::Tensor || type == ArgType::TensorList || type == ArgType::OptTensorList)
-        args_[i] = Value();
+      const bool tensors = type == ArgType::Tensor || type == ArgType::TensorList || type == ArgType::OptTensorList;
+      args_.push_back(tensors ? Value() : args[i]);
     }
     // One allocation per list: an op's inputs are known before they are walked.
     size_t inputs = 0;

@@ -6,13 +6,14 @@ from typing import Callable, Optional
 import core
 from core import nn
 
+from audio import functional  # for vad, which lives with the filters (audio/functional/filtering.py)
 from audio.functional import codec
 from audio.functional import functional as AF
 from audio.compliance import kaldi
 
 __all__ = ["Spectrogram", "GriffinLim", "AmplitudeToDB", "MelScale", "InverseMelScale", "MelSpectrogram",
            "MFCC", "MuLawEncoding", "MuLawDecoding", "Resample", "ComplexNorm", "TimeStretch", "Fade",
-           "FrequencyMasking", "TimeMasking", "SlidingWindowCmn", "SpectralCentroid", "ComputeDeltas", "Vol"]
+           "FrequencyMasking", "TimeMasking", "SlidingWindowCmn", "Vad", "SpectralCentroid", "ComputeDeltas", "Vol"]
 
 
 def _window(window_fn, length, wkwargs):
@@ -193,10 +194,11 @@ class MFCC(nn.Module):
         self.log_mels = log_mels
 
     def forward(self, waveform):
-        mel = self.MelSpectrogram(waveform)
+        # (time, n_mels) is the mel spectrogram's memory order: the dB conversion runs along it
+        # (its top_db max is over the last three dims, whichever way the last two are ordered).
+        mel = self.MelSpectrogram(waveform).transpose(-1, -2)
         mel = core.log(mel + 1e-6) if self.log_mels else self.amplitude_to_DB(mel)
-        mfcc = core.matmul(mel.transpose(-1, -2), self.dct_mat.to(mel.dtype)).transpose(-1, -2)
-        return mfcc
+        return core.matmul(mel, self.dct_mat.to(mel.dtype)).transpose(-1, -2)
 
 
 class MuLawEncoding(nn.Module):
@@ -383,6 +385,32 @@ class SlidingWindowCmn(nn.Module):
 
     def forward(self, waveform):
         return AF.sliding_window_cmn(waveform, self.cmn_window, self.min_cmn_window, self.center, self.norm_vars)
+
+
+class Vad(nn.Module):
+    """Voice activity detection (sox's vad): trims the quiet start of (channel, time) or
+    (time,) audio, the earliest activity of any channel deciding; the options are
+    audio.functional.vad's."""
+
+    def __init__(self, sample_rate: int, trigger_level: float = 7.0, trigger_time: float = 0.25,
+                 search_time: float = 1.0, allowed_gap: float = 0.25, pre_trigger_time: float = 0.0,
+                 boot_time: float = 0.35, noise_up_time: float = 0.1, noise_down_time: float = 0.01,
+                 noise_reduction_amount: float = 1.35, measure_freq: float = 20.0,
+                 measure_duration: Optional[float] = None, measure_smooth_time: float = 0.4,
+                 hp_filter_freq: float = 50.0, lp_filter_freq: float = 6000.0, hp_lifter_freq: float = 150.0,
+                 lp_lifter_freq: float = 2000.0):
+        super().__init__()
+        self.sample_rate = sample_rate
+        self.options = dict(
+            trigger_level=trigger_level, trigger_time=trigger_time, search_time=search_time, allowed_gap=allowed_gap,
+            pre_trigger_time=pre_trigger_time, boot_time=boot_time, noise_up_time=noise_up_time,
+            noise_down_time=noise_down_time, noise_reduction_amount=noise_reduction_amount,
+            measure_freq=measure_freq, measure_duration=measure_duration, measure_smooth_time=measure_smooth_time,
+            hp_filter_freq=hp_filter_freq, lp_filter_freq=lp_filter_freq, hp_lifter_freq=hp_lifter_freq,
+            lp_lifter_freq=lp_lifter_freq)
+
+    def forward(self, waveform):
+        return functional.vad(waveform, self.sample_rate, **self.options)
 
 
 class SpectralCentroid(nn.Module):

@@ -9,18 +9,12 @@ for the I/O cases. Ratios below 1 mean we are faster. torchaudio >= 2.9 decodes 
 torchcodec (FFmpeg): without it its I/O columns print n/a.
 """
 import argparse
-import glob
 import os
-import sys
 import tempfile
 
 import numpy as np
 
-_HERE = os.path.dirname(os.path.abspath(__file__))
-_ROOT = os.path.dirname(_HERE)
-sys.path.insert(0, _HERE)  # harness
-if glob.glob(os.path.join(_ROOT, "core", "_C*.so")):
-    sys.path.insert(1, _ROOT)  # an in-place build (tools/dev_build.sh) wins over an installed one
+import _paths  # noqa: E402,F401  (an in-place build wins over an installed one)
 
 import harness  # noqa: E402
 

@@ -5,11 +5,8 @@ of a 2-layer MLP (batch 64, 784-256-10), ours vs PyTorch.
 """
 import argparse
 import os
-import sys
 
-_HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, _HERE)
-sys.path.insert(1, os.path.dirname(_HERE))  # an in-place build wins over an installed one
+import _paths  # noqa: E402,F401  (an in-place build wins over an installed one)
 
 import numpy as np  # noqa: E402
 

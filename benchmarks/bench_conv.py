@@ -7,18 +7,15 @@ model.to(memory_format=torch.channels_last)).
 Prints the median time per call and ours / PyTorch (below 1: we are faster).
 """
 import argparse
-import os
 import sys
 
-_HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, _HERE)
-sys.path.insert(1, os.path.dirname(_HERE))  # an in-place build wins over an installed one
+import _paths  # noqa: E402,F401  (an in-place build wins over an installed one)
 
 import numpy as np  # noqa: E402
 
 import harness  # noqa: E402
 
-# (name, in channels, out channels, kernel, stride, groups, spatial size, bias)
+# (name, in channels, out channels, kernel, stride, groups, spatial size, bias[, dilation])
 LAYERS = [
     ("stem 3x3 s2 3->16 @224", 3, 16, 3, 2, 1, 224, False),
     ("dw 3x3 s1 72 @56", 72, 72, 3, 1, 72, 56, False),
@@ -36,12 +33,14 @@ LAYERS = [
 
 
 def make_case(lib, layer, batch, channels_last, backward):
-    _, cin, cout, k, stride, groups, size, has_bias = layer
+    _, cin, cout, k, stride, groups, size, has_bias = layer[:8]
+    dilation = layer[8] if len(layer) > 8 else 1
+    pad = dilation * (k // 2)
     rng = np.random.default_rng(0)
     x = rng.standard_normal((batch, cin, size, size)).astype(np.float32)
     w = (rng.standard_normal((cout, cin // groups, k, k)) * 0.1).astype(np.float32)
     b = rng.standard_normal(cout).astype(np.float32) if has_bias else None
-    out_size = (size + 2 * (k // 2) - k) // stride + 1
+    out_size = (size + 2 * pad - dilation * (k - 1) - 1) // stride + 1
     gy = rng.standard_normal((batch, cout, out_size, out_size)).astype(np.float32)
     def to(a):
         t = lib.tensor(a)
@@ -49,9 +48,8 @@ def make_case(lib, layer, batch, channels_last, backward):
     xt, wt, gyt = to(x), to(w), to(gy)
     bt = to(b) if b is not None else None
     conv = lib.nn.functional.conv2d
-    pad = k // 2
     if not backward:
-        return lambda: conv(xt, wt, bt, stride, pad, 1, groups)
+        return lambda: conv(xt, wt, bt, stride, pad, dilation, groups)
     needs_input_grad = cin != 3  # the stem's input is the image
     xt.requires_grad_(needs_input_grad)
     wt.requires_grad_()
@@ -60,7 +58,7 @@ def make_case(lib, layer, batch, channels_last, backward):
     leaves = [t for t in (xt, wt, bt) if t is not None and t.requires_grad]
 
     def step():
-        y = conv(xt, wt, bt, stride, pad, 1, groups)
+        y = conv(xt, wt, bt, stride, pad, dilation, groups)
         y.backward(gyt)
         for t in leaves:
             t.grad = None
@@ -68,7 +66,8 @@ def make_case(lib, layer, batch, channels_last, backward):
     return step
 
 
-def main(argv=None):
+def main(argv=None, layers=None):
+    """Times `layers` (default LAYERS: MobileNetV3-Large's) as the command line asks."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--repeats", type=int, default=7)
@@ -83,7 +82,7 @@ def main(argv=None):
     print(harness.header(args.threads))
     rows = [("layer", "batch", "layout", "pass", "ours", "pytorch", "ours/pytorch")]
     worst = 0.0
-    for layer in LAYERS:
+    for layer in layers or LAYERS:
         if args.filters and not any(f in layer[0] for f in args.filters):
             continue
         for batch in (int(b) for b in args.batches.split(",")):

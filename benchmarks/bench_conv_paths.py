@@ -7,12 +7,9 @@ a few others. The measurements behind ops/conv_tile.cpp's tile_kernel_wins table
 Median times (harness.time_interleaved: the two algorithms take turns); tile/gemm below 1
 means the tile kernel is faster.
 """
-import os
 import sys
 
-_HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, _HERE)
-sys.path.insert(1, os.path.dirname(_HERE))  # an in-place build wins over an installed one
+import _paths  # noqa: F401  (an in-place build wins over an installed one)
 
 import numpy as np  # noqa: E402
 

@@ -8,17 +8,12 @@ pays it every epoch). Times are medians over interleaved runs (harness.time_inte
 ratio = ours / PyTorch, below 1 means we are faster.
 """
 import argparse
-import glob
 import os
 import sys
 
 import numpy as np
 
-_HERE = os.path.dirname(os.path.abspath(__file__))
-_ROOT = os.path.dirname(_HERE)
-sys.path.insert(0, _HERE)  # harness
-if glob.glob(os.path.join(_ROOT, "core", "_C*.so")):
-    sys.path.insert(1, _ROOT)  # an in-place build (tools/dev_build.sh) wins over an installed one
+import _paths  # noqa: E402,F401  (an in-place build wins over an installed one)
 
 
 class ImageDataset:

@@ -11,18 +11,11 @@ heads (MultiScaleRoIAlign, TwoMLPHead, predictor, postprocess with NMS). torchvi
 compiled ops (a matching torch/torchvision pair); without it only our numbers print.
 """
 import argparse
-import glob
-import os
 import sys
 
 import numpy as np
 
-_HERE = os.path.dirname(os.path.abspath(__file__))
-_ROOT = os.path.dirname(_HERE)
-sys.path.insert(0, _HERE)  # harness
-sys.path.insert(1, os.path.join(_ROOT, "tests"))  # parity._torchvision: the shared import workaround
-if glob.glob(os.path.join(_ROOT, "core", "_C*.so")):
-    sys.path.insert(1, _ROOT)  # an in-place build (tools/dev_build.sh) wins over an installed one
+import _paths  # noqa: E402,F401  (an in-place build wins over an installed one)
 
 MODELS = ("fasterrcnn_mobilenet_v3_large_320_fpn", "fasterrcnn_mobilenet_v3_large_fpn")
 
@@ -96,9 +89,8 @@ def main(argv=None):
 
     torch, tv = harness.torch, None
     if torch is not None:
-        from parity._torchvision import import_torchvision
 
-        tv = import_torchvision()
+        tv = harness.import_torchvision()
         try:
             tv.ops.nms(torch.zeros(0, 4), torch.zeros(0), 0.5)
         except Exception:  # noqa: BLE001 - absent, or its C++ ops do not load

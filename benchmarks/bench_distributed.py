@@ -17,7 +17,6 @@ PyTorch has no MPI backend in its PyPI wheels, so the yardsticks are raw mpi4py 
 single-process step (2). Timings vary +-30% on shared machines: compare within one run.
 """
 import argparse
-import glob
 import json
 import os
 import statistics
@@ -27,11 +26,7 @@ import time
 
 import numpy as np
 
-_HERE = os.path.dirname(os.path.abspath(__file__))
-_ROOT = os.path.dirname(_HERE)
-sys.path.insert(0, _HERE)  # harness
-if glob.glob(os.path.join(_ROOT, "core", "_C*.so")):
-    sys.path.insert(1, _ROOT)  # an in-place build (tools/dev_build.sh) wins over an installed one
+import _paths  # noqa: E402,F401  (an in-place build wins over an installed one)
 
 SIZES_MB = (1, 25, 100)
 CALLS_PER_SAMPLE = {1: 20, 25: 2, 100: 1}

@@ -8,12 +8,9 @@ training step at batch 16.
 Median times per call (harness.time_interleaved: the libraries take turns, so background load
 hits both alike); ours / PyTorch below 1 means we are faster. Models get identical weights.
 """
-import os
 import sys
 
-_HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, _HERE)
-sys.path.insert(1, os.path.dirname(_HERE))  # an in-place build wins over an installed one
+import _paths  # noqa: F401  (an in-place build wins over an installed one)
 
 import numpy as np  # noqa: E402
 

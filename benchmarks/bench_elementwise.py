@@ -5,17 +5,11 @@
 Median times per call (harness.time_interleaved: the libraries take turns); ratios below 1
 mean core is faster.
 """
-import glob
-import os
 import sys
 
 import numpy as np
 
-_HERE = os.path.dirname(os.path.abspath(__file__))
-_ROOT = os.path.dirname(_HERE)
-sys.path.insert(0, _HERE)  # harness
-if glob.glob(os.path.join(_ROOT, "core", "_C*.so")):
-    sys.path.insert(1, _ROOT)  # an in-place build (tools/dev_build.sh) wins over an installed one
+import _paths  # noqa: E402,F401  (an in-place build wins over an installed one)
 
 CASES = [
     # name, expression (m: the module, a/b: 1M float32 in [0.1, 1.1), s: 10 elements)

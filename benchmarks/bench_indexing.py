@@ -2,17 +2,11 @@
 
     python benchmarks/bench_indexing.py [--threads 1,2] [--repeats R]
 """
-import glob
-import os
 import sys
 
 import numpy as np
 
-_HERE = os.path.dirname(os.path.abspath(__file__))
-_ROOT = os.path.dirname(_HERE)
-sys.path.insert(0, _HERE)  # harness
-if glob.glob(os.path.join(_ROOT, "core", "_C*.so")):
-    sys.path.insert(1, _ROOT)  # an in-place build (tools/dev_build.sh) wins over an installed one
+import _paths  # noqa: E402,F401  (an in-place build wins over an installed one)
 
 
 def benches():

@@ -6,17 +6,11 @@ MobileNetV3-like shapes in NCHW and channels-last.
 Prints median times per call (harness.time_interleaved) and the ratio ours / PyTorch (lower
 is better).
 """
-import glob
-import os
 import sys
 
 import numpy as np
 
-_HERE = os.path.dirname(os.path.abspath(__file__))
-_ROOT = os.path.dirname(_HERE)
-sys.path.insert(0, _HERE)  # harness
-if glob.glob(os.path.join(_ROOT, "core", "_C*.so")):
-    sys.path.insert(1, _ROOT)  # an in-place build (tools/dev_build.sh) wins over an installed one
+import _paths  # noqa: E402,F401  (an in-place build wins over an installed one)
 
 import core  # noqa: E402
 import core.nn.functional as F  # noqa: E402

@@ -6,12 +6,9 @@ PyTorch.
 """
 import argparse
 import os
-import sys
 from collections import OrderedDict
 
-_HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, _HERE)
-sys.path.insert(1, os.path.dirname(_HERE))  # an in-place build wins over an installed one
+import _paths  # noqa: E402,F401  (an in-place build wins over an installed one)
 
 import harness  # noqa: E402
 

@@ -6,11 +6,8 @@ channels-last inputs.
 """
 import argparse
 import os
-import sys
 
-_HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, _HERE)
-sys.path.insert(1, os.path.dirname(_HERE))  # an in-place build wins over an installed one
+import _paths  # noqa: E402,F401  (an in-place build wins over an installed one)
 
 import numpy as np  # noqa: E402
 

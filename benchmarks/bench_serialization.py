@@ -8,18 +8,13 @@ and read back (weights_only=True on both sides). Also the safetensors pair when 
 `safetensors` package is installed. ratio = ours / PyTorch, below 1 means we are faster.
 """
 import argparse
-import glob
 import os
 import sys
 import tempfile
 
 import numpy as np
 
-_HERE = os.path.dirname(os.path.abspath(__file__))
-_ROOT = os.path.dirname(_HERE)
-sys.path.insert(0, _HERE)  # harness
-if glob.glob(os.path.join(_ROOT, "core", "_C*.so")):
-    sys.path.insert(1, _ROOT)  # an in-place build wins over an installed one
+import _paths  # noqa: E402,F401  (an in-place build wins over an installed one)
 
 N_TENSORS, N_PARAMS = 170, 5_500_000
 

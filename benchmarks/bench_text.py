@@ -14,17 +14,10 @@ below 1 means we are faster.
 """
 import argparse
 import collections
-import glob
-import os
 import random
 import re
-import sys
 
-_HERE = os.path.dirname(os.path.abspath(__file__))
-_ROOT = os.path.dirname(_HERE)
-sys.path.insert(0, _HERE)  # harness
-if glob.glob(os.path.join(_ROOT, "core", "_C*.so")):
-    sys.path.insert(1, _ROOT)  # an in-place build (tools/dev_build.sh) wins over an installed one
+import _paths  # noqa: E402,F401  (an in-place build wins over an installed one)
 
 # torchtext 0.9's basic_english: these substitutions in this order, then split()
 _RULES = [(re.compile(p), r) for p, r in [

@@ -9,17 +9,12 @@ eps 0.0316, momentum 0.9). torchvision is optional (the yardstick): without it o
 numbers print.
 """
 import argparse
-import glob
 import os
 import sys
 
 import numpy as np
 
-_HERE = os.path.dirname(os.path.abspath(__file__))
-_ROOT = os.path.dirname(_HERE)
-sys.path.insert(0, _HERE)  # harness
-if glob.glob(os.path.join(_ROOT, "core", "_C*.so")):
-    sys.path.insert(1, _ROOT)  # an in-place build (tools/dev_build.sh) wins over an installed one
+import _paths  # noqa: E402,F401  (an in-place build wins over an installed one)
 
 DEFAULT_MODELS = "mobilenet_v3_large,mobilenet_v3_small,mobilenet_v2,resnet18,resnet50"
 

@@ -15,19 +15,13 @@ same crops, flips and sub-policies (torchvision's tensor RandomResizedCrop with 
 numbers print. Ratio = ours / torchvision (below 1: we are faster).
 """
 import argparse
-import glob
 import io
 import itertools
-import os
 import sys
 
 import numpy as np
 
-_HERE = os.path.dirname(os.path.abspath(__file__))
-_ROOT = os.path.dirname(_HERE)
-sys.path.insert(0, _HERE)  # harness
-if glob.glob(os.path.join(_ROOT, "core", "_C*.so")):
-    sys.path.insert(1, _ROOT)  # an in-place build (tools/dev_build.sh) wins over an installed one
+import _paths  # noqa: E402,F401  (an in-place build wins over an installed one)
 
 MEAN, STD = (0.485, 0.456, 0.406), (0.229, 0.224, 0.225)
 

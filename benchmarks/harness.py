@@ -163,7 +163,8 @@ def _close(value, ref):
     if value.shape != ref.shape:
         return False
     scale = max(1.0, float(np.max(np.abs(ref)))) if ref.size else 1.0
-    return bool(np.allclose(value.astype(np.float64), ref.astype(np.float64), rtol=1e-3, atol=1e-4 * scale))
+    wide = np.complex128 if np.iscomplexobj(value) or np.iscomplexobj(ref) else np.float64  # keep imaginary parts
+    return bool(np.allclose(value.astype(wide), ref.astype(wide), rtol=1e-3, atol=1e-4 * scale))
 
 
 def format_seconds(s):

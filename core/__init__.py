@@ -16,6 +16,7 @@ from core._normalization import batch_norm, layer_norm, group_norm, instance_nor
 from core._dropout import *  # noqa: F401,F403  (dropout, feature_dropout, alpha_dropout and in-place forms)
 from core._distance import pairwise_distance, cosine_similarity
 from core.serialization import save, load
+from core._budget import get_decode_budget, set_decode_budget
 from core._qscheme import (qscheme, per_tensor_affine, per_channel_affine, per_tensor_symmetric,  # noqa: F401
                            per_channel_symmetric, per_channel_affine_float_qparams)
 from core import utils  # core.utils.data loads on first attribute access
@@ -82,3 +83,4 @@ from core.nn._torch_losses import (ctc_loss, binary_cross_entropy_with_logits, k
 from core import optim  # noqa: E402
 from core import distributed  # noqa: E402  (MPI itself starts only in init_process_group)
 from core import backends, quantization  # noqa: E402,F401  (eager-mode quantization on nn)
+from core import profiler  # noqa: E402,F401  (torch.profiler: op recording is off until a profile starts)

@@ -67,3 +67,8 @@ def feature_alpha_dropout(input, p, train):
 
 def feature_alpha_dropout_(input, p, train):
     return _dropout(input, p, train, True, True, True)
+
+
+from core._argcheck import check_module as _check_module  # noqa: E402
+
+_check_module(globals(), __all__)

@@ -77,3 +77,8 @@ def tensordot(a, b, dims=2, out=None):
     else:
         raise TypeError(f"tensordot expects dims to be an int or a pair of lists, got {type(dims).__name__}")
     return _C._functions["tensordot"](a, b, dims_a, dims_b)
+
+
+from core._argcheck import check_module as _check_module  # noqa: E402
+
+_check_module(globals(), __all__)

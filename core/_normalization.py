@@ -52,3 +52,8 @@ def instance_norm(input, weight, bias, running_mean, running_var, use_input_stat
             if running_var is not None:
                 running_var.copy_(rv.view(b, c).mean(0))
     return out.view(shape)
+
+
+from core._argcheck import check_module as _check_module  # noqa: E402
+
+_check_module(globals(), __all__)

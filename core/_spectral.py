@@ -244,3 +244,8 @@ def _overlap_add(frames, hop, total):
     columns = frames.transpose(-1, -2).contiguous()                  # (B, n_fft, n_frames)
     out = _ops["_col2im"](columns, [1, total], [1, n_fft], [1, 1], [0, 0], [1, hop])
     return out.reshape(frames.shape[0], total)
+
+
+from core._argcheck import check_module as _check_module  # noqa: E402
+
+_check_module(globals(), __all__)

@@ -9,6 +9,19 @@ from core._native import _C
 from core._size import Size
 
 
+def _dim_entry(values, dim, op):
+    """values[dim] for Tensor.size(dim) / stride(dim), with PyTorch's errors."""
+    if isinstance(dim, bool) or not hasattr(dim, "__index__"):
+        raise TypeError(f"{op}(): argument 'dim' (position 1) must be int, not {type(dim).__name__}")
+    dim = dim.__index__()
+    if not values:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+    if not -len(values) <= dim < len(values):
+        raise IndexError(f"{op}(): dimension out of range (expected to be in range of "
+                         f"[{-len(values)}, {len(values) - 1}], but got {dim})")
+    return values[dim]
+
+
 class Tensor(_C._TensorBase):
     """A multi-dimensional array with PyTorch's semantics."""
 
@@ -20,20 +33,12 @@ class Tensor(_C._TensorBase):
     def size(self, dim=None):
         if dim is None:
             return Size(self._sizes)
-        sizes = self._sizes
-        if not -len(sizes) <= dim < builtins.max(len(sizes), 1):
-            raise IndexError(f"size(): dimension out of range (expected to be in range of "
-                             f"[{-len(sizes)}, {len(sizes) - 1}], but got {dim})")
-        return sizes[dim]
+        return _dim_entry(self._sizes, dim, "size")
 
     def stride(self, dim=None):
         if dim is None:
             return self._strides
-        strides = self._strides
-        if not -len(strides) <= dim < builtins.max(len(strides), 1):
-            raise IndexError(f"stride(): dimension out of range (expected to be in range of "
-                             f"[{-len(strides)}, {len(strides) - 1}], but got {dim})")
-        return strides[dim]
+        return _dim_entry(self._strides, dim, "stride")
 
     @property
     def device(self):

@@ -24,12 +24,12 @@ import re
 import urllib.parse
 import urllib.request
 
-from hub._atomic import atomic_open
+from hub._atomic import atomic_open, remove_stale_temps
 from hub._errors import DownloadError, HashMismatchError
 from hub._gdrive import is_google_drive_url, resolve_google_drive
 from hub._hashing import new_hash, sha256_file
 from hub._progress import progress_bar
-from hub._transfer import Failure, open_source, read_chunks
+from hub._transfer import Failure, download_deadline, open_source, read_chunks
 
 __all__ = ["download_url_to_file", "resolve_url", "sha256_file", "partial_path", "ENV_MIRROR", "OFFICIAL_BASE"]
 
@@ -71,9 +71,9 @@ def _check_hash(digest, hash_prefix, hash_type, url, dst):
             f"match; the download was discarded, nothing was saved to {dst}")
 
 
-def _stream(transfer, sink, digest, bar, received):
+def _stream(transfer, sink, digest, bar, received, deadline):
     """Copies the transfer's body into `sink`; `received[0]` counts the bytes of the file so far."""
-    for chunk in read_chunks(transfer, received):
+    for chunk in read_chunks(transfer, received, deadline):
         sink.write(chunk)
         digest.update(chunk)
         bar.update(len(chunk))
@@ -83,11 +83,12 @@ def _stream(transfer, sink, digest, bar, received):
 
 def _download_once(source, dst, hash_prefix, hash_type, progress, url, headers):
     digest = new_hash(hash_type)
-    received = [0]
+    received, deadline = [0], download_deadline()
+    remove_stale_temps(dst)
     with open_source(source, headers=headers) as transfer, atomic_open(dst, "wb") as f:
         bar = progress_bar(transfer.total, os.path.basename(dst), progress)
         try:
-            _stream(transfer, f, digest, bar, received)
+            _stream(transfer, f, digest, bar, received, deadline)
         finally:
             bar.close()
         _check_hash(digest, hash_prefix, hash_type, url, dst)
@@ -126,7 +127,7 @@ def _download_resumable(source, dst, hash_prefix, hash_type, progress, url, head
         for chunk in iter(lambda: f.read(1 << 20), b""):
             digest.update(chunk)
         received = [f.tell()]
-        validator, attempt = None, 0
+        validator, attempt, deadline = None, 0, download_deadline()
         bar = progress_bar(None, os.path.basename(dst), progress)
         try:
             while True:
@@ -138,7 +139,7 @@ def _download_resumable(source, dst, hash_prefix, hash_type, progress, url, head
                             f.truncate(0)
                             digest, received[0] = new_hash(hash_type), 0
                         f.seek(0, os.SEEK_END)
-                        _stream(transfer, f, digest, bar, received)
+                        _stream(transfer, f, digest, bar, received, deadline)
                     break
                 except Failure as e:
                     if not e.retry or attempt >= RESUME_ATTEMPTS:

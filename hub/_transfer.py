@@ -3,13 +3,16 @@ optionally starting at a byte offset (HTTP Range). The download logic (hub._down
 on these without caring where the bytes come from."""
 import os
 import re
+import threading
+import time
 import urllib.parse
 import urllib.request
 
-__all__ = ["Failure", "Transfer", "open_source", "read_chunks", "USER_AGENT", "TIMEOUT"]
+__all__ = ["Failure", "Transfer", "open_source", "read_chunks", "download_deadline", "USER_AGENT", "TIMEOUT"]
 
 USER_AGENT = "tensorzoo.hub"
 TIMEOUT = (15, 60)  # seconds to connect, seconds between received bytes
+DOWNLOAD_TIMEOUT = 6 * 3600.0  # seconds for a whole download (TENSORZOO_HUB_DOWNLOAD_TIMEOUT)
 CHUNK = 8192
 _CONTENT_RANGE = re.compile(r"bytes\s+(\d+)-(\d+)/(\d+|\*)")
 
@@ -36,6 +39,13 @@ class Transfer:
         return self
 
     def __exit__(self, *exc):
+        self.closable.close()
+
+    def abort(self):
+        """Cuts the connection from another thread, waking a read blocked on it."""
+        shutdown = getattr(getattr(self.closable, "raw", None), "shutdown", None)
+        if shutdown is not None:
+            shutdown()
         self.closable.close()
 
 
@@ -125,18 +135,37 @@ def open_source(source, offset=0, validator=None, headers=None):
     return _open_http(source, offset, validator, headers or {})
 
 
-def read_chunks(transfer, received):
+def download_deadline():
+    """The monotonic time by which a download starting now must be complete: TIMEOUT bounds
+    each read, this the whole (a server trickling a byte at a time passes every read timeout)."""
+    return time.monotonic() + float(os.environ.get("TENSORZOO_HUB_DOWNLOAD_TIMEOUT", DOWNLOAD_TIMEOUT))
+
+
+def read_chunks(transfer, received, deadline=None):
     """Yields the transfer's chunks, adding their sizes to received[0]; a failure while reading
-    means the connection dropped midway (worth another try)."""
-    iterator = iter(transfer.chunks)
-    while True:
-        try:
-            chunk = next(iterator)
-        except StopIteration:
-            return
-        except Exception as e:  # requests/urllib3/socket errors of a broken transfer
-            of_total = "" if transfer.total is None else f" of {transfer.total}"
-            raise Failure(f"the connection dropped after {received[0]}{of_total} bytes ({_reason(e)})",
-                          retry=True) from e
-        received[0] += len(chunk)
-        yield chunk
+    means the connection dropped midway (worth another try). Past `deadline` the connection is
+    cut and the download fails for good."""
+    watchdog = None
+    if deadline is not None:
+        watchdog = threading.Timer(max(0.0, deadline - time.monotonic()), transfer.abort)
+        watchdog.daemon = True
+        watchdog.start()
+    try:
+        iterator = iter(transfer.chunks)
+        while True:
+            try:
+                chunk = next(iterator)
+            except StopIteration:
+                return
+            except Exception as e:  # requests/urllib3/socket errors of a broken transfer
+                if deadline is not None and time.monotonic() >= deadline:
+                    raise Failure(f"the download was not complete within its time limit (received "
+                                  f"{received[0]} bytes; TENSORZOO_HUB_DOWNLOAD_TIMEOUT sets the limit)") from e
+                of_total = "" if transfer.total is None else f" of {transfer.total}"
+                raise Failure(f"the connection dropped after {received[0]}{of_total} bytes ({_reason(e)})",
+                              retry=True) from e
+            received[0] += len(chunk)
+            yield chunk
+    finally:
+        if watchdog is not None:
+            watchdog.cancel()

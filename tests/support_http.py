@@ -119,6 +119,12 @@ class _Handler(http.server.BaseHTTPRequestHandler):
                 self.send_header(key, value)
             self.end_headers()
             self.wfile.write(page)
+        elif mode == "trickle":  # honest length, then one byte every 0.2 s (slow loris)
+            self._head(len(data))
+            for i in range(len(data)):
+                self.wfile.write(data[i:i + 1])
+                self.wfile.flush()
+                time.sleep(0.2)
         else:
             raise AssertionError(mode)
 

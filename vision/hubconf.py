@@ -9,3 +9,6 @@ from vision.models.resnet import (resnet18, resnet34, resnet50, resnet101, resne
 from vision.models.quantization.mobilenetv3 import quantized_mobilenet_v3_large  # noqa: E402,F401
 from vision.models.detection.faster_rcnn import (  # noqa: E402,F401
     fasterrcnn_mobilenet_v3_large_320_fpn, fasterrcnn_mobilenet_v3_large_fpn, fasterrcnn_resnet50_fpn)
+from vision.models.segmentation import (  # noqa: E402,F401
+    deeplabv3_mobilenet_v3_large, deeplabv3_resnet50, deeplabv3_resnet101, fcn_resnet50, fcn_resnet101,
+    lraspp_mobilenet_v3_large)

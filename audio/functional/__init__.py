@@ -1,5 +1,5 @@
 """audio.functional (torchaudio.functional): filters and effects on waveforms (..., time),
-codecs, and the spectral functions."""
+codecs, the spectral functions and Kaldi's pitch tracker."""
 from audio.functional.codec import apply_codec, mu_law_decoding, mu_law_encoding  # noqa: F401
 from audio.functional.filtering import (  # noqa: F401
     allpass_biquad,
@@ -45,3 +45,4 @@ from audio.functional.functional import (  # noqa: F401
     spectral_centroid,
     spectrogram,
 )
+from audio.functional.kaldi_pitch import compute_kaldi_pitch  # noqa: F401, E402

@@ -31,18 +31,22 @@ def spectrogram(waveform, pad: int, window, n_fft: int, hop_length: int, win_len
         waveform = F.pad(waveform, (pad, pad), "constant")
     flat, restore = _batched(waveform, 1)
     spec = core.stft(flat, n_fft, hop_length, win_length, window, center, pad_mode, False, onesided,
-                     return_complex=True)
-    spec = restore(spec)
-    if normalized:
-        spec = spec / window.pow(2.0).sum().sqrt()
-    if power is None:
-        return core.view_as_real(spec)
-    if power == 1.0:
-        return spec.abs()
+                     return_complex=True)                   # (batch, freq, frames): a view of
+    if power is None:                                        # (batch, frames, freq) memory
+        if normalized:
+            spec = spec / window.pow(2.0).sum().sqrt()
+        return restore(core.view_as_real(spec))
+    frames = spec.transpose(-1, -2)  # |z|^power in memory order, then back to (freq, frames)
     if power == 2.0:  # |z|^2 without the square root
-        pairs = core.view_as_real(spec)
-        return (pairs * pairs).sum(-1)
-    return spec.abs().pow(power)
+        squares = core.view_as_real(frames).square()
+        magnitude = squares[..., 0] + squares[..., 1]
+    else:
+        magnitude = frames.abs()
+        if power != 1.0:
+            magnitude = magnitude.pow(power)
+    if normalized:  # |z / c|^p = |z|^p / c^p with c = the window's L2 norm
+        magnitude = magnitude / window.pow(2.0).sum().pow(power / 2)
+    return restore(magnitude.transpose(-1, -2))
 
 
 def griffinlim(specgram, window, n_fft: int, hop_length: int, win_length: int, power: float,
@@ -78,7 +82,8 @@ def griffinlim(specgram, window, n_fft: int, hop_length: int, win_length: int, p
 def amplitude_to_DB(x, multiplier: float, amin: float, db_multiplier: float, top_db: Optional[float] = None):
     """multiplier * log10(max(x, amin)) - multiplier * db_multiplier, floored at max - top_db
     (the max taken per item over its last three dims: channel, freq, time)."""
-    x_db = core.log10(core.clamp(x, min=amin)) * multiplier - multiplier * db_multiplier
+    # log10 as ln / ln 10: equal to within an ulp or two, and core.log is vectorised.
+    x_db = core.log(core.clamp(x, min=amin)) * (multiplier / math.log(10.0)) - multiplier * db_multiplier
     if top_db is not None:
         shape = list(x_db.shape)
         channels = shape[-3] if x_db.ndim > 2 else 1
@@ -376,6 +381,11 @@ def resample(waveform, orig_freq: float, new_freq: float, lowpass_filter_width: 
         raise ValueError("resample: orig_freq and new_freq must be positive")
     if orig_freq == new_freq:
         return waveform
+    return _sinc_resample(waveform, orig_freq, new_freq, lowpass_filter_width, rolloff, resampling_method, beta)
+
+
+def _sinc_resample(waveform, orig_freq, new_freq, lowpass_filter_width, rolloff, resampling_method, beta):
+    """resample's filter, applied also when the rates are equal (then it only low-passes)."""
     if int(orig_freq) != orig_freq or int(new_freq) != new_freq:
         raise ValueError("resample: frequencies must be integers")
     gcd = math.gcd(int(orig_freq), int(new_freq))

@@ -1,5 +1,5 @@
 """core.autograd: reverse-mode automatic differentiation (mirrors torch.autograd)."""
-from core.autograd import functional
+from core.autograd import functional, profiler
 from core.autograd.anomaly_mode import detect_anomaly, is_anomaly_enabled, set_detect_anomaly
 from core.autograd.engine import backward, grad
 from core.autograd.function import Function, FunctionCtx
@@ -9,4 +9,5 @@ from core.autograd.gradcheck import GradcheckError, gradcheck, gradgradcheck
 
 __all__ = ["backward", "grad", "Function", "FunctionCtx", "no_grad", "enable_grad", "set_grad_enabled",
            "inference_mode", "is_grad_enabled", "is_inference_mode_enabled", "gradcheck", "gradgradcheck",
-           "GradcheckError", "detect_anomaly", "set_detect_anomaly", "is_anomaly_enabled", "functional"]
+           "GradcheckError", "detect_anomaly", "set_detect_anomaly", "is_anomaly_enabled", "functional",
+           "profiler"]

@@ -36,6 +36,8 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     grads = _make_grads(tensors, grad_tensors)
     if retain_graph is None:
         retain_graph = create_graph
+    if inputs is not None and len(_as_tuple(inputs)) == 0:
+        raise RuntimeError("'inputs' argument to backward() cannot be empty.")
     inputs = _as_tuple(inputs)
     captured = _C._run_backward(tensors, grads, retain_graph, create_graph, inputs, True, True)
     # Chosen leaves accumulated in the engine; chosen non-leaves accumulate here.

@@ -15,6 +15,10 @@ class FunctionCtx:
         self._released = False
 
     def save_for_backward(self, *tensors):
+        for i, t in enumerate(tensors):
+            if t is not None and not isinstance(t, _C._TensorBase):
+                raise TypeError(f"save_for_backward can only save variables, but argument {i} is of type "
+                                f"{type(t).__name__}")
         self._saved = tuple(tensors)
         self._saved_versions = tuple(t._version if isinstance(t, _C._TensorBase) else None for t in tensors)
 

@@ -46,5 +46,6 @@ PYBIND11_MODULE(_C, m) {
   tz::py::init_dlpack(m);
   tz::py::init_autograd(m);
   tz::py::init_quantized(m);
+  tz::py::init_profiler(m);
   m.attr("_C_API") = pyb::capsule(static_cast<const void*>(&kApi), "core._C._C_API");
 }

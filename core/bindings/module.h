@@ -9,4 +9,5 @@ void init_dlpack(pybind11::module_& m);
 void init_autograd(pybind11::module_& m);
 void init_indexing(pybind11::module_& m);
 void init_quantized(pybind11::module_& m);
+void init_profiler(pybind11::module_& m);
 }  // namespace tz::py

@@ -11,6 +11,7 @@
 #include "autograd/op_node.h"
 #include "bindings/module.h"
 #include "bindings/py_errors.h"
+#include "bindings/py_nogil.h"
 #include "bindings/py_tensor.h"
 #include "ops/ops.h"
 
@@ -127,6 +128,8 @@ Tensor call_tensor_hook(const pyb::object& fn, const Tensor& grad) {
   pyb::object result = fn(to_py(grad));
   if (result.is_none()) return grad;
   Tensor out = to_tensor(result, "hook");
+  TZ_CHECK(out.dtype() == grad.dtype(), Runtime, "hook 'hook' has changed the type of value (was CPU",
+           scalar_type_name(grad.dtype()), "Type got CPU", scalar_type_name(out.dtype()), "Type)");
   TZ_CHECK(out.sizes() == grad.sizes(), Runtime, "hook 'hook' has changed the size of value");
   return out;
 }
@@ -252,6 +255,7 @@ void init_autograd(pyb::module_& m) {
     Tensor self = to_tensor(t, "set_data"), other = to_tensor(n, "set_data");
     TensorImpl* dst = self.impl();
     const TensorImpl* src = other.impl();
+    auto no_kernel_running = lock_for_tensor_swap();
     dst->storage = src->storage;
     dst->sizes = src->sizes;
     dst->strides = src->strides;

@@ -14,6 +14,7 @@
 
 #include "bindings/module.h"
 #include "bindings/py_errors.h"
+#include "bindings/py_nogil.h"
 #include "bindings/py_tensor.h"
 #include "autograd/functions.h"
 #include "autograd/grad_mode.h"
@@ -27,12 +28,6 @@
 namespace tz::py {
 
 namespace {
-
-// Kernels never touch Python objects: let other threads run meanwhile.
-struct ReleaseGil {
-  PyThreadState* state = PyEval_SaveThread();
-  ~ReleaseGil() { PyEval_RestoreThread(state); }
-};
 
 bool is_numpy_bool(PyObject* o) {
   const char* name = Py_TYPE(o)->tp_name;
@@ -309,7 +304,7 @@ PyObject* tensor_getitem(PyObject* self, PyObject* index) {
   }
   Tensor out;
   {
-    ReleaseGil nogil;
+    WithoutGil nogil;
     out = record ? F::tensor_call(TZ_OP("index.Tensor"), {p.result, p.indices}) : tz::index(p.result, p.indices);
   }
   return wrap(out);
@@ -321,7 +316,7 @@ PyObject* tensor_getitem(PyObject* self, PyObject* index) {
 void set_recorded(const Tensor& t, const Parsed& p, Tensor values) {
   Shape kept = values.sizes();
   while (!kept.empty() && kept[0] == 1) kept.erase(kept.begin());
-  ReleaseGil nogil;
+  WithoutGil nogil;
   if (kept != values.sizes()) values = F::reshape(values, kept);
   if (values.storage() == t.storage()) values = F::tensor_call(TZ_OP("clone"), {values});
   if (p.indices.empty()) {
@@ -354,7 +349,7 @@ int tensor_setitem(PyObject* self, PyObject* index, PyObject* value) {
   // destination is copied first, so overlapping assignments behave like numpy's.
   Tensor values = is_number ? scalar_to_tensor(number, t.dtype())
                             : unaliased(strip_leading_ones(assigned), t);
-  ReleaseGil nogil;
+  WithoutGil nogil;
   if (p.indices.empty()) copy_(p.result, values);
   else index_put_(p.result, p.indices, to_dtype(values, t.dtype()), false);
   return 0;

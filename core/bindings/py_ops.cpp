@@ -7,6 +7,7 @@
 #include "bindings/py_args.h"
 #include "bindings/py_dtype.h"
 #include "bindings/py_errors.h"
+#include "bindings/py_nogil.h"
 #include "autograd/autograd_meta.h"
 #include "autograd/op_node.h"
 #include "bindings/py_tensor.h"
@@ -149,15 +150,8 @@ PyObject* op_vectorcall(PyObject* self, PyObject* const* args, size_t nargsf, Py
     if (!may_run_long(stack)) {
       result = call_op(*candidate, stack);
     } else {
-      // Kernels never touch Python objects: let other Python threads run meanwhile.
-      PyThreadState* saved = PyEval_SaveThread();
-      try {
-        result = call_op(*candidate, stack);
-      } catch (...) {
-        PyEval_RestoreThread(saved);
-        throw;
-      }
-      PyEval_RestoreThread(saved);
+      WithoutGil nogil;  // kernels never touch Python objects: let other Python threads run
+      result = call_op(*candidate, stack);
     }
     return value_to_py(result, candidate);
   }

@@ -1,6 +1,7 @@
 """core.load: checkpoints written by torch.save (zip format, or the pre-1.6 legacy format)
 or by core.save, safely by default."""
 import io
+import os
 import pickle
 
 import numpy as np
@@ -40,7 +41,7 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=True, mmap=No
     with open_source(f, use_mmap=bool(mmap)) as source:
         head = source.read(0, min(source.size, 512))
         if is_zip(head):
-            return _load_zip(ZipReader(source), options, bool(mmap))
+            return _load_zip(ZipReader(source, _describe(f)), options, bool(mmap))
         if mmap:
             raise RuntimeError("load(): mmap can only be used with files saved with "
                                "save(_use_new_zipfile_serialization=True)")
@@ -151,3 +152,10 @@ def _load_zip(reader, options, use_mmap):
 
 
 __all__ = ["load"]
+
+
+def _describe(f):
+    """How messages name the checkpoint: its path, or the kind of object it came from."""
+    if isinstance(f, (str, bytes)) or hasattr(f, "__fspath__"):
+        return repr(os.fspath(f))
+    return getattr(f, "name", None) and repr(f.name) or f"a {type(f).__name__}"

@@ -9,6 +9,7 @@ reads payloads straight into the caller's buffer.
 import struct
 import zlib
 
+from core._budget import over_budget
 from core.serialization._errors import corrupt
 
 ALIGNMENT = 64
@@ -94,7 +95,8 @@ class Record:
 class ZipReader:
     """Random access to the records of a zip archive held by a `source` (see _io.Source)."""
 
-    def __init__(self, source):
+    def __init__(self, source, where="the archive"):
+        self.where = where  # the file, for messages
         self.source = source
         self.records = {}
         self._directory_at = self._parse_directory()
@@ -149,6 +151,7 @@ class ZipReader:
             name = name_bytes.decode("utf-8" if flags & _UTF8_FLAG else "cp437", "replace")
             if header_at + _LOCAL.size + compressed > dir_at:
                 raise corrupt(f"zip archive damaged: record {name!r} runs past the central directory")
+            _check_declared_size(self.where, name, method, compressed, size)
             self.records[name] = Record(name, method, crc, compressed, size, header_at)
             pos = end
         return dir_at
@@ -230,6 +233,25 @@ def _zip64_fields(extra, size, compressed, header_at):
                 header_at = values.pop(0)
         pos += 4 + length
     return size, compressed, header_at
+
+
+# Deflate's best case turns 1 byte into at most 1032 (RFC 1951's longest match per code).
+_DEFLATE_MAX_RATIO = 1032
+
+
+def _check_declared_size(where, name, method, compressed, size):
+    """A record's declared size must be possible for its stored bytes and fit the decode
+    budget, before anything is allocated for it (a 400-byte file declaring 8 GiB)."""
+    if method == 0 and size != compressed:
+        raise corrupt(f"{where}: record {name!r} is stored uncompressed with {compressed} bytes but "
+                      f"declares a size of {size} bytes")
+    if method == 8:
+        if size > compressed * _DEFLATE_MAX_RATIO + 64:
+            raise corrupt(f"{where}: record {name!r} declares {size} bytes, more than its {compressed} "
+                          "compressed bytes can hold")
+        message = over_budget(size, where, f"record {name!r}")
+        if message:
+            raise corrupt(message)
 
 
 def _inflate(data, record):

@@ -1,7 +1,7 @@
 """core.utils: helpers beside the tensor library (data loading), as torch.utils."""
 import importlib
 
-__all__ = ["data", "hooks", "safetensors"]
+__all__ = ["data", "hooks", "safetensors", "tensorboard"]
 
 
 def __getattr__(name):

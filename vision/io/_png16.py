@@ -6,6 +6,8 @@ import zlib
 
 import numpy as np
 
+from core._budget import over_budget
+
 SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _CHANNELS = {0: 1, 2: 3, 4: 2, 6: 4}  # colour type -> samples per pixel
 _COLOR_TYPE = {1: 0, 3: 2, 2: 4, 4: 6}  # channels -> colour type
@@ -87,16 +89,45 @@ def _unfilter(raw, width, height, bpp):
     return out
 
 
-def decode(data):
-    """A 16-bit PNG -> uint16 array (H, W, C)."""
+def _filtered_size(width, height, bpp, interlace):
+    """Bytes of the filtered scanlines (a filter byte per row) the header promises."""
+    if not interlace:
+        return height * (width * bpp + 1)
+    total = 0
+    for x0, y0, dx, dy in _ADAM7:
+        pw, ph = -(-(width - x0) // dx), -(-(height - y0) // dy)
+        if pw > 0 and ph > 0:
+            total += ph * (pw * bpp + 1)
+    return total
+
+
+def _check_declared_size(width, height, expected, compressed, where):
+    """IHDR's size must be one the IDAT bytes can inflate to, and within the decode budget."""
+    if width == 0 or height == 0 or width > 2**31 - 1 or height > 2**31 - 1:
+        raise PNGError(f"{where}: IHDR declares an invalid size {width}x{height}")
+    if expected > compressed * 1032 + 1024:  # deflate's largest ratio is 1032:1
+        raise PNGError(f"{where}: IHDR declares {width}x{height} ({expected} bytes of image data), more than "
+                       f"its {compressed} bytes of IDAT can hold")
+    message = over_budget(expected, where, f"IHDR ({width}x{height})")
+    if message:
+        raise PNGError(message)
+
+
+def decode(data, where="the PNG data"):
+    """A 16-bit PNG -> uint16 array (H, W, C); `where` names the input in errors."""
     chunks = read_chunks(data)
     width, height, depth, ctype, interlace = header(data)
     if depth != 16 or ctype not in _CHANNELS:
         raise PNGError(f"_png16 decodes 16-bit gray/RGB(A) only, got depth {depth} colour type {ctype}")
     channels = _CHANNELS[ctype]
     bpp = 2 * channels
+    idat = b"".join(p for t, p in chunks if t == b"IDAT")
+    expected = _filtered_size(width, height, bpp, interlace)
+    _check_declared_size(width, height, expected, len(idat), where)
+    # Inflate no further than the header's size: a bomb stops there, not at the memory's end.
+    inflater = zlib.decompressobj()
     try:
-        raw = zlib.decompress(b"".join(p for t, p in chunks if t == b"IDAT"))
+        raw = inflater.decompress(idat, expected)
     except zlib.error as e:
         raise PNGError(f"corrupt image data ({e})") from None
     if not interlace:

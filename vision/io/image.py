@@ -165,7 +165,7 @@ def decode_png(input, mode=ImageReadMode.UNCHANGED):
         raise RuntimeError(f"decode_png(): corrupt or truncated PNG data: {e}") from None
     if depth == 16:
         try:
-            arr = _png16.decode(raw)
+            arr = _png16.decode(raw, "decode_png()")
         except _png16.PNGError as e:
             raise RuntimeError(f"decode_png(): corrupt or truncated PNG data: {e}") from None
         return _to_chw_tensor(_convert_16bit(arr, mode).astype(np.int32))

@@ -4,3 +4,4 @@ from vision.models.resnet import *  # noqa: F401,F403
 from vision.models.mobilenet import *  # noqa: F401,F403
 from vision.models._meta import imagenet_categories  # noqa: F401
 from vision.models import detection  # noqa: F401,E402
+from vision.models import segmentation  # noqa: F401,E402

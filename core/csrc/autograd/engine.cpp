@@ -1,6 +1,7 @@
 #include "autograd/engine.h"
 
 #include <cmath>
+#include <optional>
 #include <queue>
 #include <unordered_map>
 #include <unordered_set>
@@ -8,6 +9,7 @@
 #include "autograd/accumulate_grad.h"
 #include "autograd/functions.h"
 #include "autograd/grad_mode.h"
+#include "autograd/profiler.h"
 #include "ops/ops.h"
 
 namespace tz::autograd {
@@ -159,7 +161,11 @@ TensorList run_backward(const TensorList& roots, const TensorList& grad_roots,
                "autograd.grad(). Specify retain_graph=True if you need to backward through the "
                "graph a second time or if you need to access saved tensors after calling backward.");
       TensorList inflow = fn->post_hooks.empty() ? TensorList() : grads;
+      std::optional<profiler::RecordScope> scope;  // backward events carry their forward's number
+      if (profiler::active() && fn != root.get()) [[unlikely]]
+        scope.emplace(fn->name(), profiler::EventKind::Backward, static_cast<int64_t>(fn->sequence_nr()));
       out = fn->apply(std::move(grads));
+      scope.reset();
       for (const GradHook& hook : fn->post_hooks) out = hook.fn(out, inflow);
       if (!options.keep_graph) fn->release_variables();
       if (AnomalyMode::is_enabled()) {

@@ -13,6 +13,8 @@ thread_local std::vector<NodePtr>* t_pending = nullptr;
 
 Node::Node() : sequence_nr_(g_next_sequence_nr++) {}
 
+uint64_t peek_sequence_nr() { return g_next_sequence_nr.load(std::memory_order_relaxed); }
+
 uint64_t next_hook_id() {
   static std::atomic<uint64_t> next{1};
   return next++;

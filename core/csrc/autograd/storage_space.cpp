@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "autograd/functions.h"
+#include "tensor/size_math.h"
 
 namespace tz {
 
@@ -30,8 +31,7 @@ StorageSpan storage_span(std::initializer_list<const TensorGeometry*> geometries
   int64_t lo = std::numeric_limits<int64_t>::max(), hi = -1;
   for (const TensorGeometry* g : geometries) {
     if (numel_of(g->sizes) == 0) continue;
-    int64_t last = g->offset;
-    for (size_t d = 0; d < g->sizes.size(); ++d) last += (g->sizes[d] - 1) * g->strides[d];
+    const int64_t last = g->offset + strided_extent(g->sizes, g->strides, "storage_span").highest;
     lo = std::min(lo, g->offset);
     hi = std::max(hi, last);
   }
@@ -47,7 +47,10 @@ Tensor to_storage(const Tensor& t, const TensorGeometry& geo, const StorageSpan&
 Tensor from_storage(const Tensor& buf, const TensorGeometry& geo, const StorageSpan& span) {
   if (geo.offset == span.min_offset && numel_of(geo.sizes) == span.extent && dense_row_major(geo))
     return F::reshape(buf, geo.sizes);
-  return F::tensor_call(TZ_OP("as_strided"), {buf, ints(geo.sizes), ints(geo.strides), buf.offset() + geo.offset - span.min_offset});
+  // The geometry indexes a dense buffer; an incoming gradient may be an expanded (stride-0) one.
+  const Tensor dense = F::tensor_call(TZ_OP("contiguous"), {buf});
+  return F::tensor_call(TZ_OP("as_strided"),
+                        {dense, ints(geo.sizes), ints(geo.strides), dense.offset() + geo.offset - span.min_offset});
 }
 
 }  // namespace tz

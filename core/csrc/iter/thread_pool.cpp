@@ -49,8 +49,16 @@ struct Job {
 // of tens of microseconds) was what kept 1M-element ops from gaining from a second thread.
 class ThreadPool {
  public:
-  explicit ThreadPool(int workers) {
-    for (int i = 0; i < workers; ++i) threads_.emplace_back([this] { worker_loop(); });
+  // Starts up to `workers` threads; when the system refuses one (a memory or process limit)
+  // the pool keeps those it has and the callers still get their work done.
+  explicit ThreadPool(int workers) : requested_(workers) {
+    for (int i = 0; i < workers; ++i) {
+      try {
+        threads_.emplace_back([this] { worker_loop(); });
+      } catch (const std::exception&) {  // std::system_error, or bad_alloc growing the vector
+        break;
+      }
+    }
   }
   ~ThreadPool() {
     {
@@ -62,6 +70,7 @@ class ThreadPool {
     for (auto& t : threads_) t.join();
   }
   int workers() const { return static_cast<int>(threads_.size()); }
+  int requested() const { return requested_; }
 
   void run(Job& job) {
     std::lock_guard<std::mutex> one_job_at_a_time(run_mutex_);
@@ -108,6 +117,7 @@ class ThreadPool {
     }
   }
 
+  const int requested_;
   std::vector<std::thread> threads_;
   std::mutex run_mutex_;
   std::mutex mutex_;  // guards sleeping_, and orders generation_ with the sleepers
@@ -124,6 +134,10 @@ int default_threads() {
   return n == 0 ? 1 : static_cast<int>(n);
 }
 
+// More compute threads than this only oversubscribes the cores (and set_num_threads(10000)
+// would spend seconds, and gigabytes of stacks, starting threads that cannot help).
+int max_pool_threads() { return std::max(4 * default_threads(), 16); }
+
 std::mutex g_pool_mutex;
 int g_num_threads = default_threads();
 ThreadPool* g_pool = nullptr;  // created lazily; deliberately leaked at exit and after fork
@@ -138,13 +152,13 @@ ThreadPool* pool() {
   static bool registered = (pthread_atfork(nullptr, nullptr, forget_pool_after_fork), true);
   (void)registered;
   std::lock_guard<std::mutex> g(g_pool_mutex);
-  int wanted = g_num_threads - 1;
-  if (g_pool && g_pool->workers() != wanted) {
+  int wanted = std::min(g_num_threads, max_pool_threads()) - 1;
+  if (g_pool && g_pool->requested() != wanted) {
     delete g_pool;
     g_pool = nullptr;
   }
   if (!g_pool && wanted > 0) g_pool = new ThreadPool(wanted);
-  return g_pool;
+  return g_pool && g_pool->workers() > 0 ? g_pool : nullptr;
 }
 
 }  // namespace
@@ -174,7 +188,7 @@ void parallel_for(int64_t begin, int64_t end, int64_t grain,
     fn(begin, end);
     return;
   }
-  int64_t max_chunks = std::min<int64_t>((n + grain - 1) / grain, int64_t(threads) * 4);
+  int64_t max_chunks = std::min<int64_t>((n + grain - 1) / grain, int64_t(p->workers() + 1) * 4);
   Job job;
   job.fn = &fn;
   job.begin = begin;

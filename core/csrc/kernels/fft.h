@@ -1,5 +1,5 @@
 // Discrete Fourier transforms of any length. A plan (cached per length and precision) picks
-// the algorithm: a mixed-radix Stockham FFT (radices 4, 2, 3, 5 and any other prime up to
+// the algorithm: a mixed-radix Stockham FFT (radices 8, 4, 2, 3, 5 and any other prime up to
 // kMaxDirectRadix as a direct DFT), the four-step split n = n1 * n2 for long smooth lengths,
 // and Bluestein's chirp-z convolution for lengths with a larger prime factor. The kernels
 // (kernels/isa/fft_kernels.cpp) transform lines of a contiguous (outer, n, inner) layout,
@@ -16,6 +16,10 @@ namespace tz {
 
 constexpr int64_t kMaxDirectRadix = 61;     // larger prime factors go through Bluestein
 constexpr int64_t kMaxStockhamLength = 4096; // longer smooth lengths use the four-step split
+// The four-step twiddle w^(k1 j2) is computed as w^(k1 g) * w^(k1 (j2 - g)) with g = j2 rounded
+// down to a multiple of this group (16 floats or 8 doubles: at least every build's vector
+// lanes), so every ISA build forms each twiddle from the same two table entries.
+template <typename T> constexpr int64_t kFftTwiddleGroup = 64 / sizeof(T);
 
 // One Stockham pass: `radix`-point butterflies over `m` sub-sequences, with the twiddles
 // exp(-2 pi i p k / (radix * m)) for p < m, 1 <= k < radix stored as [p][k - 1].
@@ -33,11 +37,14 @@ template <typename T> struct FftPlan {
   bool blocked = true;  // runs on blocks of lines held as [n][lanes]; else one line at a time
   // Stockham: the passes, in order.
   std::vector<FftStage<T>> stages;
-  // FourStep: n = n1 * n2 (sub-plans are Stockham) and the n-th roots exp(-2 pi i k / n).
+  // FourStep: n = n1 * n2 with x[j1 n2 + j2]: n2 column transforms of length n1 (sub1, always
+  // blocked), a twiddle w^(k1 j2) with w = exp(-2 pi i / n), then n1 row transforms of length n2
+  // (sub2) into X[k1 + n1 k2]. Twiddle tables (G = kFftTwiddleGroup): base[(g / G) n1 + k1] =
+  // w^(k1 g) for the multiples g of G below n2, fine[k1 G + l] = w^(k1 l) for l < G.
   int64_t n1 = 0, n2 = 0;
   const FftPlan<T>* sub1 = nullptr;
   const FftPlan<T>* sub2 = nullptr;
-  std::vector<T> root_re, root_im;
+  std::vector<T> base_re, base_im, fine_re, fine_im;
   // Bluestein: convolution length m (a power of two >= 2n - 1), its plan, the chirp
   // exp(-i pi k^2 / n) for k < n, and the transform of the conjugate chirp divided by m.
   int64_t m = 0;
@@ -50,8 +57,13 @@ template <typename T> struct FftPlan {
 // The cached plan of length n >= 1 (thread-safe; built once, never freed).
 template <typename T> const FftPlan<T>& fft_plan(int64_t n);
 
-// A per-thread scratch area of at least `bytes` (slot 0..3: distinct areas), 64-byte aligned;
-// reused across calls on the same thread.
+// A per-thread scratch area of at least `bytes` (slots 0 .. kFftScratchSlots - 1: distinct
+// areas), 64-byte aligned; reused across calls on the same thread.
+constexpr int kFftScratchSlots = 8;
+// The kernels' slots: blocks of lines (per thread), a staging copy of the lines a block
+// writes, a long line copied out of a strided array, Bluestein's convolution line, then one
+// per nesting depth of the four-step split.
+enum FftScratchSlot : int { kFftBlockSlot, kFftStageSlot, kFftLineSlot, kFftBluesteinSlot, kFftFourStepSlot };
 void* fft_scratch(int slot, size_t bytes);
 
 // Lines of a contiguous (outer, length, inner) array: line b = o * inner + i starts at

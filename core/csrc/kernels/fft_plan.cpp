@@ -25,14 +25,14 @@ template <typename T> void unit_root(int64_t num, int64_t den, T& re, T& im) {
   im = static_cast<T>(std::sin(angle));
 }
 
-// Radices of n in pass order: 4s first (one 2 if the power of two is odd), then 3, 5 and the
-// remaining primes ascending. Empty if a prime factor exceeds kMaxDirectRadix.
+// Radices of n in pass order: 8s first (then one 4 or 2 for the rest of the power of two),
+// then 3, 5 and the remaining primes ascending. Empty if a prime factor exceeds kMaxDirectRadix.
 std::vector<int64_t> radices(int64_t n) {
   std::vector<int64_t> out;
   int twos = 0;
   while (n % 2 == 0) n /= 2, ++twos;
-  for (int i = 0; i < twos / 2; ++i) out.push_back(4);
-  if (twos % 2) out.push_back(2);
+  for (int i = 0; i < twos / 3; ++i) out.push_back(8);
+  if (twos % 3) out.push_back(twos % 3 == 2 ? 4 : 2);
   for (int64_t p = 3; p * p <= n; p += 2)
     while (n % p == 0) out.push_back(p), n /= p;
   if (n > 1) out.push_back(n);
@@ -63,12 +63,37 @@ template <typename T> void build_stockham(FftPlan<T>& plan, const std::vector<in
   }
 }
 
-// The largest divisor of n not above sqrt(n).
-int64_t balanced_divisor(int64_t n) {
-  int64_t best = 1;
-  for (int64_t d = 1; d * d <= n; ++d)
-    if (n % d == 0) best = d;
-  return best;
+// The four-step column length n1: the largest divisor of n not above sqrt(n) when that leaves
+// rows of at most kMaxStockhamLength, else the largest divisor not above kMaxStockhamLength
+// (longer rows are four-step lines themselves).
+int64_t four_step_columns(int64_t n) {
+  int64_t balanced = 1, largest = 1;
+  for (int64_t d = 1; d <= kMaxStockhamLength && d <= n; ++d)
+    if (n % d == 0) {
+      if (d * d <= n) balanced = d;
+      largest = d;
+    }
+  return n / balanced <= kMaxStockhamLength ? balanced : largest;
+}
+
+template <typename T> void build_four_step(FftPlan<T>& plan) {
+  constexpr int64_t G = kFftTwiddleGroup<T>;
+  const int64_t n = plan.n, n1 = four_step_columns(n), n2 = n / n1, groups = (n2 + G - 1) / G;
+  plan.kind = FftPlan<T>::Kind::FourStep;
+  plan.blocked = false;
+  plan.n1 = n1;
+  plan.n2 = n2;
+  plan.sub1 = &fft_plan<T>(n1);
+  plan.sub2 = &fft_plan<T>(n2);
+  plan.base_re.resize(groups * n1);
+  plan.base_im.resize(groups * n1);
+  for (int64_t g = 0; g < groups; ++g)
+    for (int64_t k1 = 0; k1 < n1; ++k1)
+      unit_root((k1 * g * G) % n, n, plan.base_re[g * n1 + k1], plan.base_im[g * n1 + k1]);
+  plan.fine_re.resize(n1 * G);
+  plan.fine_im.resize(n1 * G);
+  for (int64_t k1 = 0; k1 < n1; ++k1)
+    for (int64_t l = 0; l < G; ++l) unit_root((k1 * l) % n, n, plan.fine_re[k1 * G + l], plan.fine_im[k1 * G + l]);
 }
 
 template <typename T> std::unique_ptr<FftPlan<T>> build_plan(int64_t n) {
@@ -84,15 +109,7 @@ template <typename T> std::unique_ptr<FftPlan<T>> build_plan(int64_t n) {
     return plan;
   }
   if (!rs.empty()) {
-    plan->kind = FftPlan<T>::Kind::FourStep;
-    plan->blocked = false;
-    plan->n1 = balanced_divisor(n);
-    plan->n2 = n / plan->n1;
-    plan->sub1 = &fft_plan<T>(plan->n1);
-    plan->sub2 = &fft_plan<T>(plan->n2);
-    plan->root_re.resize(n);
-    plan->root_im.resize(n);
-    for (int64_t k = 0; k < n; ++k) unit_root(k, n, plan->root_re[k], plan->root_im[k]);
+    build_four_step(*plan);
     return plan;
   }
   // Bluestein: X_k = c_k sum_j (x_j c_j) conj(c_{k-j}) with c_k = exp(-i pi k^2 / n).
@@ -162,7 +179,8 @@ template const FftPlan<float>& fft_plan<float>(int64_t);
 template const FftPlan<double>& fft_plan<double>(int64_t);
 
 void* fft_scratch(int slot, size_t bytes) {
-  thread_local ScratchArea areas[4];
+  TZ_CHECK(slot >= 0 && slot < kFftScratchSlots, Runtime, "fft: no scratch slot ", slot);
+  thread_local ScratchArea areas[kFftScratchSlots];
   ScratchArea& a = areas[slot];
   if (a.bytes < bytes) {
     std::free(a.data);

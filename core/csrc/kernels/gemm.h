@@ -4,6 +4,7 @@
 // split over tz::parallel_for, each block calling single-threaded BLAS.
 #pragma once
 #include <cstdint>
+#include <type_traits>
 
 #include "tensor/tensor.h"
 
@@ -31,6 +32,22 @@ struct GemmProblem {
 };
 
 void gemm(const GemmProblem& p);
+
+// c (m x n) = a (m x k) @ b (k x n) (+ c when accumulate) for float or double, strides in
+// elements: the plain product of the convolution paths.
+template <typename T>
+void mm(int64_t m, int64_t n, int64_t k, const T* a, int64_t ars, int64_t acs, const T* b, int64_t brs,
+        int64_t bcs, T* c, int64_t crs, int64_t ccs, bool accumulate) {
+  static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>, "mm: float or double");
+  GemmProblem p;
+  p.dtype = std::is_same_v<T, double> ? DType::Float64 : DType::Float32;
+  p.m = m, p.n = n, p.k = k;
+  p.a = {const_cast<T*>(a), ars, acs, {}};
+  p.b = {const_cast<T*>(b), brs, bcs, {}};
+  p.c = {c, crs, ccs, {}};
+  p.beta = Scalar(accumulate ? 1.0 : 0.0);
+  gemm(p);
+}
 
 // Whether a rows x cols matrix with these strides can be handed to BLAS as is.
 bool blas_layout_ok(int64_t rows, int64_t cols, int64_t rs, int64_t cs);

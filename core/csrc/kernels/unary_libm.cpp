@@ -4,6 +4,7 @@
 #include <cmath>
 #include <complex>
 #include <limits>
+#include <type_traits>
 
 #include "kernels/elementwise_loops.h"
 #include "kernels/unary.h"
@@ -103,7 +104,14 @@ void complex_math(const TensorIter& iter, UnaryOp op, const UnaryArgs& args) {
   switch (op) {
     case UnaryOp::Neg: return run_unary<Z, Z>(iter, [](Z a) { return -a; });
     case UnaryOp::Conj: return run_unary<Z, Z>(iter, [](Z a) { return std::conj(a); });
-    case UnaryOp::Abs: return run_unary<P, Z>(iter, [](Z a) { return P(std::abs(C(a.real(), a.imag()))); });
+    case UnaryOp::Abs:
+      if constexpr (std::is_same_v<P, float>) {  // float parts square exactly in double: no hypot needed
+        return run_unary<P, Z>(iter, [](Z a) {
+          const double re = a.real(), im = a.imag();
+          return std::isinf(re) || std::isinf(im) ? std::numeric_limits<P>::infinity() : P(std::sqrt(re * re + im * im));
+        });
+      }
+      return run_unary<P, Z>(iter, [](Z a) { return P(std::abs(C(a.real(), a.imag()))); });
     case UnaryOp::Angle: return run_unary<P, Z>(iter, [](Z a) { return P(std::atan2(double(a.imag()), double(a.real()))); });
     case UnaryOp::Sgn:
       return complex_map<Z>(iter, [](C z) { return z == C(0) ? C(0) : z / std::abs(z); });

@@ -30,15 +30,14 @@ ActOp gelu_op(const std::string& approximate) {
 
 // The arguments of an entry as kernel parameters (c.args keeps non-tensor arguments).
 #define TZ_ACT_GRAD(Op, x, args) GRAD { return {grad::activation(c.grad(), x, ActOp::Op, args)}; }
-// An op and its in-place form (function-only in-place forms, like torch.selu_, are tested by
-// hand: the op matrix calls in-place ops as methods). of signature (grad_output, self, params).
+// An op and its in-place form; the in-place form's sample kind is the op's with "_inplace".
 #define TZ_ACT_ENTRIES(name, params, var, var_, Op, args_of, sample)                              \
   {#name "(Tensor self" params ") -> Tensor", var, N::Keep,                                       \
    OP { return activation(ActOp::Op, a[0].tensor(), args_of(a), #name); }, sample,               \
    "self", TZ_ACT_GRAD(Op, c.input("self"), args_of(c.args))},                                        \
   {#name "_(Tensor self" params ") -> Tensor", var_, N::Keep,                                     \
    OP { return activation_(ActOp::Op, a[0].tensor(), args_of(a), #name "_"); },                  \
-   var_ == kFunction || !sample[0] ? "" : sample "_inplace", "self", TZ_ACT_GRAD(Op, c.input("self"), args_of(c.args))},
+   !sample[0] ? "" : sample "_inplace", "self", TZ_ACT_GRAD(Op, c.input("self"), args_of(c.args))},
 
 ActArgs no_args(const Stack&) { return ActArgs{}; }
 ActArgs threshold_args(const Stack& a) { return act_args(d(a[1]), d(a[2])); }
@@ -74,30 +73,30 @@ const OpDef kActivationOps[] = {
      "self weight", &grad::prelu},
 
     // torch._C._nn's activations.
-    TZ_ACT_ENTRIES(leaky_relu, ", Scalar negative_slope=0.01", kInternal, kInternal, LeakyRelu, one_arg, "")
-    TZ_ACT_ENTRIES(elu, ", Scalar alpha=1, Scalar scale=1, Scalar input_scale=1", kInternal, kInternal, Elu, elu_args, "")
-    TZ_ACT_ENTRIES(silu, "", kInternal, kInternal, Silu, no_args, "")
-    TZ_ACT_ENTRIES(mish, "", kInternal, kInternal, Mish, no_args, "")
-    TZ_ACT_ENTRIES(hardswish, "", kInternal, kInternal, Hardswish, no_args, "")
-    TZ_ACT_ENTRIES(hardsigmoid, "", kInternal, kInternal, Hardsigmoid, no_args, "")
+    TZ_ACT_ENTRIES(leaky_relu, ", Scalar negative_slope=0.01", kInternal, kInternal, LeakyRelu, one_arg, "act_leaky_relu")
+    TZ_ACT_ENTRIES(elu, ", Scalar alpha=1, Scalar scale=1, Scalar input_scale=1", kInternal, kInternal, Elu, elu_args, "act_elu")
+    TZ_ACT_ENTRIES(silu, "", kInternal, kInternal, Silu, no_args, "act_float")
+    TZ_ACT_ENTRIES(mish, "", kInternal, kInternal, Mish, no_args, "act_float")
+    TZ_ACT_ENTRIES(hardswish, "", kInternal, kInternal, Hardswish, no_args, "act_float")
+    TZ_ACT_ENTRIES(hardsigmoid, "", kInternal, kInternal, Hardsigmoid, no_args, "act_float")
     // hardtanh saves its result: within (min, max) exactly where the input is.
     {"hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor", kInternal, N::Keep,
-     OP { return activation(ActOp::Hardtanh, a[0].tensor(), two_args(a), "hardtanh"); }, "",
+     OP { return activation(ActOp::Hardtanh, a[0].tensor(), two_args(a), "hardtanh"); }, "act_hardtanh",
      "result", TZ_ACT_GRAD(Hardtanh, c.result(), two_args(c.args))},
     {"hardtanh_(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor", kInternal, N::Keep,
-     OP { return activation_(ActOp::Hardtanh, a[0].tensor(), two_args(a), "hardtanh_"); }, "",
+     OP { return activation_(ActOp::Hardtanh, a[0].tensor(), two_args(a), "hardtanh_"); }, "act_hardtanh_inplace",
      "result", TZ_ACT_GRAD(Hardtanh, c.result(), two_args(c.args))},
     {"gelu(Tensor self, *, str approximate='none') -> Tensor", kInternal, N::Keep,
-     OP { return activation(gelu_op(a[1].str()), a[0].tensor(), ActArgs{}, "gelu"); }, "",
+     OP { return activation(gelu_op(a[1].str()), a[0].tensor(), ActArgs{}, "gelu"); }, "act_gelu",
      "self", GRAD { return {grad::activation(c.grad(), c.input("self"), gelu_op(c.arg("approximate").str()), ActArgs{})}; }},
     {"softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor", kInternal, N::Keep,
-     OP { return activation(ActOp::Softplus, a[0].tensor(), two_args(a), "softplus"); }, "",
+     OP { return activation(ActOp::Softplus, a[0].tensor(), two_args(a), "softplus"); }, "act_softplus",
      "self", TZ_ACT_GRAD(Softplus, c.input("self"), two_args(c.args))},
     {"softshrink(Tensor self, Scalar lambd=0.5) -> Tensor", kInternal, N::Keep,
-     OP { return activation(ActOp::Softshrink, a[0].tensor(), one_arg(a), "softshrink"); }, "",
+     OP { return activation(ActOp::Softshrink, a[0].tensor(), one_arg(a), "softshrink"); }, "act_shrink",
      "self", TZ_ACT_GRAD(Softshrink, c.input("self"), one_arg(c.args))},
     {"log_sigmoid(Tensor self) -> Tensor", kInternal, N::Keep,
-     OP { return activation(ActOp::LogSigmoid, a[0].tensor(), ActArgs{}, "log_sigmoid"); }, "",
+     OP { return activation(ActOp::LogSigmoid, a[0].tensor(), ActArgs{}, "log_sigmoid"); }, "act_float",
      "self", TZ_ACT_GRAD(LogSigmoid, c.input("self"), ActArgs{})},
 
     // Fused backward kernels (MobileNetV3 training runs relu/hardswish/hardsigmoid's).

@@ -148,7 +148,8 @@ const OpDef kNnPoolOps[] = {
      OP { return embedding_dense_backward(a[0].tensor(), a[1].tensor(), a[2].to_int(), a[3].to_int(), a[4].to_bool()); },
      "", "indices", &grad::embedding_dense_backward_backward},
     {"embedding_renorm_(Tensor self, Tensor indices, float max_norm, float norm_type) -> Tensor", kFunction, N::Unsupported,
-     OP { return embedding_renorm_(a[0].tensor(), a[1].tensor(), a[2].to_double(), a[3].to_double()); }, ""},
+     OP { return embedding_renorm_(a[0].tensor(), a[1].tensor(), a[2].to_double(), a[3].to_double()); }, "embedding_renorm",
+     "", &not_differentiable},  // F.embedding runs it under no_grad, as PyTorch does
     {"embedding_bag(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int mode=0, bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False, int? padding_idx=None) -> (Tensor, Tensor, Tensor, Tensor)",
      kFunction, N::Unsupported,
      OP {

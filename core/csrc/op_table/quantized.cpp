@@ -75,13 +75,13 @@ const OpDef kQuantizedOps[] = {
      OP {
        return fake_quantize_per_tensor(a[0].tensor(), a[1].to_double(), a[2].to_int(), a[3].to_int(), a[4].to_int(),
                                        false);
-     }, "", "self", &fake_quant_per_tensor_grad},
+     }, "fake_quantize_per_tensor", "self", &fake_quant_per_tensor_grad},
     {"fake_quantize_per_channel_affine(Tensor self, Tensor scale, Tensor zero_point, int axis, int quant_min, int quant_max) -> Tensor",
      kFunction, N::Keep,
      OP {
        return fake_quantize_per_channel(a[0].tensor(), a[1].tensor(), a[2].tensor(), a[3].to_int(), a[4].to_int(),
                                         a[5].to_int(), false);
-     }, "", "self scale zero_point", &fake_quant_per_channel_grad},
+     }, "fake_quantize_per_channel", "self scale zero_point", &fake_quant_per_channel_grad},
 };
 
 }  // namespace

@@ -102,7 +102,7 @@ const OpDef kOps[] = {
      OP { return softmax_backward_data(a[0].tensor(), a[1].tensor(), a[2].to_int(), true); }, ""},
     // The kernels' vectorised float32 exp, exposed for its accuracy tests.
     {"_vec_exp(Tensor self) -> Tensor", kInternal, N::Keep,
-     OP { return vec_exp(a[0].tensor()); }, ""},
+     OP { return vec_exp(a[0].tensor()); }, "vec_exp"},
 };
 
 }  // namespace

@@ -29,6 +29,7 @@ OpTableRef nn_pool_ops();
 OpTableRef norm_ops();
 OpTableRef optim_ops();
 OpTableRef quantized_ops();
+OpTableRef viterbi_ops();
 
 using N = NameRule;
 // Casts and copies: the gradient flows back unchanged (the engine casts it to the input dtype).

@@ -32,7 +32,7 @@ const OpDef kOps[] = {
      "", GRAD { return {c.grad()}; }},  // the engine sums the gradient back to the input's shape
     // Overlapping inputs (expanded tensors) have no derivative (NotImplementedError in backward).
     {"as_strided(Tensor self, int[] size, int[] stride, int? storage_offset=None) -> Tensor", kBoth, N::Unsupported,
-     OP { return as_strided(a[0].tensor(), a[1].int_list(), a[2].int_list(), a[3].opt_int()); }, "",
+     OP { return as_strided(a[0].tensor(), a[1].int_list(), a[2].int_list(), a[3].opt_int()); }, "as_strided",
      "geometry", &grad::as_strided},
     {"contiguous(Tensor self, *, MemoryFormat memory_format=contiguous_format) -> Tensor", kMethod, N::Keep,
      OP { return contiguous(a[0].tensor(), a[1].memory_format()); }, "unary_any",
@@ -115,10 +115,10 @@ const OpDef kOps[] = {
      "", GRAD { return {F::tensor_call(TZ_OP("view_as_real"), {c.grad()})}; }},
     // ---- internal (not exported): the pieces of Tensor.__getitem__, and backward helpers
     {"slice(Tensor self, int dim, int start, int end, int step) -> Tensor", kInternal, N::Keep,
-     OP { return slice(a[0].tensor(), a[1].to_int(), a[2].to_int(), a[3].to_int(), a[4].to_int()); }, "",
+     OP { return slice(a[0].tensor(), a[1].to_int(), a[2].to_int(), a[3].to_int(), a[4].to_int()); }, "slice",
      "", &grad::strided_view},
     {"alias(Tensor self) -> Tensor", kInternal, N::Keep,
-     OP { return alias(a[0].tensor()); }, "",
+     OP { return alias(a[0].tensor()); }, "unary_any",
      "", GRAD { return {c.grad()}; }},
     {"_view_scatter_add(Tensor grad, int[] base_sizes, int[] size, int[] stride, int offset) -> Tensor", kInternal, N::Unsupported,
      OP { return view_scatter_add(a[0].tensor(), a[1].int_list(), a[2].int_list(), a[3].int_list(), a[4].to_int()); }, "",

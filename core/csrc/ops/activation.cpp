@@ -5,6 +5,7 @@
 #include "ops/creation.h"
 #include "ops/elementwise_util.h"
 #include "ops/views.h"
+#include "tensor/scalar_range.h"
 
 namespace tz {
 
@@ -14,6 +15,13 @@ void check_dtype(ActOp op, DType t, const char* name) {
   if (is_floating(t)) return;
   if (op == ActOp::Threshold && is_integral(t, false)) return;
   fail(ErrorKind::NotImplemented, name, "(): \"", name, "\" not implemented for '", scalar_type_name(t), "'");
+}
+
+// threshold's Scalar arguments are converted to the input's dtype (an int threshold on uint8).
+void check_scalars(ActOp op, DType t, const ActArgs& args) {
+  if (op != ActOp::Threshold) return;
+  check_scalar_fits(Scalar(args.p0), t);
+  check_scalar_fits(Scalar(args.p1), t);
 }
 
 // out <- f(x) (or the backward when grad is defined), computing in the compute dtype.
@@ -36,6 +44,7 @@ void run(ActOp op, const Tensor& out, const Tensor& grad, const Tensor& x, const
 
 Tensor activation(ActOp op, const Tensor& x, const ActArgs& args, const char* name) {
   check_dtype(op, x.dtype(), name);
+  check_scalars(op, x.dtype(), args);
   Tensor out = empty_like(x, x.dtype());
   run(op, out, Tensor(), x, args);
   return out;
@@ -43,6 +52,7 @@ Tensor activation(ActOp op, const Tensor& x, const ActArgs& args, const char* na
 
 const Tensor& activation_(ActOp op, const Tensor& x, const ActArgs& args, const char* name) {
   check_dtype(op, x.dtype(), name);
+  check_scalars(op, x.dtype(), args);
   check_inplace(x, x.dtype(), x.sizes(), name);
   run(op, x, Tensor(), x, args);
   x.bump_version();

@@ -2,6 +2,7 @@
 #include <cstring>
 
 #include "iter/tensor_iter.h"
+#include "tensor/scalar_range.h"
 #include "ops/conversion.h"
 #include "ops/elementwise.h"
 #include "ops/elementwise_util.h"
@@ -77,6 +78,7 @@ void check_alpha(BinaryOp op, DType t, const Scalar& alpha, const char* name) {
            "(): For integral input tensors, argument alpha must not be a floating point number.");
   TZ_CHECK(is_complex(t) || !alpha.is_complex(), Runtime, name,
            "(): For non-complex input tensors, argument alpha must not be a complex number.");
+  check_scalar_fits(alpha, t);
 }
 
 // out <- op(a, b) with the inputs converted to the compute dtype (half types: float32).

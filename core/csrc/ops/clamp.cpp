@@ -1,5 +1,6 @@
 // clamp / clip with number, 0-dim or tensor bounds.
 #include "iter/tensor_iter.h"
+#include "tensor/scalar_range.h"
 #include "ops/conversion.h"
 #include "ops/elementwise.h"
 #include "ops/elementwise_util.h"
@@ -27,6 +28,9 @@ void run_clamp_scalar(const Tensor& out, const Tensor& t, const Tensor& min, con
   Tensor o = out.dtype() == ct ? out : Tensor::empty(out.sizes(), ct);
   Tensor in = to_dtype(t, ct);
   Scalar lo = min.defined() ? item(min) : Scalar(), hi = max.defined() ? item(max) : Scalar();
+  // Python-number bounds are Scalar arguments: they must fit the result's dtype.
+  if (min.defined() && min.impl()->wrapped_number) check_scalar_fits(lo, out.dtype());
+  if (max.defined() && max.impl()->wrapped_number) check_scalar_fits(hi, out.dtype());
   TensorIter iter({o, in}, out.sizes());
   clamp_stub(iter, ct, lo, hi, min.defined(), max.defined());
   if (!o.is_same(out)) copy_(out, o);

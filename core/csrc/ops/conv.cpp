@@ -2,7 +2,9 @@
 // brought to a 2-d float problem, and the choice of algorithm:
 //   depthwise (groups == C)       hand-written kernels (kernels/isa/conv_kernels.cpp)
 //   pointwise (1x1, stride 1)     one GEMM per group: NCHW weight x image, NHWC pixels x weight^T
+//   dilated (groups 1, stride 1)  GEMMs over output regions of constant in-image taps (ops/conv_dilated.cpp)
 //   regular, groups == 1          the tile kernel (ops/conv_tile.cpp) where it wins
+//   (core._C._set_conv_algorithm('tile' / 'gemm') forces one of the last two, for tests and benchmarks)
 //   anything else                 im2col + GEMM, images split over the thread pool
 // A transposed convolution is the data gradient of the regular one with the roles swapped.
 #include "ops/conv.h"
@@ -16,11 +18,16 @@
 #include "iter/thread_pool.h"
 #include "kernels/conv.h"
 #include "kernels/gemm.h"
+#include "ops/conv_dilated.h"
 #include "ops/conv_tile.h"
 #include "ops/conversion.h"
 #include "ops/creation.h"
+#include "ops/compare.h"
+#include "ops/joining.h"
+#include "ops/reduction.h"
 #include "ops/views.h"
 #include "tensor/memory_format.h"
+#include "tensor/size_math.h"
 
 namespace tz {
 
@@ -39,21 +46,6 @@ void check_len(const IntList& l, int64_t k, const char* what) {
 
 // ---------------------------------------------------------------- GEMM plumbing
 
-template <typename T> constexpr DType dtype_of() { return std::is_same_v<T, double> ? DType::Float64 : DType::Float32; }
-
-// c (m x n) = a (m x k) @ b (k x n) (+ c when accumulate), strides in elements.
-template <typename T>
-void mm(int64_t m, int64_t n, int64_t k, const T* a, int64_t ars, int64_t acs, const T* b, int64_t brs,
-        int64_t bcs, T* c, int64_t crs, int64_t ccs, bool accumulate) {
-  GemmProblem p;
-  p.dtype = dtype_of<T>();
-  p.m = m, p.n = n, p.k = k;
-  p.a = {const_cast<T*>(a), ars, acs, {}};
-  p.b = {const_cast<T*>(b), brs, bcs, {}};
-  p.c = {c, crs, ccs, {}};
-  p.beta = Scalar(accumulate ? 1.0 : 0.0);
-  gemm(p);
-}
 
 bool can_split() { return get_num_threads() > 1 && !in_parallel_region(); }
 
@@ -339,6 +331,8 @@ Tensor forward_4d(const Tensor& x_, const Tensor& w_, const Tensor& bias_, const
     small_input_forward(x, w_, bias, y, s, nhwc);
     return y;
   }
+  if (uses_dilated_gemm(s) && conv_algorithm() == ConvAlgorithm::Auto)
+    return dilated_conv_forward(x, w_, bias, s, nhwc_out);
   if (!is_pointwise(s) && conv_tile_forward_applies(s, dt)) return conv_tile_forward(x, w_, bias, s, nhwc_out);
   Tensor w = gemm_weight(w_, nhwc);
   for_float(dt, [&](auto tag) {
@@ -365,6 +359,8 @@ Tensor backward_data_4d(const Tensor& gy_, const Tensor& w_, const ConvShape& s,
     depthwise_backward_data(gy, w_, gx, s, nhwc);
     return gx;
   }
+  if (dilated_gemm_has_data_grad(s) && conv_algorithm() == ConvAlgorithm::Auto)
+    return dilated_conv_backward_data(gy, w_, s, nhwc_out);
   if (!is_pointwise(s) && conv_tile_backward_data_applies(s, dt)) return conv_tile_backward_data(gy, w_, s, nhwc_out);
   Tensor w = gemm_weight(w_, nhwc);
   for_float(dt, [&](auto tag) {
@@ -384,6 +380,7 @@ Tensor backward_weight_4d(const Tensor& x_, const Tensor& gy_, const ConvShape& 
   if (is_depthwise(s))  // always through the NHWC kernel: channels in lanes beat per-plane dot products
     return depthwise_backward_weight(nhwc ? x : in_layout(x_, true), nhwc ? gy : in_layout(gy_, true), s);
   if (!nhwc && uses_small_input_kernel(s) && s.sw <= 2) return small_input_backward_weight(x, gy, s);
+  if (uses_dilated_gemm(s)) return dilated_conv_backward_weight(x, gy, s, nhwc_in);
   Tensor gw = nhwc ? Tensor::empty({s.O, s.KH, s.KW, Cg}, dt) : Tensor::empty({s.O, Cg, s.KH, s.KW}, dt);
   for_float(dt, [&](auto tag) {
     using T = decltype(tag);
@@ -499,8 +496,8 @@ Tensor convolution(const Tensor& input, const Tensor& weight, const Tensor& bias
     IntList padded(k), extent(k);
     bool fits = true;
     for (int64_t i = 0; i < k; ++i) {
-      padded[i] = in_sz[i] + 2 * padding[i];
-      extent[i] = dilation[i] * (weight.size(i + 2) - 1) + 1;
+      padded[i] = checked_add(in_sz[i], checked_mul(2, padding[i], op, "padding"), op, "the padded input");
+      extent[i] = checked_add(checked_mul(dilation[i], weight.size(i + 2) - 1, op, "dilation"), 1, op, "the kernel extent");
       fits = fits && padded[i] >= extent[i];
       out_sz[i] = fits ? (padded[i] - extent[i]) / stride[i] + 1 : 0;
     }
@@ -509,8 +506,10 @@ Tensor convolution(const Tensor& input, const Tensor& weight, const Tensor& bias
   } else {
     bool ok = true;
     for (int64_t i = 0; i < k; ++i) {
-      out_sz[i] = (in_sz[i] - 1) * stride[i] - 2 * padding[i] + dilation[i] * (weight.size(i + 2) - 1) +
-                  output_padding[i] + 1;
+      const int64_t span = checked_mul(in_sz[i] - 1, stride[i], op, "the output size");
+      const int64_t extent = checked_mul(dilation[i], weight.size(i + 2) - 1, op, "dilation");
+      out_sz[i] = checked_add(checked_add(span - checked_mul(2, padding[i], op, "padding"), extent, op, "the output size"),
+                              output_padding[i] + 1, op, "the output size");
       ok = ok && out_sz[i] > 0;
     }
     TZ_CHECK(ok, Runtime, "Given input size per channel: (", join(in_sz, " x "), "). Calculated output size per channel: (",
@@ -525,7 +524,14 @@ Tensor convolution(const Tensor& input, const Tensor& weight, const Tensor& bias
   const bool nhwc = k == 2 && channels_last(x4, w4);
   Tensor y;
   if (!transposed) {
-    y = forward_4d(x4, w4, b, regular_shape(x4.sizes(), w4.sizes(), out2, st, pad, dil, groups), nhwc);
+    IntList used_pad = pad;
+    // The kernels skip zero padding rather than multiply by it: with a nan or inf weight the
+    // border outputs must still see 0 * w, so pad explicitly.
+    if ((pad[0] > 0 || pad[1] > 0) && !item(all(isfinite(w4), std::nullopt, false)).to_bool()) {
+      x4 = contiguous(tz::pad(x4, {pad[1], pad[1], pad[0], pad[0]}), format_of(nhwc));
+      used_pad = {0, 0};
+    }
+    y = forward_4d(x4, w4, b, regular_shape(x4.sizes(), w4.sizes(), out2, st, used_pad, dil, groups), nhwc);
   } else {
     // The regular convolution whose input gradient this is: input (N, out_ch, out2), output x4.
     const Shape reg_in{x4.size(0), out_ch, out2[0], out2[1]};

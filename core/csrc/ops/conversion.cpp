@@ -7,6 +7,7 @@
 #include "iter/tensor_iter.h"
 #include "kernels/copy.h"
 #include "quantized/quantize.h"
+#include "tensor/scalar_range.h"
 
 namespace tz {
 
@@ -159,6 +160,7 @@ Tensor to_device(const Tensor& t, const std::optional<std::string>& device,
 }
 
 Tensor scalar_to_tensor(const Scalar& s, std::optional<DType> dtype) {
+  if (dtype) check_scalar_fits(s, *dtype);  // a fill value, bound or alpha meeting a tensor's dtype
   DType natural = s.is_floating() ? DType::Float64 : s.natural_dtype();
   Tensor t = Tensor::empty({}, dtype.value_or(natural));
   TZ_DISPATCH_ALL(t.dtype(), "scalar_to_tensor", [&] { *t.data<scalar_t>() = s.to<scalar_t>(); });

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <numeric>
 
 #include "ops/conversion.h"
@@ -123,12 +124,18 @@ Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, std::o
   TZ_CHECK(std::isfinite(s) && std::isfinite(e), Runtime, "arange(): unsupported range: ", s, " -> ", e);
   TZ_CHECK((st > 0 && e >= s) || (st < 0 && e <= s), Runtime,
            "arange(): upper bound and larger bound inconsistent with step sign");
+  // The length in 128-bit integers or in doubles, so a huge range is reported, not wrapped.
   int64_t n;
   if (all_int) {
-    int64_t si = start.to_int(), ei = end.to_int(), sti = step.to_int();
-    n = (ei - si + sti - (sti > 0 ? 1 : -1)) / sti;
+    using Wide = __int128;
+    const Wide si = start.to_int(), ei = end.to_int(), sti = step.to_int();
+    const Wide len = (ei - si + sti - (sti > 0 ? 1 : -1)) / sti;
+    TZ_CHECK(len <= Wide(INT64_MAX), Runtime, "arange(): invalid size, possible overflow?");
+    n = static_cast<int64_t>(len);
   } else {
-    n = static_cast<int64_t>(std::ceil((e - s) / st));
+    const double len = std::ceil((e - s) / st);
+    TZ_CHECK(len < 9223372036854775808.0, Runtime, "arange(): invalid size, possible overflow?");
+    n = static_cast<int64_t>(len);
   }
   Tensor t = Tensor::empty({n}, dt);
   TZ_DISPATCH_ALL(dt, "arange", [&] {

@@ -25,8 +25,7 @@ Tensor unalias(const Tensor& input, const Tensor& self) {
 
 Tensor to_compute(const Tensor& t, DType compute) {
   if (t.dtype() == compute) return t;
-  if (t.impl()->wrapped_number) return scalar_to_tensor(item(t), compute);
-  return to_dtype(t, compute);
+  return to_dtype(t, compute);  // a wrapped Python number wraps around like PyTorch's, unchecked
 }
 
 }  // namespace tz

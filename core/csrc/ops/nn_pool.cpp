@@ -10,6 +10,7 @@
 #include "ops/nn_pool_util.h"
 #include "ops/views.h"
 #include "tensor/memory_format.h"
+#include "tensor/size_math.h"
 
 namespace tz {
 namespace nn {
@@ -146,8 +147,12 @@ Windows avg_windows(int64_t in, int64_t out, int64_t k, int64_t s, int64_t pad, 
 
 Windows adaptive_windows(int64_t in, int64_t out) {
   Windows w;
+  w.start.reserve(out), w.end.reserve(out), w.div.reserve(out);  // fails at once when out is absurd
   for (int64_t o = 0; o < out; ++o) {
-    const int64_t start = o * in / out, end = ((o + 1) * in + out - 1) / out;
+    // In 128 bits: an expanded input's size times the output size may pass int64.
+    using Wide = __int128;
+    const int64_t start = static_cast<int64_t>(Wide(o) * in / out);
+    const int64_t end = static_cast<int64_t>((Wide(o + 1) * in + out - 1) / out);
     w.start.push_back(start), w.end.push_back(end), w.div.push_back(static_cast<double>(end - start));
   }
   return w;
@@ -292,6 +297,9 @@ std::pair<int64_t, int64_t> adaptive_size(const Tensor& self, const IntList& out
   const int64_t oH = pick(output_size, 0), oW = pick(output_size, 1);
   TZ_CHECK(oH >= 0 && oW >= 0, Runtime, op, "(): elements of output_size must be greater than or equal to 0 but "
            "received {", oH, ", ", oW, "}");
+  Shape out_shape(self.sizes().begin(), self.sizes().end() - 2);
+  out_shape.insert(out_shape.end(), {oH, oW});
+  strided_extent(out_shape, contiguous_strides(out_shape), op);  // the output's size must fit in int64
   return {oH, oW};
 }
 }  // namespace

@@ -2,6 +2,7 @@
 // and weight per output position, computed exactly as PyTorch's UpSample.h does, in the
 // kernel's compute type), grid_sampler_2d with its backward, affine grids, pixel shuffles.
 #include <cmath>
+#include <limits>
 
 #include "iter/thread_pool.h"
 #include "ops/conversion.h"
@@ -10,6 +11,7 @@
 #include "ops/nn_pool_util.h"
 #include "ops/views.h"
 #include "tensor/memory_format.h"
+#include "tensor/size_math.h"
 
 namespace tz {
 
@@ -305,6 +307,10 @@ template <typename T> void grid_forward(const GridArgs<T>& a, T* out) {
       const int64_t n = r / a.oH, oh = r % a.oH;
       for (int64_t ow = 0; ow < a.oW; ++ow) {
         const T* g = a.grid + ((n * a.oH + oh) * a.oW + ow) * 2;
+        if (g[0] != g[0] || g[1] != g[1]) {  // a nan position samples nan, in every mode
+          count[ow] = -1;
+          continue;
+        }
         int k = 0;
         grid_taps(a, g[0], g[1], [&](int64_t x, int64_t y, T w) {
           offs[ow * 16 + k] = y * a.W + x, wts[ow * 16 + k] = w, ++k;
@@ -317,6 +323,10 @@ template <typename T> void grid_forward(const GridArgs<T>& a, T* out) {
         const T* ic = in + c * HW;
         T* oc = orow + c * oHW;
         for (int64_t ow = 0; ow < a.oW; ++ow) {
+          if (count[ow] < 0) {
+            oc[ow] = std::numeric_limits<T>::quiet_NaN();
+            continue;
+          }
           T s = 0;
           for (int k = 0; k < count[ow]; ++k) s += ic[offs[ow * 16 + k]] * wts[ow * 16 + k];
           oc[ow] = s;
@@ -510,16 +520,19 @@ Tensor shuffle(const Tensor& self, int64_t r, bool up) {
   TZ_CHECK(r > 0, Runtime, op, "(): ", op, " expects a positive ", up ? "upscale_factor" : "downscale_factor",
            ", but got ", r);
   const int64_t C = self.sizes()[nd - 3], H = self.sizes()[nd - 2], W = self.sizes()[nd - 1];
+  const int64_t r2 = checked_mul(r, r, op, up ? "upscale_factor squared" : "downscale_factor squared");
+  if (up) checked_mul(checked_mul(H, r, op, "the output height"), checked_mul(W, r, op, "the output width"), op,
+                      "the output plane");
   IntList batch(self.sizes().begin(), self.sizes().end() - 3);
   IntList split = batch, perm, out = batch;
   const int64_t b = static_cast<int64_t>(batch.size());
   for (int64_t i = 0; i < b; ++i) perm.push_back(i);
   if (up) {
-    TZ_CHECK(C % (r * r) == 0, Runtime, op, "(): pixel_shuffle expects its input's 'channel' dimension to be "
-             "divisible by the square of upscale_factor, but input.size(-3)=", C, " is not divisible by ", r * r);
-    split.insert(split.end(), {C / (r * r), r, r, H, W});
+    TZ_CHECK(C % r2 == 0, Runtime, op, "(): pixel_shuffle expects its input's 'channel' dimension to be "
+             "divisible by the square of upscale_factor, but input.size(-3)=", C, " is not divisible by ", r2);
+    split.insert(split.end(), {C / r2, r, r, H, W});
     perm.insert(perm.end(), {b, b + 3, b + 1, b + 4, b + 2});
-    out.insert(out.end(), {C / (r * r), H * r, W * r});
+    out.insert(out.end(), {C / r2, H * r, W * r});
   } else {
     TZ_CHECK(H % r == 0, Runtime, op, "(): pixel_unshuffle expects height to be divisible by downscale_factor, but "
              "input.size(-2)=", H, " is not divisible by ", r);
@@ -527,7 +540,7 @@ Tensor shuffle(const Tensor& self, int64_t r, bool up) {
              "input.size(-1)=", W, " is not divisible by ", r);
     split.insert(split.end(), {C, H / r, r, W / r, r});
     perm.insert(perm.end(), {b, b + 2, b + 4, b + 1, b + 3});
-    out.insert(out.end(), {C * r * r, H / r, W / r});
+    out.insert(out.end(), {checked_mul(C, r2, op, "the output channels"), H / r, W / r});
   }
   Tensor result = reshape(permute(reshape(self, split), perm), out);
   if (result.storage() == self.storage()) result = clone(result);  // never a view, like PyTorch

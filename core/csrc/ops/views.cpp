@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "ops/conversion.h"
+#include "tensor/size_math.h"
 
 namespace tz {
 
@@ -125,6 +126,7 @@ Tensor expand(const Tensor& t, const IntList& size) {
     sizes[i] = want;
     strides[i] = have == want ? t.strides()[j] : 0;
   }
+  strided_extent(sizes, strides, "expand");  // the element count must fit in int64
   return Tensor::view_of(t, sizes, strides, t.offset());
 }
 
@@ -133,18 +135,10 @@ Tensor as_strided(const Tensor& t, const IntList& size, const IntList& stride,
   TZ_CHECK(size.size() == stride.size(), Runtime, "as_strided(): mismatch in length of strides and shape");
   int64_t offset = storage_offset.value_or(t.offset());
   TZ_CHECK(offset >= 0, Runtime, "as_strided(): negative storage offset ", offset);
-  int64_t max_index = offset;
-  for (size_t i = 0; i < size.size(); ++i) {
-    TZ_CHECK(size[i] >= 0, Runtime, "as_strided(): negative size ", size[i]);
-    TZ_CHECK(stride[i] >= 0, Runtime, "as_strided(): negative strides are not supported");
-    if (size[i] == 0) max_index = -1;
-    if (max_index >= 0) max_index += (size[i] - 1) * stride[i];
-  }
-  int64_t capacity = static_cast<int64_t>(t.storage()->nbytes()) / t.itemsize();
-  TZ_CHECK(max_index < capacity, Runtime, "as_strided(): setStorage: sizes ",
-           shape_str(Shape(size.begin(), size.end())), ", strides ",
-           shape_str(Shape(stride.begin(), stride.end())), " and storage offset ", offset,
-           " require a storage of at least ", max_index + 1, " elements, but it has ", capacity);
+  for (int64_t st : stride)
+    TZ_CHECK(st >= 0, Runtime, "as_strided(): negative strides are not supported");
+  const int64_t capacity = static_cast<int64_t>(t.storage()->nbytes()) / t.itemsize();
+  check_geometry(size, stride, offset, capacity, "as_strided");
   return Tensor::view_of(t, Shape(size.begin(), size.end()), Shape(stride.begin(), stride.end()), offset);
 }
 

@@ -62,9 +62,9 @@ void small_release(void* data) {
   std::free(block - static_cast<unsigned char>(block[-1]));
 }
 
-}  // namespace
+thread_local int64_t t_net_bytes = 0;
 
-void* allocate(size_t nbytes) {
+void* allocate_block(size_t nbytes) {
   if (nbytes < kCachedMin) return small_fresh(nbytes);
   const size_t size = size_class(nbytes);
   Cache& cache = Cache::get();
@@ -86,7 +86,7 @@ void* allocate(size_t nbytes) {
   return block;
 }
 
-void release(void* data, size_t nbytes) {
+void release_block(void* data, size_t nbytes) {
   if (nbytes < kCachedMin) return small_release(data);
   const size_t size = size_class(nbytes);
   Cache& cache = Cache::get();
@@ -100,6 +100,21 @@ void release(void* data, size_t nbytes) {
   }
   std::free(data);
 }
+
+}  // namespace
+
+void* allocate(size_t nbytes) {
+  void* block = allocate_block(nbytes);
+  if (block != nullptr) t_net_bytes += static_cast<int64_t>(nbytes);
+  return block;
+}
+
+void release(void* data, size_t nbytes) {
+  release_block(data, nbytes);
+  t_net_bytes -= static_cast<int64_t>(nbytes);
+}
+
+int64_t thread_net_bytes() { return t_net_bytes; }
 
 size_t cached_bytes() {
   Cache& cache = Cache::get();

@@ -3,6 +3,7 @@
 // big-output ops slower than their kernels. Small blocks go straight to malloc.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 
 namespace tz::allocator {
 
@@ -16,5 +17,8 @@ void release(void* data, size_t nbytes);
 size_t cached_bytes();
 // Returns every cached block to the OS.
 void empty_cache();
+// Bytes this thread allocated minus those it released, since it started (the profiler's
+// per-op memory is the difference across the op).
+int64_t thread_net_bytes();
 
 }  // namespace tz::allocator

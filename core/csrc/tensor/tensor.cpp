@@ -1,6 +1,7 @@
 #include "tensor/tensor.h"
 
 #include "tensor/quantizer.h"
+#include "tensor/size_math.h"
 
 #include <sstream>
 
@@ -10,6 +11,9 @@ TensorImpl::TensorImpl(StoragePtr storage_, Shape sizes_, Shape strides_, int64_
                        DType dtype_, std::shared_ptr<VersionCounter> version_)
     : storage(std::move(storage_)), sizes(std::move(sizes_)), strides(std::move(strides_)),
       offset(offset_), dtype(dtype_), contiguous(false), version(std::move(version_)) {
+  // The backstop under every view and allocation: no tensor may reach outside its storage.
+  const int64_t capacity = storage ? static_cast<int64_t>(storage->nbytes()) / tz::itemsize(dtype) : 0;
+  check_geometry(sizes, strides, offset, capacity, "set_storage");
   refresh_contiguous();
 }
 

@@ -11,3 +11,7 @@ from core.nn.functional._padding import *  # noqa: F401,F403
 from core.nn.functional._sparse import *  # noqa: F401,F403
 from core.nn.functional._loss import *  # noqa: F401,F403
 from core.nn.functional._attention import *  # noqa: F401,F403
+
+from core._argcheck import check_module as _check_module  # noqa: E402
+
+_check_module(globals(), [name for name in list(globals()) if not name.startswith("_")])

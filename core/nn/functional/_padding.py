@@ -17,19 +17,20 @@ def _keep_layout(out, input, mode):
 
 
 def pad(input, pad, mode="constant", value=0):
-    assert len(pad) % 2 == 0, "Padding length must be divisible by 2"
-    assert len(pad) // 2 <= input.dim(), "Padding length too large"
+    if len(pad) % 2 != 0:
+        raise RuntimeError("Padding length must be divisible by 2")
+    if len(pad) // 2 > input.dim():
+        raise RuntimeError(f"Padding length should be less than or equal to two times the input dimension but "
+                           f"got padding length {len(pad)} and input of dimension {input.dim()}")
     if mode == "constant":
         return _keep_layout(_pad_op(input, list(pad), "constant", float(value)), input, mode)
-    assert value == 0, 'Padding mode "{}"" doesn\'t take in value argument'.format(mode)
+    if value != 0:
+        raise RuntimeError(f'Padding mode "{mode}" doesn\'t take in value argument')
     if mode not in ("reflect", "replicate", "circular"):
         raise NotImplementedError("Unrecognised padding mode {}".format(mode))
-    if input.dim() == 3:
-        assert len(pad) == 2, "3D tensors expect 2 values for padding"
-    elif input.dim() == 4:
-        assert len(pad) == 4, "4D tensors expect 4 values for padding"
-    elif input.dim() == 5:
-        assert len(pad) == 6, "5D tensors expect 6 values for padding"
-    else:
+    expected = {3: 2, 4: 4, 5: 6}.get(input.dim())
+    if expected is None:
         raise NotImplementedError("Only 3D, 4D, 5D padding with non-constant padding are supported for now")
+    if len(pad) != expected:
+        raise RuntimeError(f"{input.dim()}D tensors expect {expected} values for padding")
     return _keep_layout(_pad_op(input, list(pad), mode), input, mode)

@@ -39,6 +39,8 @@ def _output_size_and_scales(input, dim, size, scale_factor, recompute_scale_fact
             scale_factors = [float(s) for s in scale_factor]
         else:
             scale_factors = [float(scale_factor)] * dim
+        if not all(math.isfinite(s) for s in scale_factors):
+            raise ValueError(f"interpolate(): scale_factor must be finite, but got {scale_factor}")
     else:
         raise ValueError("either size or scale_factor should be defined")
 

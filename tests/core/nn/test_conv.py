@@ -52,6 +52,14 @@ PATHS = [
     ((2, 3, 17, 19), (20, 3, 3, 3), dict(stride=2, padding=1)),
     ((1, 2, 9, 12), (16, 2, 5, 5), dict(padding=2)),
     ((1, 3, 20, 21), (24, 3, 7, 7), dict(stride=2, padding=3)),
+    # Dilated, groups 1, stride 1: GEMMs over output regions with the in-image taps only. Rates
+    # past the image (the centre tap alone), bands of pruned taps, padding past d*(k-1) (the data
+    # gradient then goes through im2col) and outputs that read no tap at all (bias only).
+    ((1, 6, 9, 8), (5, 6, 3, 3), dict(padding=4, dilation=4)),
+    ((2, 5, 7, 11), (4, 5, 3, 3), dict(padding=(2, 6), dilation=(2, 6))),
+    ((1, 7, 5, 5), (3, 7, 3, 3), dict(padding=9, dilation=9)),
+    ((1, 5, 8, 8), (6, 5, 3, 3), dict(padding=1, dilation=3)),
+    ((1, 5, 10, 10), (3, 5, 2, 2), dict(padding=3, dilation=2)),
 ]
 
 
@@ -99,6 +107,8 @@ GRAD_PATHS = [
     ((1, 3, 5, 4), (3, 1, 3, 3), dict(padding=1, groups=3)),
     ((1, 3, 5, 5), (3, 1, 3, 3), dict(stride=2, padding=1, dilation=1, groups=3)),
     ((1, 2, 4, 4), (4, 1, 3, 3), dict(padding=2, dilation=2, groups=2)),
+    ((1, 5, 5, 6), (3, 5, 3, 3), dict(padding=(3, 2), dilation=(3, 2))),
+    ((1, 5, 4, 4), (2, 5, 2, 2), dict(padding=3, dilation=2)),
 ]
 
 
@@ -197,20 +207,25 @@ def test_empty_and_batch_one_shapes():
 def test_thread_counts_agree():
     rng = np.random.default_rng(8)
     x, w = core.tensor(_rand(rng, 4, 16, 10, 10)), core.tensor(_rand(rng, 16, 1, 3, 3))
+    dense = w.reshape(1, 16, 3, 3).expand(8, 16, 3, 3).contiguous()
+    def convs():
+        return [core.conv2d(x, w, padding=1, groups=16), core.conv2d(x, dense),
+                core.conv2d(x, dense, padding=3, dilation=3)]
     before = core.get_num_threads()
     try:
         core.set_num_threads(1)
-        one = [core.conv2d(x, w, padding=1, groups=16), core.conv2d(x, w.reshape(1, 16, 3, 3).expand(8, 16, 3, 3).contiguous())]
+        one = convs()
         core.set_num_threads(2)
-        two = [core.conv2d(x, w, padding=1, groups=16), core.conv2d(x, w.reshape(1, 16, 3, 3).expand(8, 16, 3, 3).contiguous())]
+        two = convs()
     finally:
         core.set_num_threads(before)
     for a, b in zip(one, two):
         np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-6, atol=1e-6)
 
 
-def test_depthwise_padding_taps_are_skipped_not_multiplied():
-    # A tap on the zero padding is skipped in both layouts: an infinite weight must not make 0 * inf = NaN.
+def test_padding_taps_see_non_finite_weights():
+    # Like PyTorch, zero padding is multiplied, not skipped: an infinite weight turns a border
+    # tap on the padding into 0 * inf = NaN, in both layouts (the same as padding explicitly).
     rng = np.random.default_rng(9)
     w = core.tensor(_rand(rng, 3, 1, 3, 3))
     w[:, 0, 0, 0] = float("inf")
@@ -218,7 +233,9 @@ def test_depthwise_padding_taps_are_skipped_not_multiplied():
         x = core.tensor(_rand(rng, 2, 3, 6, width))
         nchw = core.conv2d(x, w, padding=1, stride=stride, groups=3)
         nhwc = core.conv2d(x.contiguous(memory_format=core.channels_last), w, padding=1, stride=stride, groups=3)
-        assert not np.isnan(nchw.numpy()).any()
+        explicit = core.conv2d(core.nn.functional.pad(x, (1, 1, 1, 1)), w, stride=stride, groups=3)
+        assert np.isnan(nchw.numpy()[:, :, 0, :]).all()
+        np.testing.assert_array_equal(nchw.numpy(), explicit.numpy())
         np.testing.assert_array_equal(nchw.numpy(), nhwc.contiguous().numpy())
 
 

@@ -122,6 +122,23 @@ def test_channels_last_layout(mode, align):
                                rtol=1e-5, atol=1e-6)
 
 
+@pytest.mark.parametrize("mode", ["bilinear", "bicubic"])
+@pytest.mark.parametrize("size", [(61, 83), (4, 3)])  # up: input rows shared by output rows; down
+def test_nchw_rows_cache_matches_the_nhwc_kernel(mode, size):
+    # NCHW caches each input row interpolated along w; tasks span plane boundaries at 2 threads
+    x = _t((3, 7, 9, 11), np.float32)
+    xc = core.tensor(np.ascontiguousarray(x.numpy().transpose(0, 2, 3, 1))).permute(0, 3, 1, 2)
+    expected = F.interpolate(xc, size=size, mode=mode, align_corners=False).numpy()
+    before = core.get_num_threads()
+    try:
+        for threads in (1, 2):
+            core.set_num_threads(threads)
+            out = F.interpolate(x, size=size, mode=mode, align_corners=False).numpy()
+            np.testing.assert_allclose(out, expected, rtol=1e-5, atol=1e-6)
+    finally:
+        core.set_num_threads(before)
+
+
 @pytest.mark.parametrize("kw", [dict(mode="nearest", scale_factor=1.7), dict(mode="bilinear", size=(4, 7), align_corners=False),
                                 dict(mode="bilinear", scale_factor=0.6, align_corners=True),
                                 dict(mode="bicubic", size=(6, 2), align_corners=False), dict(mode="area", size=(2, 2))])

@@ -266,3 +266,38 @@ def put(a, index, source, accumulate=False):
     else:
         flat[index.reshape(-1)] = source.reshape(-1)
     return out
+
+
+@reference("as_strided", contiguous_only=True)
+def as_strided(a, size, stride, storage_offset=None):
+    flat = np.ascontiguousarray(a).reshape(-1)[storage_offset or 0:]
+    view = np.lib.stride_tricks.as_strided(flat, tuple(size), tuple(s * a.itemsize for s in stride))
+    return view.copy()
+
+
+@reference("slice")
+def slice_(a, dim, start, end, step):
+    return a[_along(dim, a.ndim, slice(start, end, step))]
+
+
+@reference("alias")
+def alias(a):
+    return a
+
+
+@reference("index.Tensor")
+def index_tensor(a, indices):
+    return a[tuple(indices)]
+
+
+def _index_put(a, indices, values, accumulate=False):
+    out = a.copy()
+    if accumulate:
+        np.add.at(out, tuple(indices), values)
+    else:
+        out[tuple(indices)] = values
+    return out
+
+
+reference("index_put")(_index_put)
+reference("index_put_", method=True)(_index_put)

@@ -37,6 +37,7 @@ for _name in ["hstack", "vstack", "dstack", "column_stack"]:
     reference(_name)(_numpy_stacker(getattr(np, _name)))
 for _name in ["atleast_1d", "atleast_2d", "atleast_3d"]:
     reference(_name)(getattr(np, _name))
+    reference(_name + ".Sequence")(lambda arrays, fn=getattr(np, _name): [fn(a) for a in arrays])
 reference("fliplr")(np.fliplr)
 reference("flipud")(np.flipud)
 

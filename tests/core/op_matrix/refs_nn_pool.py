@@ -402,3 +402,13 @@ def embedding_bag(weight, indices, offsets, scale_grad_by_freq=False, mode=0, sp
 def one_hot(x, num_classes=-1):
     n = int(x.max()) + 1 if num_classes == -1 else num_classes
     return (x[..., None] == np.arange(n)).astype(np.int64)
+
+
+@reference("embedding_renorm_", contiguous_only=True)
+def embedding_renorm_(weight, indices, max_norm, norm_type):
+    out = weight.copy()
+    for row in np.unique(indices):
+        norm = np.sum(np.abs(out[row].astype(np.float64)) ** norm_type) ** (1 / norm_type)
+        if norm > max_norm:
+            out[row] = (out[row] * (max_norm / (norm + 1e-7))).astype(out.dtype)
+    return out

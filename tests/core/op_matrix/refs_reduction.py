@@ -450,3 +450,9 @@ def unique(a, sorted=True, return_inverse=False, return_counts=False, dim=None):
     if return_counts:
         out.append(counts.astype(np.int64))
     return out[0] if len(out) == 1 else tuple(out)
+
+
+@reference("_vec_exp", rtol=2.4e-7, atol=0)
+def _vec_exp(a):
+    with np.errstate(over="ignore"):
+        return np.exp(a.astype(np.float64)).astype(np.float32)

@@ -1,8 +1,42 @@
-"""Registries the op matrix is built from: sample kinds and numpy references."""
+"""Registries the op matrix is built from: the op table's entries, sample kinds and numpy
+references."""
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional
 
 import numpy as np
+
+import core
+from core import _C
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One op-table entry as the generated tests see it."""
+    name: str        # full name: "add", "max.dim"
+    kind: str        # sample kind ("" = none)
+    where: str       # how Python reaches it: "function" (core.x), "method" (Tensor.x) or "internal" (_C._internal)
+    derivative: str  # "yes", "first-order", "no" or "missing"
+
+
+def table_entries():
+    """Every entry of the core op table (functions, Tensor methods and internal ops), by name."""
+    seen = {}
+    for where, table in (("function", _C._functions), ("method", _C._methods), ("internal", _C._internal)):
+        for name, op in table.items():
+            for sig, kind, deriv in zip(op.signatures, op.samples, op.derivatives):
+                full = sig.split("(")[0]
+                seen.setdefault(full, Entry(full, kind, where, deriv))
+    return sorted(seen.values(), key=lambda e: e.name)
+
+
+def op_function(entry, as_method=False):
+    """A callable taking the op's arguments (self first), reaching the entry the way Python does."""
+    base = entry.name.split(".")[0]
+    if as_method or entry.where == "method":
+        return lambda self, *args, **kwargs: getattr(self, base)(*args, **kwargs)
+    if entry.where == "internal":
+        return _C._internal[base]
+    return getattr(core, base)
 
 
 @dataclass

@@ -354,3 +354,51 @@ def put(rng):
             cases.append(Case((random_array(rng, (3, 4), d), _index(rng, (7,), 12, negative=True),
                                random_array(rng, (7,), d)), {"accumulate": True}, label=f"{d}accumulate"))
     return cases
+
+
+@sample("as_strided")
+def as_strided(rng):
+    # (self, size, stride, storage_offset): windows, overlapping reads, an offset, 0-d and empty.
+    specs = [((4, 5), [3, 3], [5, 1], 2), ((4, 5), [2, 2], [1, 1], None), ((6,), [2, 3], [1, 2], 0),
+             ((4, 5), [], [], 7), ((4, 5), [0, 3], [1, 1], 1), ((2, 3, 4), [2, 2, 2], [12, 4, 1], 5)]
+    return [Case((random_array(rng, s, d), size, stride, off), label=f"{d}{s}{size}{stride}{off}")
+            for d in SOME for s, size, stride, off in specs]
+
+
+@sample("slice")
+def slice_(rng):
+    # The internal slice(self, dim, start, end, step) of Tensor.__getitem__: already-clamped bounds.
+    specs = [((5,), 0, 1, 4, 1), ((5, 6), 1, 0, 6, 2), ((5, 6), 0, 4, 5, 3), ((2, 3, 4), 2, 1, 1, 1)]
+    return [Case((random_array(rng, s, d),) + tuple(r), label=f"{d}{s}{r}") for d in SOME for s, *r in specs]
+
+
+def _int_indices(rng, shape):
+    return [rng.integers(0, n, (4,)).astype(np.int64) for n in shape]
+
+
+@sample("index_tensor")
+def index_tensor(rng):
+    cases = []
+    for d in SOME:
+        x = random_array(rng, (4, 5), d)
+        cases.append(Case((x, _int_indices(rng, (4, 5))), label=f"{d} two int indices"))
+        cases.append(Case((x, [rng.integers(-4, 4, (2, 3)).astype(np.int64)]), label=f"{d} one 2-d index"))
+        cases.append(Case((x, [rng.random((4, 5)) < 0.5]), label=f"{d} bool mask"))
+    return cases
+
+
+@sample("index_put")
+def index_put(rng):
+    cases = []
+    for d in SOME:
+        x = random_array(rng, (4, 5), d)
+        rows = rng.permutation(4)[:3].astype(np.int64)
+        cols = rng.permutation(5)[:3].astype(np.int64)
+        cases.append(Case((x, [rows, cols], random_array(rng, (3,), d)), label=f"{d} distinct points"))
+        cases.append(Case((x, [rows], random_array(rng, (5,), d)), label=f"{d} rows, broadcast values"))
+        mask = rng.random((4, 5)) < 0.5
+        cases.append(Case((x, [mask], random_array(rng, (), d)), label=f"{d} bool mask, scalar value"))
+        if d != "bool":  # accumulating adds: PyTorch has no sum of bools here
+            dup = np.array([0, 2, 0, 2], np.int64)
+            cases.append(Case((x, [dup], random_array(rng, (4, 5), d), True), label=f"{d} accumulate duplicates"))
+    return cases

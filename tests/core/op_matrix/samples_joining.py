@@ -214,3 +214,9 @@ def pad(rng):
                 kwargs["value"] = value
             cases.append(Case((random_array(rng, shape, d), widths), kwargs, label=f"{d}{shape}{widths}{mode}{value}"))
     return cases
+
+
+@sample("tensor_list_any")
+def tensor_list_any(rng):
+    shapes = [(), (3,), (2, 3), (1, 2, 3), (0,)]
+    return [Case(([random_array(rng, s, d) for s in shapes],), label=f"{d} 0-d to 3-d") for d in ("float32", "int64", "bool")]

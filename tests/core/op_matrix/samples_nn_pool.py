@@ -248,3 +248,14 @@ def one_hot(rng):
         Case((np.zeros((0,), dtype=np.int64), 3), label="empty"),
         Case((np.array(2, dtype=np.int64), 4), label="0-d"),
     ]
+
+
+@sample("embedding_renorm")
+def embedding_renorm(rng):
+    # (weight, indices, max_norm, norm_type): repeated indices renormalise a row once.
+    return [
+        Case((_f(rng, (6, 3)) * 3, np.array([0, 2, 2, 5], dtype=np.int64), 1.0, 2.0), label="2-norm"),
+        Case((_f(rng, (5, 4), "float64") * 3, np.array([[1, 3], [3, 4]], dtype=np.int64), 1.5, 1.0), label="1-norm"),
+        Case((_f(rng, (4, 2)) * 0.1, np.array([1, 2], dtype=np.int64), 5.0, 2.0), label="all below max_norm"),
+        Case((_f(rng, (4, 2)), np.zeros((0,), dtype=np.int64), 1.0, 2.0), label="no indices"),
+    ]

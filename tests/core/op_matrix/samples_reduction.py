@@ -475,3 +475,10 @@ def unique(rng):
     cases.append(Case((random_array(rng, (3, 5, 2), "float32", -1, 1).round(),), {"dim": 1}, label="3-d dim=1"))
     cases.append(Case((np.zeros((0, 2), dtype=np.float32),), {"dim": 0, "return_counts": True}, label="empty dim"))
     return cases
+
+
+@sample("vec_exp")
+def vec_exp(rng):
+    # float32 only; the whole range, the overflow/underflow edges and the specials.
+    x = np.concatenate([rng.uniform(-110, 95, 997), [0.0, -0.0, 88.7, 88.8, -103.9, np.inf, -np.inf, np.nan]])
+    return [Case((x.astype(np.float32),), label="float32 range"), Case((np.array(1.5, np.float32),), label="0-d")]

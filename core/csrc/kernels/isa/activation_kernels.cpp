@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 
 #include "kernels/activation.h"
 #include "kernels/elementwise_loops.h"
@@ -19,13 +20,14 @@ inline float log1p_pos(float z) {
   return vm::select(d == 0.0f, z, vm::log(u) * (z / vm::select(d == 0.0f, 1.0f, d)));
 }
 inline double log1p_pos(double z) { return std::log1p(z); }
-// e^x - 1 for x <= 0 with full relative precision near 0 (Kahan's trick).
-inline float expm1_neg(float x) {
+// e^x - 1 with full relative precision near 0 (Kahan's trick); overflow gives inf, not nan.
+inline float expm1_(float x) {
   float u = vm::exp(x), d = u - 1.0f, l = vm::log(u);
   float r = d * (x / vm::select(l == 0.0f, 1.0f, l));
-  return vm::select(u == 1.0f, x, vm::select(u == 0.0f, -1.0f, r));
+  const float inf = std::numeric_limits<float>::infinity();
+  return vm::select(u == 1.0f, x, vm::select(u == 0.0f, -1.0f, vm::select(u == inf, inf, r)));
 }
-inline double expm1_neg(double x) { return std::expm1(x); }
+inline double expm1_(double x) { return std::expm1(x); }
 // log(1 + e^x) without overflow: max(x, 0) + log1p(e^-|x|).
 template <typename T> inline T softplus_(T x) {
   return vm::max(x, T(0)) + log1p_pos(vm::exp(-vm::select(x < T(0), -x, x)));
@@ -50,7 +52,12 @@ void forward(const TensorIter& iter, ActOp op, const ActArgs& a) {
       return run_unary<T, T>(iter, [=](T x) { return vm::min(vm::max(x, p0), p1); });
     case ActOp::Elu: {
       const T neg = p0 * p1;
-      return run_unary<T, T>(iter, [=](T x) { return vm::select(x <= T(0), expm1_neg(vm::min(x * p2, T(0))) * neg, x * p1); });
+      return run_unary<T, T>(iter, [=](T x) {
+        // Only lanes with x <= 0 use the exponent (its sign follows input_scale, and celu's
+        // 1/alpha may be negative); the others get 0 so they cannot overflow.
+        const T z = vm::select(x <= T(0), x * p2, T(0));
+        return vm::select(x <= T(0), expm1_(z) * neg, x * p1);
+      });
     }
     case ActOp::Gelu:
       return run_unary<T, T>(iter, [](T x) { return x * T(0.5) * (T(1) + vm::erf(x * T(kSqrt1_2))); });
@@ -70,7 +77,8 @@ void forward(const TensorIter& iter, ActOp op, const ActArgs& a) {
     case ActOp::Hardshrink:
       return run_unary<T, T>(iter, [=](T x) { return vm::select((x >= -p0) & (x <= p0), T(0), x); });
     case ActOp::Softshrink:
-      return run_unary<T, T>(iter, [=](T x) { return vm::select(x > p0, x - p0, vm::select(x < -p0, x + p0, T(0))); });
+      // The band test is false for nan, which then flows through x + p0.
+      return run_unary<T, T>(iter, [=](T x) { return vm::select((x >= -p0) & (x <= p0), T(0), vm::select(x > p0, x - p0, x + p0)); });
     case ActOp::LogSigmoid:
       return run_unary<T, T>(iter, [](T x) { return vm::min(x, T(0)) - log1p_pos(vm::exp(-vm::select(x < T(0), -x, x))); });
   }
@@ -89,7 +97,7 @@ void backward(const TensorIter& iter, ActOp op, const ActArgs& a) {
     case ActOp::Elu: {
       const T neg = p2 * p0 * p1;
       return run_binary<T, T>(iter, [=](T g, T x) {
-        return vm::select(x <= T(0), g * neg * vm::exp(vm::min(x * p2, T(0))), g * p1);
+        return vm::select(x <= T(0), g * neg * vm::exp(vm::select(x <= T(0), x * p2, T(0))), g * p1);
       });
     }
     case ActOp::Gelu:

@@ -1,249 +1,23 @@
-// FFT kernels (see kernels/fft.h). Lines are transformed in blocks of kB = one vector's lanes:
-// a block holds element j of line l at [j * kB + l], real and imaginary parts in separate
-// arrays, so every butterfly works on whole vectors (one line per lane) with no shuffles.
-// Stockham passes ping-pong between two such blocks. The inverse transform is the forward
-// one with real and imaginary parts swapped on the way in and out.
+// FFT kernels (see kernels/fft.h): complex, real-to-complex and complex-to-real transforms of
+// the lines of a contiguous (outer, n, inner) array. Lines go through blocks of kB lines
+// (kernels/fft_block.h, moved by kernels/fft_lines.h), blocks run on the thread pool. Long
+// lines (four-step and long Bluestein plans) are transformed one at a time, each in parallel.
 #include <algorithm>
 #include <cstring>
 
 #include "iter/thread_pool.h"
 #include "kernels/fft.h"
-#include "kernels/simd_vec.h"
+#include "kernels/fft_lines.h"
 
 namespace tz {
 namespace TZ_CPU_CAPABILITY {
 namespace {
 
-using vm::kLanes;
-using vm::splat;
-using vm::vec;
-
-template <typename T> constexpr int64_t kB = kLanes<T>;
-
-// A complex vector: kB values in split form.
-template <typename T> struct CV {
-  vec<T> re, im;
-};
-
-template <typename T> TZ_VINLINE CV<T> add(const CV<T>& a, const CV<T>& b) { return {a.re + b.re, a.im + b.im}; }
-template <typename T> TZ_VINLINE CV<T> sub(const CV<T>& a, const CV<T>& b) { return {a.re - b.re, a.im - b.im}; }
-template <typename T> TZ_VINLINE CV<T> mul(const CV<T>& a, const CV<T>& w) {
-  return {a.re * w.re - a.im * w.im, a.re * w.im + a.im * w.re};
-}
-template <typename T> TZ_VINLINE CV<T> scale(const CV<T>& a, const vec<T>& s) { return {a.re * s, a.im * s}; }
-// -i * a and +i * a.
-template <typename T> TZ_VINLINE CV<T> mul_neg_i(const CV<T>& a) { return {a.im, -a.re}; }
-template <typename T> TZ_VINLINE CV<T> mul_pos_i(const CV<T>& a) { return {-a.im, a.re}; }
-template <typename T> TZ_VINLINE CV<T> broadcast(T re, T im) { return {splat<vec<T>>(re), splat<vec<T>>(im)}; }
-
-template <typename T> TZ_VINLINE CV<T> load_cv(const T* re, const T* im, int64_t at) {
-  return {vm::load(re + at), vm::load(im + at)};
-}
-template <typename T> TZ_VINLINE void store_cv(T* re, T* im, int64_t at, const CV<T>& v) {
-  vm::store(re + at, v.re);
-  vm::store(im + at, v.im);
-}
-
-// ------------------------------------------------------------------ butterflies (forward)
-
-template <typename T> TZ_VINLINE void dft2(CV<T>* a) {
-  const CV<T> t = a[0];
-  a[0] = add(t, a[1]);
-  a[1] = sub(t, a[1]);
-}
-
-template <typename T> TZ_VINLINE void dft3(CV<T>* a) {
-  const T kSin = T(0.866025403784438646763723170752936183L);  // sin(2 pi / 3)
-  const CV<T> s = add(a[1], a[2]);
-  const CV<T> d = sub(a[1], a[2]);
-  const CV<T> t = sub(a[0], scale(s, splat<vec<T>>(T(0.5))));
-  const CV<T> u = mul_neg_i(scale(d, splat<vec<T>>(kSin)));
-  a[0] = add(a[0], s);
-  a[1] = add(t, u);
-  a[2] = sub(t, u);
-}
-
-template <typename T> TZ_VINLINE void dft4(CV<T>* a) {
-  const CV<T> s02 = add(a[0], a[2]), d02 = sub(a[0], a[2]);
-  const CV<T> s13 = add(a[1], a[3]), d13 = mul_neg_i(sub(a[1], a[3]));
-  a[0] = add(s02, s13);
-  a[2] = sub(s02, s13);
-  a[1] = add(d02, d13);
-  a[3] = sub(d02, d13);
-}
-
-template <typename T> TZ_VINLINE void dft5(CV<T>* a) {
-  const vec<T> c1 = splat<vec<T>>(T(0.309016994374947424102293417182819059L));   // cos(2 pi / 5)
-  const vec<T> c2 = splat<vec<T>>(T(-0.809016994374947424102293417182819059L));  // cos(4 pi / 5)
-  const vec<T> s1 = splat<vec<T>>(T(0.951056516295153572116439333379382143L));   // sin(2 pi / 5)
-  const vec<T> s2 = splat<vec<T>>(T(0.587785252292473129168705954639072769L));   // sin(4 pi / 5)
-  const CV<T> p1 = add(a[1], a[4]), m1 = sub(a[1], a[4]);
-  const CV<T> p2 = add(a[2], a[3]), m2 = sub(a[2], a[3]);
-  const CV<T> r1 = add(a[0], add(scale(p1, c1), scale(p2, c2)));
-  const CV<T> r2 = add(a[0], add(scale(p1, c2), scale(p2, c1)));
-  const CV<T> i1 = mul_neg_i(add(scale(m1, s1), scale(m2, s2)));
-  const CV<T> i2 = mul_neg_i(sub(scale(m1, s2), scale(m2, s1)));
-  a[0] = add(a[0], add(p1, p2));
-  a[1] = add(r1, i1);
-  a[4] = sub(r1, i1);
-  a[2] = add(r2, i2);
-  a[3] = sub(r2, i2);
-}
-
-// ------------------------------------------------------------------ Stockham passes
-
-// One pass of radix R over a block of `len` = R * m elements per line with stride s:
-// y[q + s (R p + k)] = w^(p k) * sum_j x[q + s (p + j m)] e^(-2 pi i j k / R), for q < s.
-template <typename T, int R>
-void pass_fixed(const FftStage<T>& st, int64_t s, const T* xr, const T* xi, T* yr, T* yi) {
-  const int64_t m = st.m, sb = s * kB<T>;
-  const T* twr = st.tw_re.data();
-  const T* twi = st.tw_im.data();
-  for (int64_t p = 0; p < m; ++p) {
-    CV<T> w[R];
-    for (int k = 1; k < R; ++k) w[k] = broadcast(twr[p * (R - 1) + k - 1], twi[p * (R - 1) + k - 1]);
-    for (int64_t q = 0; q < sb; q += kB<T>) {
-      CV<T> a[R];
-      for (int j = 0; j < R; ++j) a[j] = load_cv(xr, xi, q + sb * (p + j * m));
-      if constexpr (R == 2) dft2(a);
-      else if constexpr (R == 3) dft3(a);
-      else if constexpr (R == 4) dft4(a);
-      else dft5(a);
-      store_cv(yr, yi, q + sb * (R * p), a[0]);
-      for (int k = 1; k < R; ++k) store_cv(yr, yi, q + sb * (R * p + k), p == 0 ? a[k] : mul(a[k], w[k]));
-    }
-  }
-}
-
-// The same pass for an odd prime radix r > 5, as a direct DFT.
-template <typename T>
-void pass_direct(const FftStage<T>& st, int64_t s, const T* xr, const T* xi, T* yr, T* yi) {
-  const int64_t r = st.radix, m = st.m, sb = s * kB<T>;
-  CV<T> a[kMaxDirectRadix], roots[kMaxDirectRadix];
-  for (int64_t j = 0; j < r; ++j) roots[j] = broadcast(st.root_re[j], st.root_im[j]);
-  for (int64_t p = 0; p < m; ++p) {
-    for (int64_t q = 0; q < sb; q += kB<T>) {
-      for (int64_t j = 0; j < r; ++j) a[j] = load_cv(xr, xi, q + sb * (p + j * m));
-      for (int64_t k = 0; k < r; ++k) {
-        CV<T> acc = a[0];
-        int64_t jk = 0;
-        for (int64_t j = 1; j < r; ++j) {
-          jk += k;
-          if (jk >= r) jk -= r;
-          acc = add(acc, mul(a[j], roots[jk]));
-        }
-        if (k > 0 && p > 0) {
-          const int64_t t = p * (r - 1) + k - 1;
-          acc = mul(acc, broadcast(st.tw_re[t], st.tw_im[t]));
-        }
-        store_cv(yr, yi, q + sb * (r * p + k), acc);
-      }
-    }
-  }
-}
-
-// A split-complex block: arrays of len * kB values.
-template <typename T> struct Block {
-  T* re;
-  T* im;
-};
-
-// Forward DFT of the kB lines of `x` ([n][kB]); `y` is scratch of the same size. Returns the
-// block holding the result (x or y). Swapping re and im of both gives the inverse.
-template <typename T> Block<T> run_stockham(const FftPlan<T>& plan, Block<T> x, Block<T> y) {
-  int64_t s = 1;
-  for (const FftStage<T>& st : plan.stages) {
-    switch (st.radix) {
-      case 2: pass_fixed<T, 2>(st, s, x.re, x.im, y.re, y.im); break;
-      case 3: pass_fixed<T, 3>(st, s, x.re, x.im, y.re, y.im); break;
-      case 4: pass_fixed<T, 4>(st, s, x.re, x.im, y.re, y.im); break;
-      case 5: pass_fixed<T, 5>(st, s, x.re, x.im, y.re, y.im); break;
-      default: pass_direct<T>(st, s, x.re, x.im, y.re, y.im); break;
-    }
-    std::swap(x, y);
-    s *= st.radix;
-  }
-  return x;
-}
-
-template <typename T> Block<T> swapped(Block<T> b) { return {b.im, b.re}; }
-
-// Bluestein on a block (the inner plan is Stockham): x [n][kB] -> result block.
-// `work` holds 4 * m * kB values.
-template <typename T> Block<T> run_bluestein_block(const FftPlan<T>& plan, Block<T> x, T* work) {
-  const int64_t n = plan.n, m = plan.m;
-  Block<T> a{work, work + m * kB<T>}, b{work + 2 * m * kB<T>, work + 3 * m * kB<T>};
-  for (int64_t j = 0; j < n; ++j)
-    store_cv(a.re, a.im, j * kB<T>, mul(load_cv(x.re, x.im, j * kB<T>), broadcast(plan.chirp_re[j], plan.chirp_im[j])));
-  std::memset(a.re + n * kB<T>, 0, sizeof(T) * (m - n) * kB<T>);
-  std::memset(a.im + n * kB<T>, 0, sizeof(T) * (m - n) * kB<T>);
-  Block<T> f = run_stockham(*plan.inner, a, b);
-  for (int64_t k = 0; k < m; ++k)
-    store_cv(f.re, f.im, k * kB<T>, mul(load_cv(f.re, f.im, k * kB<T>), broadcast(plan.kernel_re[k], plan.kernel_im[k])));
-  Block<T> other = f.re == a.re ? b : a;
-  Block<T> g = swapped(run_stockham(*plan.inner, swapped(f), swapped(other)));
-  for (int64_t k = 0; k < n; ++k)
-    store_cv(x.re, x.im, k * kB<T>, mul(load_cv(g.re, g.im, k * kB<T>), broadcast(plan.chirp_re[k], plan.chirp_im[k])));
-  return x;
-}
-
-// Values per block and scratch for a blocked plan: x, y ([n][kB] each) and Bluestein's work.
-template <typename T> int64_t block_scratch_values(const FftPlan<T>& plan) {
-  return 4 * plan.n * kB<T> + (plan.kind == FftPlan<T>::Kind::Bluestein ? 4 * plan.m * kB<T> : 0);
-}
-
-// Forward DFT of a block in x (scratch after it, see block_scratch_values).
-template <typename T> Block<T> run_block(const FftPlan<T>& plan, Block<T> x, T* scratch) {
-  if (plan.kind == FftPlan<T>::Kind::Bluestein) return run_bluestein_block(plan, x, scratch);
-  return run_stockham(plan, x, Block<T>{scratch, scratch + plan.n * kB<T>});
-}
-
-// ------------------------------------------------------------------ lines in (outer, n, inner)
-
-// Where the lines of a block start: line b = o * inner + i begins at o * len * inner + i.
-struct LineSet {
-  int64_t len, inner, lines;
-  int64_t start(int64_t b) const { return (b / inner) * len * inner + b % inner; }
-};
-
-// Loads element j (complex, interleaved) of lines b0..b0+cnt-1 into block row j for all j < n
-// (zeros in lanes >= cnt); `swap` exchanges the parts.
-template <typename T>
-void gather_complex(const T* in, const LineSet& ls, int64_t b0, int64_t cnt, int64_t n, bool swap, Block<T> x) {
-  int64_t start[kB<T>];
-  for (int64_t l = 0; l < cnt; ++l) start[l] = ls.start(b0 + l);
-  T* re = swap ? x.im : x.re;
-  T* im = swap ? x.re : x.im;
-  for (int64_t j = 0; j < n; ++j) {
-    T* rr = re + j * kB<T>;
-    T* ri = im + j * kB<T>;
-    for (int64_t l = 0; l < cnt; ++l) {
-      const T* src = in + 2 * (start[l] + j * ls.inner);
-      rr[l] = src[0], ri[l] = src[1];
-    }
-    for (int64_t l = cnt; l < kB<T>; ++l) rr[l] = ri[l] = T(0);
-  }
-}
-
-// Stores block rows j < n, times `scale`, as element j of lines b0..b0+cnt-1.
-template <typename T>
-void scatter_complex(Block<T> x, bool swap, T scale, const LineSet& ls, int64_t b0, int64_t cnt, int64_t n, T* out) {
-  int64_t start[kB<T>];
-  for (int64_t l = 0; l < cnt; ++l) start[l] = ls.start(b0 + l);
-  const T* re = swap ? x.im : x.re;
-  const T* im = swap ? x.re : x.im;
-  for (int64_t j = 0; j < n; ++j)
-    for (int64_t l = 0; l < cnt; ++l) {
-      T* dst = out + 2 * (start[l] + j * ls.inner);
-      dst[0] = re[j * kB<T> + l] * scale, dst[1] = im[j * kB<T> + l] * scale;
-    }
-}
-
 // Runs fn(b0, cnt, scratch) over the blocks of `lines` lines on the thread pool.
 template <typename T, typename F> void for_blocks(int64_t lines, int64_t scratch_values, F fn) {
   const int64_t blocks = (lines + kB<T> - 1) / kB<T>;
   parallel_for(0, blocks, 1, [&](int64_t begin, int64_t end) {
-    T* scratch = static_cast<T*>(fft_scratch(0, sizeof(T) * scratch_values));
+    T* scratch = static_cast<T*>(fft_scratch(kFftBlockSlot, sizeof(T) * scratch_values));
     for (int64_t blk = begin; blk < end; ++blk) {
       const int64_t b0 = blk * kB<T>;
       fn(b0, std::min<int64_t>(kB<T>, lines - b0), scratch);
@@ -253,86 +27,107 @@ template <typename T, typename F> void for_blocks(int64_t lines, int64_t scratch
 
 // ------------------------------------------------------------------ one long line at a time
 
-template <typename T> void line_transform(const FftPlan<T>& plan, T* data, bool inverse);
+template <typename T> void line_transform(const FftPlan<T>& plan, const T* in, T* out, bool inverse, T scale, int depth);
 
-// Four-step: columns j2 of x[j1 * n2 + j2] transformed over j1, twiddled by w^(j2 k1), then
-// rows k1 transformed over j2 into X[k1 + n1 k2]. Blocks of columns/rows run in parallel.
-template <typename T> void four_step_line(const FftPlan<T>& plan, T* data, bool inverse) {
-  const int64_t n = plan.n, n1 = plan.n1, n2 = plan.n2;
-  T* tmp = static_cast<T*>(fft_scratch(1, sizeof(T) * 2 * n));
-  const LineSet columns{n1, n2, n2};  // column j2 starts at j2, steps by n2
+// Multiplies the columns of the block holding columns c0 .. c0 + kB - 1 by w^(k1 j2) (see
+// FftPlan: the same two table entries for a column in every build).
+template <typename T> void four_step_twiddle(const FftPlan<T>& plan, Block<T> z, int64_t c0) {
+  constexpr int64_t G = kFftTwiddleGroup<T>;
+  const int64_t n1 = plan.n1, g = c0 / G, l0 = c0 % G;
+  const T* base_re = plan.base_re.data() + g * n1;
+  const T* base_im = plan.base_im.data() + g * n1;
+  for (int64_t k1 = 0; k1 < n1; ++k1) {
+    const CV<T> fine = load_cv(plan.fine_re.data(), plan.fine_im.data(), k1 * G + l0);
+    z.set_row(k1, mul(z.row(k1), mul(broadcast(base_re[k1], base_im[k1]), fine)));
+  }
+}
+
+// Four-step DFT of one contiguous line (in == out allowed): columns j2 of x[j1 n2 + j2]
+// transformed over j1 and twiddled into a row-major copy, then its rows k1 transformed over
+// j2 into X[k1 + n1 k2]. The inverse is the forward transform with the parts swapped on the
+// way in and out. Blocks of columns, then of rows, run in parallel.
+template <typename T> void four_step(const FftPlan<T>& plan, const T* in, T* out, bool inverse, T scale, int depth) {
+  TZ_CHECK(kFftFourStepSlot + depth < kFftScratchSlots, Runtime, "fft: the transform length nests the four-step split too deeply");
+  const int64_t n1 = plan.n1, n2 = plan.n2;
+  const FftPlan<T>& sub1 = *plan.sub1;
+  const FftPlan<T>& sub2 = *plan.sub2;
+  T* tmp = static_cast<T*>(fft_scratch(kFftFourStepSlot + depth, sizeof(T) * 2 * plan.n));
+  const Lines columns = complex_lines(n1, n2);  // column j2: element j1 at j1 n2 + j2
   parallel_for(0, (n2 + kB<T> - 1) / kB<T>, 1, [&](int64_t begin, int64_t end) {
-    T* scratch = static_cast<T*>(fft_scratch(0, sizeof(T) * block_scratch_values(*plan.sub1)));
+    const BlockScratch<T> bs(static_cast<T*>(fft_scratch(kFftBlockSlot, sizeof(T) * block_scratch_values(sub1, n1))), n1);
     for (int64_t blk = begin; blk < end; ++blk) {
       const int64_t c0 = blk * kB<T>, cnt = std::min<int64_t>(kB<T>, n2 - c0);
-      Block<T> x{scratch, scratch + n1 * kB<T>};
-      gather_complex(data, columns, c0, cnt, n1, inverse, x);
-      Block<T> z = run_block(*plan.sub1, x, scratch + 2 * n1 * kB<T>);
-      for (int64_t k1 = 0; k1 < n1; ++k1)
-        for (int64_t l = 0; l < cnt; ++l) {
-          const int64_t at = k1 * kB<T> + l, e = k1 * (c0 + l);  // < n
-          const T zr = z.re[at], zi = z.im[at], wr = plan.root_re[e], wi = plan.root_im[e];
-          z.re[at] = zr * wr - zi * wi;
-          z.im[at] = zr * wi + zi * wr;
-        }
-      scatter_complex(z, false, T(1), columns, c0, cnt, n1, tmp);
+      gather(in, columns, c0, cnt, 0, n1, bs.x, inverse);
+      const Block<T> z = run_block(sub1, bs);
+      four_step_twiddle(plan, z, c0);
+      scatter(z, false, T(1), columns, c0, cnt, 0, n1, tmp);
     }
   });
-  const LineSet rows{n2, 1, n1};  // row k1 of tmp starts at k1 * n2
+  const Lines rows = complex_lines(n2, 1);     // row k1 of tmp: element j2 at k1 n2 + j2
+  const Lines result = complex_lines(n2, n1);  // X[k1 + n1 k2]: line k1, element k2
+  if (!sub2.blocked) {  // rows longer than a block: each a four-step line of its own
+    for (int64_t k1 = 0; k1 < n1; ++k1) {
+      T* row = tmp + 2 * k1 * n2;
+      line_transform(sub2, row, row, false, T(1), depth + 1);
+      const int p = inverse ? 1 : 0;  // the swapped parts of the inverse
+      for (int64_t k2 = 0; k2 < n2; ++k2) {
+        T* dst = out + result.offset(k1, k2);
+        dst[0] = row[2 * k2 + p] * scale, dst[1] = row[2 * k2 + 1 - p] * scale;
+      }
+    }
+    return;
+  }
   parallel_for(0, (n1 + kB<T> - 1) / kB<T>, 1, [&](int64_t begin, int64_t end) {
-    T* scratch = static_cast<T*>(fft_scratch(0, sizeof(T) * block_scratch_values(*plan.sub2)));
+    const BlockScratch<T> bs(static_cast<T*>(fft_scratch(kFftBlockSlot, sizeof(T) * block_scratch_values(sub2, n2))), n2);
     for (int64_t blk = begin; blk < end; ++blk) {
       const int64_t r0 = blk * kB<T>, cnt = std::min<int64_t>(kB<T>, n1 - r0);
-      Block<T> x{scratch, scratch + n2 * kB<T>};
-      gather_complex(tmp, rows, r0, cnt, n2, false, x);
-      Block<T> z = run_block(*plan.sub2, x, scratch + 2 * n2 * kB<T>);
-      const T* re = inverse ? z.im : z.re;
-      const T* im = inverse ? z.re : z.im;
-      for (int64_t k2 = 0; k2 < n2; ++k2)
-        for (int64_t l = 0; l < cnt; ++l) {
-          T* dst = data + 2 * (r0 + l + n1 * k2);
-          dst[0] = re[k2 * kB<T> + l], dst[1] = im[k2 * kB<T> + l];
-        }
+      gather(tmp, rows, r0, cnt, 0, n2, bs.x, false);
+      scatter(run_block(sub2, bs), inverse, scale, result, r0, cnt, 0, n2, out);
     }
   });
 }
 
-// Bluestein on one line whose convolution length needs the four-step plan.
-template <typename T> void bluestein_line(const FftPlan<T>& plan, T* data, bool inverse) {
-  const int64_t n = plan.n, m = plan.m;
-  T* a = static_cast<T*>(fft_scratch(2, sizeof(T) * 2 * m));
-  const T sign = inverse ? T(-1) : T(1);  // the inverse is the forward of the conjugate
-  for (int64_t j = 0; j < n; ++j) {
-    const T xr = data[2 * j], xi = sign * data[2 * j + 1], cr = plan.chirp_re[j], ci = plan.chirp_im[j];
-    a[2 * j] = xr * cr - xi * ci;
-    a[2 * j + 1] = xr * ci + xi * cr;
+// out[0 .. count) <- a[0 .. count) * w[0 .. count) on interleaved complex lines (w split),
+// with the parts of `a` swapped before (swap_in) and of the product after (swap_out).
+template <typename T>
+void mul_line(const T* a, const T* w_re, const T* w_im, T* out, int64_t count, bool swap_in, bool swap_out, T scale) {
+  const vec<T> s = splat<vec<T>>(scale);
+  int64_t k = 0;
+  for (; k + kB<T> <= count; k += kB<T>) {
+    CV<T> v = load_complex(a + 2 * k);
+    if (swap_in) v = {v.im, v.re};
+    CV<T> r = scaled(mul(v, load_cv(w_re, w_im, k)), s);
+    if (swap_out) r = {r.im, r.re};
+    store_complex(out + 2 * k, r);
   }
-  std::memset(a + 2 * n, 0, sizeof(T) * 2 * (m - n));
-  line_transform(*plan.inner, a, false);
-  for (int64_t k = 0; k < m; ++k) {
-    const T ar = a[2 * k], ai = a[2 * k + 1], kr = plan.kernel_re[k], ki = plan.kernel_im[k];
-    a[2 * k] = ar * kr - ai * ki;
-    a[2 * k + 1] = ar * ki + ai * kr;
-  }
-  line_transform(*plan.inner, a, true);
-  for (int64_t k = 0; k < n; ++k) {
-    const T ar = a[2 * k], ai = a[2 * k + 1], cr = plan.chirp_re[k], ci = plan.chirp_im[k];
-    data[2 * k] = ar * cr - ai * ci;
-    data[2 * k + 1] = sign * (ar * ci + ai * cr);
+  for (; k < count; ++k) {
+    const T ar = a[2 * k + swap_in], ai = a[2 * k + 1 - swap_in], wr = w_re[k], wi = w_im[k];
+    const T re = (ar * wr - ai * wi) * scale, im = (ar * wi + ai * wr) * scale;
+    out[2 * k + swap_out] = re, out[2 * k + 1 - swap_out] = im;
   }
 }
 
-// In-place DFT of one contiguous interleaved line (any plan).
-template <typename T> void line_transform(const FftPlan<T>& plan, T* data, bool inverse) {
-  if (plan.kind == FftPlan<T>::Kind::FourStep) return four_step_line(plan, data, inverse);
-  if (plan.kind == FftPlan<T>::Kind::Bluestein && !plan.blocked) return bluestein_line(plan, data, inverse);
-  // A blocked plan on a single line (Bluestein's long inner transforms are never blocked).
-  const int64_t n = plan.n;
-  T* scratch = static_cast<T*>(fft_scratch(0, sizeof(T) * block_scratch_values(plan)));
-  Block<T> x{scratch, scratch + n * kB<T>};
-  const LineSet one{n, 1, 1};
-  gather_complex(data, one, 0, 1, n, inverse, x);
-  scatter_complex(run_block(plan, x, scratch + 2 * n * kB<T>), inverse, T(1), one, 0, 1, n, data);
+// Bluestein on one line whose convolution length needs a line plan of its own.
+template <typename T> void bluestein_line(const FftPlan<T>& plan, const T* in, T* out, bool inverse, T scale, int depth) {
+  const int64_t n = plan.n, m = plan.m;
+  T* a = static_cast<T*>(fft_scratch(kFftBluesteinSlot, sizeof(T) * 2 * m));
+  mul_line(in, plan.chirp_re.data(), plan.chirp_im.data(), a, n, inverse, false, T(1));
+  std::memset(a + 2 * n, 0, sizeof(T) * 2 * (m - n));
+  line_transform(*plan.inner, a, a, false, T(1), depth);
+  mul_line(a, plan.kernel_re.data(), plan.kernel_im.data(), a, m, false, false, T(1));
+  line_transform(*plan.inner, a, a, true, T(1), depth);
+  mul_line(a, plan.chirp_re.data(), plan.chirp_im.data(), out, n, false, inverse, scale);
+}
+
+// DFT of one contiguous interleaved line, times `scale` (in == out allowed).
+template <typename T> void line_transform(const FftPlan<T>& plan, const T* in, T* out, bool inverse, T scale, int depth) {
+  if (plan.kind == FftPlan<T>::Kind::FourStep) return four_step(plan, in, out, inverse, scale, depth);
+  if (plan.kind == FftPlan<T>::Kind::Bluestein && !plan.blocked) return bluestein_line(plan, in, out, inverse, scale, depth);
+  const int64_t n = plan.n;  // a blocked plan on one line
+  const BlockScratch<T> bs(static_cast<T*>(fft_scratch(kFftBlockSlot, sizeof(T) * block_scratch_values(plan, n))), n);
+  const Lines one = complex_lines(n, 1);
+  gather(in, one, 0, 1, 0, n, bs.x, inverse);
+  scatter(run_block(plan, bs), inverse, scale, one, 0, 1, 0, n, out);
 }
 
 // ------------------------------------------------------------------ c2c
@@ -340,211 +135,188 @@ template <typename T> void line_transform(const FftPlan<T>& plan, T* data, bool 
 template <typename T>
 void c2c(const T* in, T* out, int64_t n, int64_t outer, int64_t inner, bool inverse, T scale) {
   const FftPlan<T>& plan = fft_plan<T>(n);
-  const LineSet ls{n, inner, outer * inner};
+  const Lines ls = complex_lines(n, inner);
+  const int64_t lines = outer * inner;
   if (plan.blocked) {
-    for_blocks<T>(ls.lines, block_scratch_values(plan), [&](int64_t b0, int64_t cnt, T* scratch) {
-      Block<T> x{scratch, scratch + n * kB<T>};
-      gather_complex(in, ls, b0, cnt, n, inverse, x);
-      scatter_complex(run_block(plan, x, scratch + 2 * n * kB<T>), inverse, scale, ls, b0, cnt, n, out);
+    for_blocks<T>(lines, block_scratch_values(plan, n), [&](int64_t b0, int64_t cnt, T* scratch) {
+      const BlockScratch<T> bs(scratch, n);
+      gather(in, ls, b0, cnt, 0, n, bs.x, inverse);
+      scatter(run_block(plan, bs), inverse, scale, ls, b0, cnt, 0, n, out);
     });
     return;
   }
-  T* line = static_cast<T*>(fft_scratch(3, sizeof(T) * 2 * n));
-  for (int64_t b = 0; b < ls.lines; ++b) {
-    const int64_t at = ls.start(b);
-    for (int64_t j = 0; j < n; ++j) line[2 * j] = in[2 * (at + j * inner)], line[2 * j + 1] = in[2 * (at + j * inner) + 1];
-    line_transform(plan, line, inverse);
-    for (int64_t j = 0; j < n; ++j) out[2 * (at + j * inner)] = line[2 * j] * scale, out[2 * (at + j * inner) + 1] = line[2 * j + 1] * scale;
+  if (inner == 1) {
+    for (int64_t b = 0; b < lines; ++b) line_transform(plan, in + 2 * b * n, out + 2 * b * n, inverse, scale, 0);
+    return;
+  }
+  T* line = static_cast<T*>(fft_scratch(kFftLineSlot, sizeof(T) * 2 * n));
+  for (int64_t b = 0; b < lines; ++b) {
+    for (int64_t j = 0; j < n; ++j) std::memcpy(line + 2 * j, in + ls.offset(b, j), 2 * sizeof(T));
+    line_transform(plan, line, line, inverse, scale, 0);
+    for (int64_t j = 0; j < n; ++j) std::memcpy(out + ls.offset(b, j), line + 2 * j, 2 * sizeof(T));
   }
 }
 
 // ------------------------------------------------------------------ r2c
 
-// X_k for k <= h of a real line of length 2h from Z = DFT_h(x_even + i x_odd):
-// X_k = (Z_k + conj Z_{h-k}) / 2 - i w^k (Z_k - conj Z_{h-k}) / 2 with w = exp(-i pi / h).
-template <typename T>
-inline void untangle(const FftPlan<T>& half, T zr, T zi, T cr, T ci, int64_t k, T& xr, T& xi) {
-  const T er = (zr + cr) / 2, ei = (zi - ci) / 2;    // (Z_k + conj Z_{h-k}) / 2
-  const T dr = (zr - cr) / 2, di = (zi + ci) / 2;    // (Z_k - conj Z_{h-k}) / 2
-  const T orr = di, oi = -dr;                        // -i * d
-  const T wr = half.half_re[k], wi = half.half_im[k];
-  xr = er + orr * wr - oi * wi;
-  xi = ei + orr * wi + oi * wr;
+// Block rows 0 .. h of X (a real line of length 2h) from rows 0 .. h - 1 of Z = DFT_h(x_even +
+// i x_odd), in place: X_k = (Z_k + conj Z_{h-k}) / 2 - i w^k (Z_k - conj Z_{h-k}) / 2 with
+// w = exp(-i pi / h); X_0 and X_h are real. Row h must be writable.
+template <typename T> void untangle(const FftPlan<T>& half, Block<T> z, int64_t h) {
+  const vec<T> one_half = splat<vec<T>>(T(0.5));
+  auto bin = [&](const CV<T>& a, const CV<T>& c, int64_t k) {
+    const CV<T> e{(a.re + c.re) * one_half, (a.im - c.im) * one_half};
+    const CV<T> d{(a.re - c.re) * one_half, (a.im + c.im) * one_half};
+    return add(e, mul(mul_neg_i(d), broadcast(half.half_re[k], half.half_im[k])));
+  };
+  const CV<T> z0 = z.row(0);
+  for (int64_t k = 1; 2 * k <= h; ++k) {
+    const CV<T> a = z.row(k), c = z.row(h - k);
+    z.set_row(k, bin(a, c, k));
+    z.set_row(h - k, bin(c, a, h - k));
+  }
+  const vec<T> zero = splat<vec<T>>(T(0));
+  z.set_row(0, {z0.re + z0.im, zero});
+  z.set_row(h, {z0.re - z0.im, zero});
 }
 
-// Writes bins k = 0..h (and the mirrored n-k for the full spectrum) of line `at`.
-template <typename T>
-inline void store_bin(T* out, int64_t at, int64_t stride, int64_t n, int64_t k, bool onesided, T xr, T xi, T scale) {
-  out[2 * (at + k * stride)] = xr * scale, out[2 * (at + k * stride) + 1] = xi * scale;
-  if (!onesided && k > 0 && 2 * k != n)
-    out[2 * (at + (n - k) * stride)] = xr * scale, out[2 * (at + (n - k) * stride) + 1] = -xi * scale;
+// The full spectrum's bins n/2 + 1 .. n - 1 (conjugates of bins n - k) into rows of `dst`.
+template <typename T> int64_t mirror(Block<T> z, Block<T> dst, int64_t n) {
+  const int64_t first = n / 2 + 1;
+  for (int64_t k = first; k < n; ++k) dst.set_row(k - first, conj(z.row(n - k)));
+  return first;
 }
 
 template <typename T>
 void r2c(const T* in, T* out, int64_t n, int64_t outer, int64_t inner, bool onesided, T scale) {
-  const int64_t bins = onesided ? n / 2 + 1 : n;
-  const LineSet src{n, inner, outer * inner}, dst{bins, inner, outer * inner};
-  if (n % 2 == 1) {  // odd: a complex transform of the real line
-    const FftPlan<T>& plan = fft_plan<T>(n);
-    T* line = static_cast<T*>(fft_scratch(3, sizeof(T) * 2 * n));
-    auto run = [&](int64_t b, const T* re, const T* im, int64_t stride) {  // writes line b
-      const int64_t at = dst.start(b);
-      for (int64_t k = 0; k <= n / 2; ++k) store_bin(out, at, inner, n, k, onesided, re[k * stride], im[k * stride], scale);
-    };
-    if (plan.blocked) {
-      for_blocks<T>(src.lines, block_scratch_values(plan), [&](int64_t b0, int64_t cnt, T* scratch) {
-        Block<T> x{scratch, scratch + n * kB<T>};
-        for (int64_t j = 0; j < n; ++j)
-          for (int64_t l = 0; l < kB<T>; ++l) {
-            x.re[j * kB<T> + l] = l < cnt ? in[src.start(b0 + l) + j * inner] : T(0);
-            x.im[j * kB<T> + l] = T(0);
-          }
-        Block<T> z = run_block(plan, x, scratch + 2 * n * kB<T>);
-        for (int64_t l = 0; l < cnt; ++l) run(b0 + l, z.re + l, z.im + l, kB<T>);
-      });
-    } else {
-      for (int64_t b = 0; b < src.lines; ++b) {
-        const int64_t at = src.start(b);
-        for (int64_t j = 0; j < n; ++j) line[2 * j] = in[at + j * inner], line[2 * j + 1] = T(0);
-        line_transform(plan, line, false);
-        run(b, line, line + 1, 2);
-      }
-    }
-    return;
-  }
-  const int64_t h = n / 2;
-  const FftPlan<T>& half = fft_plan<T>(h);
-  if (half.blocked) {
-    for_blocks<T>(src.lines, block_scratch_values(half), [&](int64_t b0, int64_t cnt, T* scratch) {
-      Block<T> x{scratch, scratch + h * kB<T>};
-      int64_t start[kB<T>];
-      for (int64_t l = 0; l < cnt; ++l) start[l] = src.start(b0 + l);
-      for (int64_t j = 0; j < h; ++j) {
-        for (int64_t l = 0; l < cnt; ++l) {
-          x.re[j * kB<T> + l] = in[start[l] + 2 * j * inner];
-          x.im[j * kB<T> + l] = in[start[l] + (2 * j + 1) * inner];
-        }
-        for (int64_t l = cnt; l < kB<T>; ++l) x.re[j * kB<T> + l] = x.im[j * kB<T> + l] = T(0);
-      }
-      Block<T> z = run_block(half, x, scratch + 2 * h * kB<T>);
-      for (int64_t k = 0; k <= h; ++k) {
-        const int64_t a = (k % h) * kB<T>, c = ((h - k) % h) * kB<T>;
-        for (int64_t l = 0; l < cnt; ++l) {
-          T xr, xi;
-          untangle(half, z.re[a + l], z.im[a + l], z.re[c + l], z.im[c + l], k, xr, xi);
-          store_bin(out, dst.start(b0 + l), inner, n, k, onesided, xr, xi, scale);
-        }
+  const int64_t lines = outer * inner, bins = onesided ? n / 2 + 1 : n;
+  const Lines dst = complex_lines(bins, inner);
+  const bool odd = n % 2 == 1;
+  const int64_t h = n / 2, len = odd ? n : h;  // the complex transform's length
+  const FftPlan<T>& plan = fft_plan<T>(len);
+  if (plan.blocked) {
+    const int64_t rows = odd ? n : h + 1;
+    for_blocks<T>(lines, block_scratch_values(plan, rows), [&](int64_t b0, int64_t cnt, T* scratch) {
+      const BlockScratch<T> bs(scratch, rows);
+      gather(in, odd ? real_lines(n, inner) : paired_lines(n, inner), b0, cnt, 0, len, bs.x, false);
+      const Block<T> z = run_block(plan, bs);
+      if (!odd) untangle(plan, z, h);
+      scatter(z, false, scale, dst, b0, cnt, 0, n / 2 + 1, out);
+      if (!onesided) {
+        const Block<T> spare = z.data == bs.x.data ? bs.y : bs.x;
+        const int64_t first = mirror(z, spare, n);
+        scatter(spare, false, scale, dst, b0, cnt, first, n - first, out);
       }
     });
     return;
   }
-  T* line = static_cast<T*>(fft_scratch(3, sizeof(T) * 2 * h));
-  for (int64_t b = 0; b < src.lines; ++b) {
-    const int64_t at = src.start(b), to = dst.start(b);
-    for (int64_t j = 0; j < n; ++j) line[j] = in[at + j * inner];  // x_even + i x_odd, interleaved
-    line_transform(half, line, false);
-    for (int64_t k = 0; k <= h; ++k) {
-      const int64_t a = k % h, c = (h - k) % h;
-      T xr, xi;
-      untangle(half, line[2 * a], line[2 * a + 1], line[2 * c], line[2 * c + 1], k, xr, xi);
-      store_bin(out, to, inner, n, k, onesided, xr, xi, scale);
+  // One long line at a time: the real line as a complex one (odd), or read as h complex values.
+  T* line = static_cast<T*>(fft_scratch(kFftLineSlot, sizeof(T) * 2 * len));
+  const Lines src = odd ? real_lines(n, inner) : paired_lines(n, inner);
+  for (int64_t b = 0; b < lines; ++b) {
+    for (int64_t j = 0; j < len; ++j) {
+      const T* p = in + src.offset(b, j);
+      line[2 * j] = p[0], line[2 * j + 1] = odd ? T(0) : p[src.part_step];
+    }
+    line_transform(plan, line, line, false, T(1), 0);
+    T* o = out + dst.offset(b, 0);
+    auto put = [&](int64_t k, T re, T im) {
+      o[k * dst.elem_step] = re * scale, o[k * dst.elem_step + 1] = im * scale;
+      if (!onesided && k > 0 && 2 * k != n) o[(n - k) * dst.elem_step] = re * scale, o[(n - k) * dst.elem_step + 1] = -im * scale;
+    };
+    if (odd) {
+      for (int64_t k = 0; k <= h; ++k) put(k, line[2 * k], line[2 * k + 1]);
+      continue;
+    }
+    put(0, line[0] + line[1], T(0));
+    put(h, line[0] - line[1], T(0));
+    for (int64_t k = 1; k < h; ++k) {
+      const T ar = line[2 * k], ai = line[2 * k + 1], cr = line[2 * (h - k)], ci = line[2 * (h - k) + 1];
+      const T er = (ar + cr) * T(0.5), ei = (ai - ci) * T(0.5), dr = (ar - cr) * T(0.5), di = (ai + ci) * T(0.5);
+      const T wr = plan.half_re[k], wi = plan.half_im[k];  // e + (-i d) w, as untangle
+      put(k, er + (di * wr - (-dr) * wi), ei + (di * wi + (-dr) * wr));
     }
   }
 }
 
 // ------------------------------------------------------------------ c2r
 
-// Z_k = (X_k + conj X_{h-k}) + i w^-k (X_k - conj X_{h-k}) for k < h: then the inverse DFT_h
-// of Z is x_even + i x_odd (unnormalised, like the full inverse). Bins 0 and h count as real.
-template <typename T>
-inline void tangle(const FftPlan<T>& half, T ar, T ai, T cr, T ci, int64_t k, T& zr, T& zi) {
-  const T er = ar + cr, ei = ai - ci;     // X_k + conj X_{h-k}
-  const T dr = ar - cr, di = ai + ci;     // X_k - conj X_{h-k}
-  const T wr = half.half_re[k], wi = -half.half_im[k];  // w^-k
-  const T orr = dr * wr - di * wi, oi = dr * wi + di * wr;
-  zr = er - oi;
-  zi = ei + orr;
+// Rows 0 .. h - 1 of Z, parts swapped (for the inverse), from the bins X_0 .. X_h in rows
+// 0 .. h, in place: Z_k = (X_k + conj X_{h-k}) + i w^-k (X_k - conj X_{h-k}); the inverse
+// DFT_h of Z is x_even + i x_odd (unnormalised, like the full inverse).
+template <typename T> void tangle(const FftPlan<T>& half, Block<T> x, int64_t h) {
+  auto value = [&](const CV<T>& a, const CV<T>& c, int64_t k) {
+    const CV<T> e{a.re + c.re, a.im - c.im};
+    const CV<T> d{a.re - c.re, a.im + c.im};
+    const CV<T> o = mul(d, broadcast(half.half_re[k], T(-half.half_im[k])));
+    return CV<T>{e.im + o.re, e.re - o.im};  // swapped
+  };
+  x.set_row(0, value(x.row(0), x.row(h), 0));
+  for (int64_t k = 1; 2 * k <= h; ++k) {
+    const CV<T> a = x.row(k), c = x.row(h - k);
+    x.set_row(k, value(a, c, k));
+    x.set_row(h - k, value(c, a, h - k));
+  }
 }
 
 template <typename T>
 void c2r(const T* in, T* out, int64_t n, int64_t outer, int64_t inner, T scale) {
-  const int64_t bins = n / 2 + 1;
-  const LineSet src{bins, inner, outer * inner}, dst{n, inner, outer * inner};
-  // Bin k of line starting at `at`, with the imaginary part of bin 0 (and of n/2 if n is even) dropped.
-  auto bin = [&](int64_t at, int64_t k, T& re, T& im) {
-    re = in[2 * (at + k * inner)];
-    im = (k == 0 || 2 * k == n) ? T(0) : in[2 * (at + k * inner) + 1];
-  };
-  if (n % 2 == 1) {  // odd: the full Hermitian spectrum through a complex inverse
-    const FftPlan<T>& plan = fft_plan<T>(n);
-    auto fill = [&](int64_t at, T* re, T* im, int64_t stride) {
-      for (int64_t k = 0; k < bins; ++k) {
-        T r, i;
-        bin(at, k, r, i);
-        re[k * stride] = r, im[k * stride] = i;
-        if (k > 0) re[(n - k) * stride] = r, im[(n - k) * stride] = -i;
+  const int64_t lines = outer * inner, bins = n / 2 + 1;
+  const Lines src = complex_lines(bins, inner);
+  const bool odd = n % 2 == 1;
+  const int64_t h = n / 2, len = odd ? n : h;
+  const FftPlan<T>& plan = fft_plan<T>(len);
+  const Lines dst = odd ? real_lines(n, inner) : paired_lines(n, inner);
+  if (plan.blocked) {
+    const int64_t rows = odd ? n : h + 1;
+    for_blocks<T>(lines, block_scratch_values(plan, rows), [&](int64_t b0, int64_t cnt, T* scratch) {
+      const BlockScratch<T> bs(scratch, rows);
+      const Block<T> x = bs.x;
+      gather(in, src, b0, cnt, 0, bins, x, false);
+      const vec<T> zero = splat<vec<T>>(T(0));
+      vm::store(x.at(0) + kB<T>, zero);  // the imaginary parts of bin 0 (and of bin n/2, n even) are ignored
+      if (odd) {  // the full spectrum, parts swapped for the inverse
+        for (int64_t k = bins; k < n; ++k) x.set_row(k, swap_parts(conj(x.row(n - k))));
+        for (int64_t k = 0; k < bins; ++k) x.set_row(k, swap_parts(x.row(k)));
+      } else {
+        vm::store(x.at(h) + kB<T>, zero);
+        tangle(plan, x, h);
       }
-    };
-    if (plan.blocked) {
-      for_blocks<T>(src.lines, block_scratch_values(plan), [&](int64_t b0, int64_t cnt, T* scratch) {
-        Block<T> x{scratch, scratch + n * kB<T>};
-        std::memset(scratch, 0, sizeof(T) * 2 * n * kB<T>);
-        for (int64_t l = 0; l < cnt; ++l) fill(src.start(b0 + l), x.im + l, x.re + l, kB<T>);  // swapped: inverse
-        Block<T> z = run_block(plan, x, scratch + 2 * n * kB<T>);
-        for (int64_t l = 0; l < cnt; ++l) {
-          const int64_t at = dst.start(b0 + l);
-          for (int64_t j = 0; j < n; ++j) out[at + j * inner] = z.im[j * kB<T> + l] * scale;
-        }
-      });
-    } else {
-      T* line = static_cast<T*>(fft_scratch(3, sizeof(T) * 2 * n));
-      for (int64_t b = 0; b < src.lines; ++b) {
-        fill(src.start(b), line, line + 1, 2);
-        line_transform(plan, line, true);
-        const int64_t at = dst.start(b);
-        for (int64_t j = 0; j < n; ++j) out[at + j * inner] = line[2 * j] * scale;
-      }
-    }
-    return;
-  }
-  const int64_t h = n / 2;
-  const FftPlan<T>& half = fft_plan<T>(h);
-  if (half.blocked) {
-    for_blocks<T>(src.lines, block_scratch_values(half), [&](int64_t b0, int64_t cnt, T* scratch) {
-      Block<T> x{scratch, scratch + h * kB<T>};
-      std::memset(scratch, 0, sizeof(T) * 2 * h * kB<T>);
-      for (int64_t l = 0; l < cnt; ++l) {
-        const int64_t at = src.start(b0 + l);
-        for (int64_t k = 0; k < h; ++k) {
-          T ar, ai, cr, ci, zr, zi;
-          bin(at, k, ar, ai);
-          bin(at, h - k, cr, ci);
-          tangle(half, ar, ai, cr, ci, k, zr, zi);
-          x.im[k * kB<T> + l] = zr, x.re[k * kB<T> + l] = zi;  // swapped: the inverse
-        }
-      }
-      Block<T> z = run_block(half, x, scratch + 2 * h * kB<T>);
-      for (int64_t l = 0; l < cnt; ++l) {
-        const int64_t at = dst.start(b0 + l);
-        for (int64_t j = 0; j < h; ++j) {
-          out[at + 2 * j * inner] = z.im[j * kB<T> + l] * scale;
-          out[at + (2 * j + 1) * inner] = z.re[j * kB<T> + l] * scale;
-        }
-      }
+      scatter(run_block(plan, bs), true, scale, dst, b0, cnt, 0, len, out);
     });
     return;
   }
-  T* line = static_cast<T*>(fft_scratch(3, sizeof(T) * 2 * h));
-  for (int64_t b = 0; b < src.lines; ++b) {
-    const int64_t at = src.start(b), to = dst.start(b);
-    for (int64_t k = 0; k < h; ++k) {
-      T ar, ai, cr, ci;
-      bin(at, k, ar, ai);
-      bin(at, h - k, cr, ci);
-      tangle(half, ar, ai, cr, ci, k, line[2 * k], line[2 * k + 1]);
+  T* line = static_cast<T*>(fft_scratch(kFftLineSlot, sizeof(T) * 2 * len));
+  auto bin = [&](int64_t b, int64_t k, T& re, T& im) {
+    const T* p = in + src.offset(b, k);
+    re = p[0];
+    im = (k == 0 || 2 * k == n) ? T(0) : p[1];
+  };
+  for (int64_t b = 0; b < lines; ++b) {
+    if (odd) {
+      for (int64_t k = 0; k < bins; ++k) {
+        T re, im;
+        bin(b, k, re, im);
+        line[2 * k] = re, line[2 * k + 1] = im;
+        if (k > 0) line[2 * (n - k)] = re, line[2 * (n - k) + 1] = -im;
+      }
+    } else {
+      for (int64_t k = 0; k < h; ++k) {
+        T ar, ai, cr, ci;
+        bin(b, k, ar, ai);
+        bin(b, h - k, cr, ci);
+        const T er = ar + cr, ei = ai - ci, dr = ar - cr, di = ai + ci;
+        const T wr = plan.half_re[k], wi = -plan.half_im[k];  // as tangle
+        const T orr = dr * wr - di * wi, oi = dr * wi + di * wr;
+        line[2 * k] = er - oi, line[2 * k + 1] = ei + orr;
+      }
     }
-    line_transform(half, line, true);
-    for (int64_t j = 0; j < n; ++j) out[to + j * inner] = line[j] * scale;
+    line_transform(plan, line, line, true, T(1), 0);
+    for (int64_t j = 0; j < len; ++j) {
+      T* p = out + dst.offset(b, j);
+      p[0] = line[2 * j] * scale;
+      if (!odd) p[dst.part_step] = line[2 * j + 1] * scale;
+    }
   }
 }
 

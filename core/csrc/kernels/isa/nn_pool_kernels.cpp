@@ -6,6 +6,7 @@
 #include <cstring>
 #include <limits>
 #include <type_traits>
+#include <vector>
 
 #include "iter/thread_pool.h"
 #include "kernels/isa_vector.h"
@@ -223,23 +224,46 @@ void interp_impl(const T* x, T* out, const PoolGeom& g, const InterpTaps& h, con
   const T* ww = static_cast<const T*>(w.weight);
   parallel_for(0, g.P * g.oH, grain_for(g.oW * L * th * tw), [&](int64_t b, int64_t e) {
     Vector<T> inner(L);
+    // NCHW (L == 1): input rows interpolated along w, kept in th slots (row_of: which input
+    // row of plane `cached` each holds), so that the output rows sharing an input row (all of
+    // them when upsampling) blend whole rows along h instead of gathering four taps each.
+    Vector<T> rows(L == 1 ? th * g.oW : 0);
+    std::vector<int64_t> row_of(L == 1 ? th : 0, -1);
+    std::vector<const T*> taps(th);
+    int64_t cached = -1;
     for (int64_t r = b, p = b / g.oH, oh = b % g.oH; r < e; ++r, oh = oh + 1 == g.oH ? (++p, 0) : oh + 1) {
       const T* xp = x + p * g.H * W * L;
       T* o = out + r * g.oW * L;
       const int64_t* hi = h.index + oh * th;
       const T* hwt = hw + oh * th;
       if (L == 1) {
-        for (int64_t ow = 0; ow < g.oW; ++ow) {
-          const int64_t* wi = w.index + ow * tw;
-          const T* wwt = ww + ow * tw;
-          T s = 0;
-          for (int64_t a = 0; a < th; ++a) {
+        if (p != cached) std::fill(row_of.begin(), row_of.end(), int64_t(-1)), cached = p;
+        for (int64_t a = 0; a < th; ++a) {
+          int64_t slot = std::find(row_of.begin(), row_of.end(), hi[a]) - row_of.begin();
+          if (slot == th) {  // a slot holding none of this output row's input rows
+            slot = 0;
+            while (std::find(hi, hi + th, row_of[slot]) != hi + th) ++slot;
             const T* row = xp + hi[a] * W;
-            T t = row[wi[0]] * wwt[0];
-            for (int64_t k = 1; k < tw; ++k) t += row[wi[k]] * wwt[k];
-            s = a == 0 ? t * hwt[0] : s + t * hwt[a];
+            T* dst = rows.data() + slot * g.oW;
+            for (int64_t ow = 0; ow < g.oW; ++ow) {
+              const int64_t* wi = w.index + ow * tw;
+              const T* wwt = ww + ow * tw;
+              T t = row[wi[0]] * wwt[0];
+              for (int64_t k = 1; k < tw; ++k) t += row[wi[k]] * wwt[k];
+              dst[ow] = t;
+            }
+            row_of[slot] = hi[a];
           }
-          o[ow] = s;
+          taps[a] = rows.data() + slot * g.oW;
+        }
+        for (int64_t a = 0; a < th; ++a) {
+          const T* __restrict t = taps[a];
+          T* __restrict s = o;
+          const T ha = hwt[a];
+          if (a == 0)
+            for (int64_t ow = 0; ow < g.oW; ++ow) s[ow] = t[ow] * ha;
+          else
+            for (int64_t ow = 0; ow < g.oW; ++ow) s[ow] += t[ow] * ha;
         }
         continue;
       }

@@ -50,8 +50,9 @@ template <typename T> void softmax_row(bool log, const T* x, T* y, int64_t n) {
   for (int q = 0; q < P; ++q) s0.v[q] += s1.v[q];
   const T sum = combine_lanes<T>(SumR<T>{}, s0);
   if (log) {
-    const T shift = m + std::log(sum);
-    for (int64_t k = 0; k < n; ++k) y[k] = x[k] - shift;
+    // (x - max) first: folding max into the shift would round log(sum) away at large |x|.
+    const T lse = std::log(sum);
+    for (int64_t k = 0; k < n; ++k) y[k] = (x[k] - m) - lse;
   } else {
     const T inv = T(1) / sum;
     for (int64_t k = 0; k < n; ++k) y[k] *= inv;
@@ -74,7 +75,7 @@ template <typename T, int NV> void softmax_columns(bool log, const T* x, T* y, i
     }
   for (int v = 0; v < NV; ++v) {
     if (log) {
-      for (int k = 0; k < L; ++k) s[v][k] = m[v][k] + std::log(s[v][k]);
+      for (int k = 0; k < L; ++k) s[v][k] = std::log(s[v][k]);
     } else {
       s[v] = T(1) / s[v];
     }
@@ -83,7 +84,7 @@ template <typename T, int NV> void softmax_columns(bool log, const T* x, T* y, i
     for (int v = 0; v < NV; ++v) {
       T* py = y + r * inner + v * L;
       if (log) {
-        vm::store(py, vm::load(x + r * inner + v * L) - s[v]);
+        vm::store(py, (vm::load(x + r * inner + v * L) - m[v]) - s[v]);
       } else {
         vm::store(py, vm::load(py) * s[v]);
       }

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <exception>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -140,25 +141,29 @@ int max_pool_threads() { return std::max(4 * default_threads(), 16); }
 
 std::mutex g_pool_mutex;
 int g_num_threads = default_threads();
-ThreadPool* g_pool = nullptr;  // created lazily; deliberately leaked at exit and after fork
+// Created lazily and shared with the parallel_for calls running on it: a pool replaced by
+// set_num_threads() while another thread runs a job is destroyed by the last of them.
+// Never destroyed at exit (its workers are not joined in static teardown) nor after fork.
+std::shared_ptr<ThreadPool>& current_pool() {
+  static auto* pool = new std::shared_ptr<ThreadPool>();
+  return *pool;
+}
 
 void forget_pool_after_fork() {
-  // The child has none of the parent's threads: drop the pool and start afresh on demand.
-  g_pool = nullptr;
+  // The child has none of the parent's threads: drop the pool (leaked) and start afresh on demand.
+  new (&current_pool()) std::shared_ptr<ThreadPool>();
   new (&g_pool_mutex) std::mutex();
 }
 
-ThreadPool* pool() {
+std::shared_ptr<ThreadPool> pool() {
   static bool registered = (pthread_atfork(nullptr, nullptr, forget_pool_after_fork), true);
   (void)registered;
   std::lock_guard<std::mutex> g(g_pool_mutex);
+  std::shared_ptr<ThreadPool>& current = current_pool();
   int wanted = std::min(g_num_threads, max_pool_threads()) - 1;
-  if (g_pool && g_pool->requested() != wanted) {
-    delete g_pool;
-    g_pool = nullptr;
-  }
-  if (!g_pool && wanted > 0) g_pool = new ThreadPool(wanted);
-  return g_pool && g_pool->workers() > 0 ? g_pool : nullptr;
+  if (current && current->requested() != wanted) current.reset();
+  if (!current && wanted > 0) current = std::make_shared<ThreadPool>(wanted);
+  return current && current->workers() > 0 ? current : nullptr;
 }
 
 }  // namespace
@@ -183,7 +188,7 @@ void parallel_for(int64_t begin, int64_t end, int64_t grain,
     fn(begin, end);
     return;
   }
-  ThreadPool* p = pool();
+  std::shared_ptr<ThreadPool> p = pool();
   if (!p) {
     fn(begin, end);
     return;

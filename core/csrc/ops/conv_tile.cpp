@@ -23,15 +23,16 @@ bool tile_kernel_fits(const ConvShape& s, DType dtype) {
 // Where the tile kernel beats im2col + GEMM (benchmarks/bench_conv_paths.py on the 2-core
 // AVX-512 Xeon, issue 29): it loses where most lanes of its channel blocks would be padding
 // (16 output channels in a block of 64), and below about 256 output pixels, where packing the
-// weight (one pass over it per call) costs as much as the GEMM path's whole convolution. `out_channels` and `pixels` of the
-// convolution the kernel runs (the input gradient's: the input's channels and pixels).
+// weight (one pass over it per call) costs as much as the GEMM path's whole convolution.
+// `out_channels` and `pixels` of the convolution the kernel runs (the input gradient's: the
+// input's channels and pixels).
 bool tile_kernel_wins(int64_t out_channels, int64_t pixels, int64_t block) {
   const int64_t padded = (out_channels + block - 1) / block * block;
   return 2 * out_channels >= padded && pixels >= kTileMinPixels;
 }
 
-// Dilated convolutions stay on im2col + GEMM unless forced (the kernel takes them; the table
-// has no measurements of them yet).
+// Dilated convolutions stay on their own paths (ops/conv_dilated.cpp, im2col + GEMM) unless
+// forced (the kernel takes them; the table has no measurements of them yet).
 bool chosen(const ConvShape& s, int64_t out_channels, int64_t pixels, DType dtype) {
   switch (g_algorithm.load()) {
     case ConvAlgorithm::Tile: return true;

@@ -8,6 +8,7 @@ training step at batch 16.
 Median times per call (harness.time_interleaved: the libraries take turns, so background load
 hits both alike); ours / PyTorch below 1 means we are faster. Models get identical weights.
 """
+import functools
 import sys
 
 import _paths  # noqa: F401  (an in-place build wins over an installed one)
@@ -91,51 +92,63 @@ def conv_benches():
     return out
 
 
-def model_benches():
+@functools.lru_cache(maxsize=None)
+def _models(name):
+    """{library: (module, model)} with identical weights, built on first use (a --filter that
+    leaves the models out never builds them)."""
     import core
     from bench_vision_models import _pair
 
     torch, tv = harness.torch, harness.import_torchvision()
-    rng = np.random.default_rng(0)
-    images = {n: rng.standard_normal((n, 3, 224, 224)).astype(np.float32) for n in (1, 8, 16)}
-    target = rng.integers(0, 1000, 16)
+    ours, theirs = _pair(name, torch, tv)
+    return {"ours": (core, ours), "pytorch": (torch, theirs)}
+
+
+def _images(n):
+    return np.random.default_rng(0).standard_normal((n, 3, 224, 224)).astype(np.float32)
+
+
+def _inference(name, lib, n):
+    m, model = _models(name)[lib]
+    if model is None:
+        return None
+    model.eval()
+    x = m.tensor(_images(n)) if lib == "ours" else m.from_numpy(_images(n))
+
+    def run():
+        with m.no_grad():
+            return model(x)
+    return run
+
+
+def _train_step(name, lib, n):
+    m, model = _models(name)[lib]
+    if model is None:
+        return None
+    model.train()
+    target = np.random.default_rng(0).integers(0, 1000, n)
+    to = m.tensor if lib == "ours" else m.from_numpy
+    x, y = to(_images(n)), to(target)
+    opt = m.optim.SGD(model.parameters(), lr=0.1, momentum=0.9, weight_decay=1e-4)
+
+    def run():
+        opt.zero_grad()
+        loss = m.nn.functional.cross_entropy(model(x), y)
+        loss.backward()
+        opt.step()
+        return loss
+    return run
+
+
+def model_benches():
+    libs = ("ours", "pytorch") if harness.torch is not None else ("ours",)
     out = []
     for name in ("resnet18", "resnet50"):
-        ours, theirs = _pair(name, torch, tv)
-        models = {"ours": (core, ours), "pytorch": (torch, theirs)}
         for n in (1, 8):
-            def infer(lib, n=n):
-                m, model = models[lib]
-                if model is None:
-                    return None
-                model.eval()
-                x = (core.tensor if lib == "ours" else torch.from_numpy)(images[n])
-
-                def run():
-                    with m.no_grad():
-                        return model(x)
-                return run
-            out.append(harness.Bench(f"{name} eval {n}x224", {lib: (lambda lib=lib: infer(lib)) for lib in models},
-                                     check=False))
-        if name == "resnet50":
-            def train(lib):
-                m, model = models[lib]
-                if model is None:
-                    return None
-                model.train()
-                to = core.tensor if lib == "ours" else torch.from_numpy
-                x, y = to(images[16]), to(target)
-                opt = m.optim.SGD(model.parameters(), lr=0.1, momentum=0.9, weight_decay=1e-4)
-
-                def run():
-                    opt.zero_grad()
-                    loss = m.nn.functional.cross_entropy(model(x), y)
-                    loss.backward()
-                    opt.step()
-                    return loss
-                return run
-            out.append(harness.Bench("resnet50 train step 16x224 (SGD)", {lib: (lambda lib=lib: train(lib))
-                                                                          for lib in models}, check=False))
+            out.append(harness.Bench(f"{name} eval {n}x224", {lib: functools.partial(_inference, name, lib, n)
+                                                              for lib in libs}, check=False))
+    out.append(harness.Bench("resnet50 train step 16x224 (SGD)",
+                             {lib: functools.partial(_train_step, "resnet50", lib, 16) for lib in libs}, check=False))
     return out
 
 

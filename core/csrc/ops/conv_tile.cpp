@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdint>
 #include <vector>
 
 #include "iter/thread_pool.h"
@@ -21,14 +22,14 @@ bool tile_kernel_fits(const ConvShape& s, DType dtype) {
 }
 
 // Where the tile kernel beats im2col + GEMM (benchmarks/bench_conv_paths.py on the 2-core
-// AVX-512 Xeon, issue 29): it loses where most lanes of its channel blocks would be padding
-// (16 output channels in a block of 64), and below about 256 output pixels, where packing the
-// weight (one pass over it per call) costs as much as the GEMM path's whole convolution.
-// `out_channels` and `pixels` of the convolution the kernel runs (the input gradient's: the
-// input's channels and pixels).
+// AVX-512 Xeon, issue 29): it loses where half or more of the lanes of its channel blocks
+// would be padding (32 output channels in a block of 64: 1.3-1.7x slower), and below about
+// 256 output pixels, where packing the weight (one pass over it per call) costs as much as
+// the GEMM path's whole convolution. `out_channels` and `pixels` of the convolution the
+// kernel runs (the input gradient's: the input's channels and pixels).
 bool tile_kernel_wins(int64_t out_channels, int64_t pixels, int64_t block) {
   const int64_t padded = (out_channels + block - 1) / block * block;
-  return 2 * out_channels >= padded && pixels >= kTileMinPixels;
+  return 2 * out_channels > padded && pixels >= kTileMinPixels;
 }
 
 // Dilated convolutions stay on their own paths (ops/conv_dilated.cpp, im2col + GEMM) unless
@@ -75,6 +76,19 @@ template <typename T> void pack_blocks(const WeightView& v, int64_t block, int64
   const int64_t row = v.C * block, taps = v.KH * v.KW;  // packed elements between taps
   std::vector<int64_t> tap_src(taps);                   // source offset of each tap
   for (int64_t k = 0; k < taps; ++k) tap_src[k] = k / v.KW * v.skh + k % v.KW * v.skw;
+  // What a chunk of channels reads, as windows of a cache line's length from the chunk's
+  // first element: its lines are those of each window's first and last element. Few for
+  // every layout (the usual weight's chunk is one run; channels-last's a run per tap; the
+  // input gradient's, whose channels are whole weight rows apart, a run per channel).
+  constexpr int64_t kLine = 64 / sizeof(T);  // elements per cache line
+  std::vector<int64_t> windows;
+  for (int64_t c = 0; c < kChannels; ++c)
+    for (int64_t k = 0; k < taps; ++k) {
+      const int64_t at = c * v.sc + tap_src[k];
+      windows.push_back((at >= 0 ? at : at - kLine + 1) / kLine * kLine);
+    }
+  std::sort(windows.begin(), windows.end());
+  windows.erase(std::unique(windows.begin(), windows.end()), windows.end());
   for (int64_t b = b0; b < b1; ++b) {
     const int64_t o0 = b * block, rows = std::min(block, v.O - o0);
     T* dst = out + b * taps * row;
@@ -83,10 +97,14 @@ template <typename T> void pack_blocks(const WeightView& v, int64_t block, int64
       for (int64_t j = 0; j < rows; ++j) {
         const T* src = w + (o0 + j) * v.so;
         // The block's rows are too many streams for the hardware prefetcher: ask for the
-        // chunk after next of this row (its lines, for the usual layouts).
-        if (c1 + kChannels < v.C && v.sc > 0) {
-          const char* next = reinterpret_cast<const char*>(src + (c1 + kChannels) * v.sc);
-          for (int64_t byte = 0; byte < kChannels * v.sc * int64_t(sizeof(T)); byte += 64) __builtin_prefetch(next + byte);
+        // chunk after next of this row (addresses as integers: past the weight's end is no
+        // pointer to form, and prefetching there is harmless).
+        if (c1 + kChannels < v.C) {
+          const uintptr_t next = reinterpret_cast<uintptr_t>(src) + (c1 + kChannels) * v.sc * sizeof(T);
+          for (int64_t at : windows) {
+            __builtin_prefetch(reinterpret_cast<const void*>(next + at * sizeof(T)));
+            __builtin_prefetch(reinterpret_cast<const void*>(next + (at + kLine - 1) * sizeof(T)));
+          }
         }
         for (int64_t c = c0; c < c1; ++c) {
           const T* from = src + c * v.sc;
@@ -147,8 +165,8 @@ bool conv_tile_forward_applies(const ConvShape& s, DType dtype) {
 }
 
 bool conv_tile_backward_data_applies(const ConvShape& s, DType dtype) {
-  return tile_kernel_fits(s, dtype) && chosen(s, s.C, s.N * s.H * s.W, dtype) && s.sh == 1 && s.sw == 1 && s.ph <= s.dh * (s.KH - 1) &&
-         s.pw <= s.dw * (s.KW - 1);
+  return tile_kernel_fits(s, dtype) && chosen(s, s.C, s.N * s.H * s.W, dtype) && s.sh == 1 && s.sw == 1 &&
+         s.ph <= s.dh * (s.KH - 1) && s.pw <= s.dw * (s.KW - 1);
 }
 
 Tensor conv_tile_forward(const Tensor& x, const Tensor& w, const Tensor& bias, const ConvShape& s, bool nhwc_out) {

@@ -55,8 +55,8 @@ def benches():
         x = np.random.default_rng(0).normal(size=shape).astype(np.float32)
         g = np.random.default_rng(1).normal(size=shape).astype(np.float32)
         for name, (ours, theirs) in OPS.items():
-            for kind, make in (("fwd", lambda lib, fn: _forward(lib, fn, x)),
-                               ("fwd+bwd", lambda lib, fn: _forward_backward(lib, fn, x, g))):
+            for kind, make in (("fwd", lambda lib, fn, x=x: _forward(lib, fn, x)),
+                               ("fwd+bwd", lambda lib, fn, x=x, g=g: _forward_backward(lib, fn, x, g))):
                 makers = {"ours": lambda make=make, ours=ours: make("ours", ours)}
                 if torch is not None:
                     makers["pytorch"] = lambda make=make, theirs=theirs: make("pytorch", theirs)

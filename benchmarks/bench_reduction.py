@@ -25,6 +25,11 @@ def cases(rng):
     yield "sum (256,1000) dim1", m, lambda x: x.sum(1), lambda a: a.sum(1)
     yield "max (256,1000) dim1", m, lambda x: x.max(1), lambda a: a.max(1)
     yield "mean NCHW dims (0,2,3)", img, lambda x: x.mean((0, 2, 3)), lambda a: a.mean((0, 2, 3))
+    col, one = m[:, :1].copy(), v[:1].copy()  # expanded (stride-0) inputs: one value repeated
+    yield "sum expanded (256,1)->(256,1M) dim1", col, lambda x: x.expand(256, 1 << 20).sum(1), \
+        lambda a: np.broadcast_to(a, (256, 1 << 20)).sum(1)
+    yield "var expanded (1,)->(4M,)", one, lambda x: x.expand(1 << 22).var(), \
+        lambda a: np.broadcast_to(a, (1 << 22,)).var(ddof=1)
     yield "softmax (256,1000) dim1", m, lambda x: x.softmax(1), None
     yield "log_softmax (256,1000) dim1", m, lambda x: x.log_softmax(1), None
     yield "softmax (256,1000) dim0", m, lambda x: x.softmax(0), None

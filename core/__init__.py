@@ -24,7 +24,7 @@ from core import fft
 
 from core import autograd
 from core.autograd.grad_mode import no_grad, enable_grad, set_grad_enabled, inference_mode, is_grad_enabled
-from core.autograd.grad_mode import is_inference_mode_enabled
+from core.autograd.grad_mode import is_inference_mode_enabled, is_inference
 
 dtype = _C.dtype
 bool = _C.bool  # noqa: A001 - mirrors torch.bool
@@ -74,6 +74,12 @@ def _export_ops():
 _export_ops()
 del _export_ops
 
+from core._device import device  # noqa: E402
+from core._layout import layout, strided, sparse_coo, sparse_csr  # noqa: E402,F401
+from core._legacy import *  # noqa: E402,F401,F403  (FloatTensor, LongTensor, ...)
+from core import _device, _out  # noqa: E402
+_C._set_keyword_hooks(_device.check_options, _out.OUT_OPS, _out.write_out)
+
 __version__ = "0.1.0"
 
 from core import nn  # noqa: E402  (nn and optim build on the ops exported above)
@@ -84,3 +90,4 @@ from core import optim  # noqa: E402
 from core import distributed  # noqa: E402  (MPI itself starts only in init_process_group)
 from core import backends, quantization  # noqa: E402,F401  (eager-mode quantization on nn)
 from core import profiler  # noqa: E402,F401  (torch.profiler: op recording is off until a profile starts)
+from core import cuda, accelerator, onnx  # noqa: E402,F401  (torch.cuda / torch.accelerator of a CPU-only build)

@@ -10,6 +10,8 @@ argument must be comes from its name (tensor arguments) and from its default val
 import functools
 import inspect
 import numbers
+import sys
+import warnings
 
 # Parameters that hold tensors in torch.nn.functional's signatures.
 TENSOR_PARAMS = frozenset({
@@ -111,3 +113,17 @@ def check_module(namespace, names):
         fn = namespace.get(fname)
         if inspect.isfunction(fn) and not hasattr(fn, "__wrapped_unchecked__"):
             namespace[fname] = checked(fn, fname)
+
+
+_WRAPPER_CODE = checked(lambda: None).__code__  # every `checked` wrapper runs this code
+
+
+def warn(message, category=UserWarning, stacklevel=1):
+    """warnings.warn for the checked functions: `stacklevel` counts the frames above the
+    caller as if no `checked` wrapper were among them, so a warning still names the user's line."""
+    frame, level, counted = sys._getframe(1), 1, 1
+    while frame is not None and counted < stacklevel:
+        frame, level = frame.f_back, level + 1
+        if frame is not None and frame.f_code is not _WRAPPER_CODE:
+            counted += 1
+    warnings.warn(message, category, stacklevel=level + 1)

@@ -77,10 +77,12 @@ def _to_array(data, name):
     return array
 
 
-def tensor(data, dtype=None, device=None, requires_grad=False):
+def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False):
     """A new tensor holding a copy of `data` (nested lists, numbers, numpy arrays, tensors)."""
-    if device is not None and str(device).split(":")[0] != "cpu":
-        raise RuntimeError(f"tensor(): only the 'cpu' device is supported, got {device!r}")
+    from core._device import checked, check_pin_memory
+
+    checked(device, "tensor")
+    check_pin_memory(pin_memory)
     out = _new_tensor(data, dtype)
     return out.requires_grad_() if requires_grad else out
 
@@ -107,8 +109,11 @@ def _from_numpy_dtype(np_dtype):
     raise TypeError(f"tensor(): can't convert np.ndarray of type {np_dtype}")
 
 
-def as_tensor(data, dtype=None):
+def as_tensor(data, dtype=None, device=None):
     """Like tensor(), but shares memory with tensors and numpy arrays when it can."""
+    from core._device import checked
+
+    checked(device, "as_tensor")
     if isinstance(data, _C._TensorBase):
         return data if dtype is None or data.dtype == dtype else data.to(dtype)
     if isinstance(data, np.ndarray) and (dtype is None or _NUMPY_OF.get(dtype) == data.dtype.type):

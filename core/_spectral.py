@@ -6,8 +6,9 @@ of length N is the symmetric window of length N + 1 without its last point (for 
 analysis); lengths 0 and 1 give [] and [1].
 """
 import math
-import warnings
 
+from core._argcheck import warn
+from core._device import check_options as _check_options
 from core._native import _C
 
 __all__ = ["hann_window", "hamming_window", "blackman_window", "bartlett_window", "kaiser_window",
@@ -45,17 +46,20 @@ def _cosine_sum(coefficients):
 
 def hann_window(window_length, periodic=True, *, dtype=None, layout=None, device=None, requires_grad=False):
     """0.5 - 0.5 cos(2 pi k / m)."""
+    _check_options("hann_window", device, False, layout)
     return _window("hann_window", window_length, periodic, dtype, requires_grad, _cosine_sum((0.5, 0.5)))
 
 
 def hamming_window(window_length, periodic=True, alpha=0.54, beta=0.46, *, dtype=None, layout=None,
                    device=None, requires_grad=False):
     """alpha - beta cos(2 pi k / m)."""
+    _check_options("hamming_window", device, False, layout)
     return _window("hamming_window", window_length, periodic, dtype, requires_grad, _cosine_sum((alpha, beta)))
 
 
 def blackman_window(window_length, periodic=True, *, dtype=None, layout=None, device=None, requires_grad=False):
     """0.42 - 0.5 cos(2 pi k / m) + 0.08 cos(4 pi k / m)."""
+    _check_options("blackman_window", device, False, layout)
     return _window("blackman_window", window_length, periodic, dtype, requires_grad,
                    _cosine_sum((0.42, 0.5, 0.08)))
 
@@ -64,6 +68,7 @@ def bartlett_window(window_length, periodic=True, *, dtype=None, layout=None, de
     """The triangle 1 - |2 k / m - 1|."""
     def values(k, m):
         return _ops["rsub"](_ops["abs"](_ops["sub"](_ops["mul"](k, 2.0 / m), 1.0)), 1.0)
+    _check_options("bartlett_window", device, False, layout)
     return _window("bartlett_window", window_length, periodic, dtype, requires_grad, values)
 
 
@@ -88,6 +93,7 @@ def kaiser_window(window_length, periodic=True, beta=12.0, *, dtype=None, layout
         r = _ops["sub"](_ops["mul"](k, 2.0 / m), 1.0)
         arg = _ops["mul"](_ops["sqrt"](_ops["clamp"](_ops["rsub"](_ops["square"](r), 1.0), 0.0)), float(beta))
         return _ops["div"](_bessel_i0(arg), _bessel_i0(_ops["full"]([1], float(beta), dtype=_C.float64)))
+    _check_options("kaiser_window", device, False, layout)
     return _window("kaiser_window", window_length, periodic, dtype, requires_grad, values)
 
 
@@ -132,9 +138,9 @@ def stft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tru
     complex_input = input.dtype.is_complex or (window is not None and window.dtype.is_complex)
     if return_complex is None:
         if not complex_input:
-            warnings.warn("stft will soon require the return_complex parameter be given for real inputs; "
-                          "pass return_complex=True for a complex result (the real view is deprecated)",
-                          UserWarning, stacklevel=2)
+            warn("stft will soon require the return_complex parameter be given for real inputs; "
+                 "pass return_complex=True for a complex result (the real view is deprecated)",
+                 UserWarning, stacklevel=2)
         return_complex = complex_input
     elif complex_input and not return_complex:
         raise RuntimeError(f"{name}: complex input or window requires return_complex=True")
@@ -188,7 +194,7 @@ def istft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tr
     if not spec.dtype.is_complex:
         if spec.ndim < 1 or spec.shape[-1] != 2:
             raise RuntimeError(f"{name}: expected a complex tensor (or a real view with a last dim of size 2)")
-        warnings.warn("istft of a real view (..., 2) is deprecated; pass a complex tensor", UserWarning, stacklevel=2)
+        warn("istft of a real view (..., 2) is deprecated; pass a complex tensor", UserWarning, stacklevel=2)
         spec = _ops["view_as_complex"](spec.contiguous())
     if spec.ndim not in (2, 3):
         raise RuntimeError(f"{name}: expected a tensor with 2 or 3 dims of (batch?, freq, frames), got {spec.ndim}")

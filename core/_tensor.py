@@ -40,9 +40,73 @@ class Tensor(_C._TensorBase):
             return self._strides
         return _dim_entry(self._strides, dim, "stride")
 
+    # ---- device: tensors live on the CPU (core/_device.py)
+    def __new__(cls, *args, **kwargs):
+        """core.Tensor(data) / core.Tensor(2, 3): PyTorch's legacy constructor (default dtype)."""
+        from core._legacy import construct
+
+        t = construct(_C.get_default_dtype(), "Tensor", args, kwargs)
+        return t if cls is Tensor else _C._make_subclass(cls, t)
+
     @property
     def device(self):
-        return "cpu"
+        from core._device import CPU
+
+        return CPU
+
+    is_cpu = True
+    is_cuda = is_xpu = is_mps = is_meta = is_sparse = is_mkldnn = False
+
+    def get_device(self):
+        return -1  # PyTorch's answer for a CPU tensor
+
+    def cuda(self, device=None, non_blocking=False, memory_format=None):
+        from core._device import checked
+
+        checked("cuda" if device is None else device, "cuda")
+        return self  # only reached for device="cpu"
+
+    def pin_memory(self, device=None):
+        from core._device import check_pin_memory
+
+        check_pin_memory(True)
+
+    def is_pinned(self, device=None):
+        return False
+
+    # ---- new_* factories: same dtype (and device) as self unless given
+    def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
+        from core._creation import tensor
+
+        if isinstance(data, _C._TensorBase):
+            data = data.detach()
+        return tensor(data, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
+
+    def new_empty(self, *size, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
+        return _C._functions["empty"](_size_arg(size), dtype=dtype or self.dtype, device=device,
+                                      requires_grad=requires_grad, layout=layout, pin_memory=pin_memory)
+
+    def new_zeros(self, *size, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
+        return _C._functions["zeros"](_size_arg(size), dtype=dtype or self.dtype, device=device,
+                                      requires_grad=requires_grad, layout=layout, pin_memory=pin_memory)
+
+    def new_ones(self, *size, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
+        return _C._functions["ones"](_size_arg(size), dtype=dtype or self.dtype, device=device,
+                                     requires_grad=requires_grad, layout=layout, pin_memory=pin_memory)
+
+    def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False, layout=None,
+                 pin_memory=False):
+        return _C._functions["full"](_size_arg((size,)), fill_value, dtype=dtype or self.dtype, device=device,
+                                     requires_grad=requires_grad, layout=layout, pin_memory=pin_memory)
+
+    def type(self, dtype=None, non_blocking=False, **kwargs):
+        """The type name ("core.FloatTensor"), or a copy converted to `dtype` (a dtype, a type
+        name, or a legacy type such as core.LongTensor)."""
+        if dtype is None:
+            return _C._methods["type"](self)
+        if isinstance(dtype, builtins.type):  # core.LongTensor & co.
+            dtype = dtype.dtype
+        return _C._methods["type"](self, dtype, non_blocking)
 
     @property
     def is_quantized(self):
@@ -354,10 +418,22 @@ _NO_NUMPY_TYPE = {_C.bfloat16: "BFloat16", _C.quint8: "QUInt8", _C.qint8: "QInt8
 
 
 def _device_arg(arg):
-    """A device object (anything with a .type, like torch.device) as its string."""
-    if isinstance(arg, (str, _C._TensorBase, _C.dtype, type)) or arg is None:
-        return arg
-    return str(arg) if hasattr(arg, "type") else arg
+    """A device (a core.device, a device string such as "cuda:0", a torch.device) as "cpu", or the
+    error for a device this build cannot use; other arguments of to() as they are."""
+    from core._device import checked, device
+
+    if isinstance(arg, (builtins.str, device)):
+        return builtins.str(checked(arg, "to"))
+    if not isinstance(arg, (_C._TensorBase, _C.dtype, builtins.type)) and hasattr(arg, "type"):
+        return builtins.str(checked(builtins.str(arg), "to"))  # device-like (a torch.device)
+    return arg
+
+
+def _size_arg(size):
+    """new_zeros(2, 3) and new_zeros((2, 3)) alike."""
+    if len(size) == 1 and isinstance(size[0], (builtins.tuple, builtins.list, Size)):
+        return builtins.tuple(size[0])
+    return size
 
 
 def _install_methods():

@@ -255,7 +255,7 @@ def tensor_repr(t, tensor_contents=None):
 
     grad_fn = getattr(t, "grad_fn", None)
     if grad_fn is not None:
-        suffixes.append(f"grad_fn=<{type(grad_fn).__name__}>")
+        suffixes.append(f"grad_fn=<{grad_fn.name()}>")
     elif getattr(t, "requires_grad", False):
         suffixes.append("requires_grad=True")
     names = getattr(t, "names", None)

@@ -8,6 +8,7 @@ Integer and bool inputs are transformed as the default float dtype; float64 give
 """
 import builtins
 
+from core._device import check_options
 from core._native import _C
 
 __all__ = ["fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fft2", "ifft2", "rfft2", "irfft2",
@@ -245,6 +246,7 @@ def irfft2(input, s=None, dim=(-2, -1), norm=None):
 def fftfreq(n, d=1.0, *, dtype=None, device=None, layout=None, requires_grad=False):
     """Sample frequencies of an n-point transform: [0, 1, ..., -(n // 2), ..., -1] / (d n)."""
     _check_length(n, "fftfreq")
+    check_options("fftfreq", device, False, layout)
     dtype = dtype or _C.get_default_dtype()
     k = _ops["cat"]([_ops["arange"](0, (n + 1) // 2, dtype=dtype), _ops["arange"](-(n // 2), 0, dtype=dtype)])
     return _ops["mul"](k, 1.0 / (d * n)).requires_grad_(requires_grad)
@@ -253,6 +255,7 @@ def fftfreq(n, d=1.0, *, dtype=None, device=None, layout=None, requires_grad=Fal
 def rfftfreq(n, d=1.0, *, dtype=None, device=None, layout=None, requires_grad=False):
     """Sample frequencies of rfft's bins: [0, 1, ..., n // 2] / (d n)."""
     _check_length(n, "rfftfreq")
+    check_options("rfftfreq", device, False, layout)
     k = _ops["arange"](n // 2 + 1, dtype=dtype or _C.get_default_dtype())
     return _ops["mul"](k, 1.0 / (d * n)).requires_grad_(requires_grad)
 

@@ -76,8 +76,12 @@ def _reading(iterable):
 
 
 def _copy(src, dst):
+    """Copies src into dst; returns the number of bytes."""
+    n = 0
     for chunk in _reading(iter(lambda: src.read(_CHUNK), b"")):
         dst.write(chunk)
+        n += len(chunk)
+    return n
 
 
 @contextlib.contextmanager
@@ -98,8 +102,9 @@ class _Plan:
         self.archive, self.to_path, self.staging, self.overwrite = archive, to_path, staging, overwrite
         self.files, self.dirs = [], []
 
-    def add(self, rel, is_dir, open_member, mode):
-        """Records a checked member; stages a file's bytes unless an existing file is kept."""
+    def add(self, rel, is_dir, open_member, mode, size):
+        """Records a checked member; stages a file's bytes unless an existing file is kept.
+        A member whose bytes differ from its declared `size` is corrupt."""
         if rel is None:
             return
         if is_dir:
@@ -112,7 +117,9 @@ class _Plan:
         staged = os.path.join(self.staging, rel)
         os.makedirs(os.path.dirname(staged), exist_ok=True)
         with _opened(open_member) as src, open(staged, "wb") as dst:
-            _copy(src, dst)
+            written = _copy(src, dst)
+        if written != size:  # zipfile checks the CRC, not the size a header declares
+            raise _Corrupt(f"member {rel!r} declares {size} bytes but holds {written}")
         if mode & stat.S_IXUSR:  # keep scripts executable
             os.chmod(staged, os.stat(staged).st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
 
@@ -129,7 +136,7 @@ def _stage_tar(plan, mode):
                 _refuse(plan, member.name, f"is a link (to {member.linkname!r}); links are never extracted")
             if not (member.isfile() or member.isdir()):
                 _refuse(plan, member.name, "is a device or special file")
-            plan.add(rel, member.isdir(), functools.partial(tar.extractfile, member), member.mode)
+            plan.add(rel, member.isdir(), functools.partial(tar.extractfile, member), member.mode, member.size)
 
 
 def _stage_zip(plan):
@@ -139,7 +146,7 @@ def _stage_zip(plan):
             unix_mode = info.external_attr >> 16
             if stat.S_ISLNK(unix_mode):
                 _refuse(plan, info.filename, "is a symbolic link; links are never extracted")
-            plan.add(rel, info.is_dir(), functools.partial(zf.open, info), unix_mode)
+            plan.add(rel, info.is_dir(), functools.partial(zf.open, info), unix_mode, info.file_size)
 
 
 def _inside(root, path):

@@ -29,7 +29,7 @@ from hub._errors import DownloadError, HashMismatchError
 from hub._gdrive import is_google_drive_url, resolve_google_drive
 from hub._hashing import new_hash, sha256_file
 from hub._progress import progress_bar
-from hub._transfer import Failure, download_deadline, open_source, read_chunks
+from hub._transfer import Failure, confirm_end, download_deadline, open_source, read_chunks
 
 __all__ = ["download_url_to_file", "resolve_url", "sha256_file", "partial_path", "ENV_MIRROR", "OFFICIAL_BASE"]
 
@@ -81,7 +81,21 @@ def _stream(transfer, sink, digest, bar, received, deadline):
         raise Failure(f"truncated transfer: received {received[0]} of {transfer.total} bytes", retry=True)
 
 
-def _download_once(source, dst, hash_prefix, hash_type, progress, url, headers):
+def _check_complete(transfer, received, source, headers, hash_prefix, allow_unknown_length):
+    """A body whose end was not declared (HTTP/1.0 style: no Content-Length, no chunks, ended
+    by closing the connection) is complete only if something vouches for it: the hash, the
+    server confirming there is nothing past it (Range -> 416), or the caller."""
+    if transfer.delimited or hash_prefix is not None or allow_unknown_length:
+        return
+    if not confirm_end(source, received, headers):
+        raise Failure(f"the server declared no length (no Content-Length, no chunked framing) and ended the body "
+                      f"by closing the connection after {received} bytes, and it does not confirm that the file "
+                      f"ends there (a Range request past it was not answered 416), so a body cut short cannot "
+                      f"be told from a whole one. Pass hash_prefix to verify the file, or "
+                      f"allow_unknown_length=True to accept it as received")
+
+
+def _download_once(source, dst, hash_prefix, hash_type, progress, url, headers, allow_unknown_length):
     digest = new_hash(hash_type)
     received, deadline = [0], download_deadline()
     remove_stale_temps(dst)
@@ -92,6 +106,7 @@ def _download_once(source, dst, hash_prefix, hash_type, progress, url, headers):
         finally:
             bar.close()
         _check_hash(digest, hash_prefix, hash_type, url, dst)
+        _check_complete(transfer, received[0], source, headers, hash_prefix, allow_unknown_length)
 
 
 @contextlib.contextmanager
@@ -119,7 +134,7 @@ def _locked(path):
         f.close()  # also releases the lock
 
 
-def _download_resumable(source, dst, hash_prefix, hash_type, progress, url, headers):
+def _download_resumable(source, dst, hash_prefix, hash_type, progress, url, headers, allow_unknown_length):
     part = partial_path(dst)
     with _locked(part) as f:
         f.seek(0)
@@ -140,6 +155,7 @@ def _download_resumable(source, dst, hash_prefix, hash_type, progress, url, head
                             digest, received[0] = new_hash(hash_type), 0
                         f.seek(0, os.SEEK_END)
                         _stream(transfer, f, digest, bar, received, deadline)
+                        _check_complete(transfer, received[0], source, headers, hash_prefix, allow_unknown_length)
                     break
                 except Failure as e:
                     if not e.retry or attempt >= RESUME_ATTEMPTS:
@@ -159,7 +175,8 @@ def _download_resumable(source, dst, hash_prefix, hash_type, progress, url, head
         os.replace(part, dst)
 
 
-def download_url_to_file(url, dst, hash_prefix=None, progress=True, *, hash_type="sha256", resume=False):
+def download_url_to_file(url, dst, hash_prefix=None, progress=True, *, hash_type="sha256", resume=False,
+                         allow_unknown_length=False):
     """Downloads `url` to the file `dst`.
 
     Args:
@@ -173,6 +190,10 @@ def download_url_to_file(url, dst, hash_prefix=None, progress=True, *, hash_type
             "md5" (dataset tables), or another hashlib algorithm.
         resume (bool): keep received bytes in ``.<name>.part`` beside `dst` and continue a
             dropped transfer with HTTP Range requests, within this call and the next ones.
+        allow_unknown_length (bool): accept a body that the server ended by closing the
+            connection without declaring its length (HTTP/1.0 style), unverified. By default
+            such a body is kept only when `hash_prefix` checks it or the server confirms its
+            end (a Range request past it answered 416): a connection cut early looks the same.
     """
     new_hash(hash_type)  # an unknown hash type fails before anything is fetched
     dst = os.path.expanduser(os.fspath(dst))
@@ -183,7 +204,7 @@ def download_url_to_file(url, dst, hash_prefix=None, progress=True, *, hash_type
         if is_google_drive_url(source):
             source, headers = resolve_google_drive(source)
         fetch = _download_resumable if resume else _download_once
-        fetch(source, dst, hash_prefix, hash_type, progress, url, headers)
+        fetch(source, dst, hash_prefix, hash_type, progress, url, headers, allow_unknown_length)
     except Failure as e:
         raise _download_error(url, source, dst, e) from e.__cause__
 

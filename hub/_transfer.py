@@ -8,7 +8,8 @@ import time
 import urllib.parse
 import urllib.request
 
-__all__ = ["Failure", "Transfer", "open_source", "read_chunks", "download_deadline", "USER_AGENT", "TIMEOUT"]
+__all__ = ["Failure", "Transfer", "open_source", "read_chunks", "download_deadline", "confirm_end", "USER_AGENT",
+           "TIMEOUT"]
 
 USER_AGENT = "tensorzoo.hub"
 TIMEOUT = (15, 60)  # seconds to connect, seconds between received bytes
@@ -28,12 +29,16 @@ class Failure(Exception):
 
 class Transfer:
     """An open body: `chunks` yields bytes from file offset `start`; `total` is the size of the
-    whole file when known; `validator` (ETag or Last-Modified) guards later Range requests."""
+    whole file when known; `validator` (ETag or Last-Modified) guards later Range requests.
+    `delimited`: the body's end is declared (a file size, Content-Length or chunked framing),
+    so one cut short fails while reading; otherwise the body simply ends where the server
+    closed the connection, and a cut-short body reads like a complete one."""
 
-    def __init__(self, closable, chunks, start=0, total=None, validator=None, headers=None):
+    def __init__(self, closable, chunks, start=0, total=None, validator=None, headers=None, delimited=True):
         self.closable, self.chunks = closable, chunks
         self.start, self.total, self.validator = start, total, validator
         self.headers = headers or {}
+        self.delimited = delimited
 
     def __enter__(self):
         return self
@@ -99,6 +104,13 @@ def _body_length(response):
     return None
 
 
+def _delimited(response):
+    """Whether the response declares where its body ends. urllib3 enforces a Content-Length
+    (of the encoded bytes too) and the final chunk of chunked framing."""
+    declared = response.headers.get("Content-Length", "")
+    return declared.isdigit() or "chunked" in response.headers.get("Transfer-Encoding", "").lower()
+
+
 def _open_http(source, offset, validator, headers):
     ranged = dict(headers)
     if offset:
@@ -121,7 +133,22 @@ def _open_http(source, offset, validator, headers):
         start = offset
         total = int(match.group(3)) if match.group(3) != "*" else (None if total is None else offset + total)
     return Transfer(response, response.iter_content(CHUNK), start=start, total=total,
-                    validator=_strong_validator(response), headers=response.headers)
+                    validator=_strong_validator(response), headers=response.headers,
+                    delimited=total is not None or _delimited(response))
+
+
+def confirm_end(source, size, headers=None):
+    """Whether the server confirms that `source` has no byte past `size`: a Range request
+    from there answered 416 (Range Not Satisfiable, with a matching size when it names one).
+    A server that ignores Range, or has more bytes, does not confirm."""
+    if _local_path(source) is not None:
+        return False
+    response = _request(source, {**(headers or {}), "Range": f"bytes={size}-"})
+    response.close()
+    if response.status_code != 416:
+        return False
+    named = re.fullmatch(r"bytes\s+\*/(\d+)", response.headers.get("Content-Range", "").strip())
+    return named is None or int(named.group(1)) == size
 
 
 def open_source(source, offset=0, validator=None, headers=None):

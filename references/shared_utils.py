@@ -235,6 +235,11 @@ def add_shapes_arguments(parser, train_size, val_size, image_size, max_shapes=Tr
     if max_shapes:
         parser.add_argument("--shapes-max-shapes", default=3, type=int, help="Shapes: at most this many per image")
     parser.add_argument("--shapes-seed", default=0, type=int, help="Shapes: which dataset")
+    parser.add_argument("--shapes-radius", default=None, type=float, nargs=2, metavar=("MIN", "MAX"),
+                        help="Shapes: circumradius range as fractions of the image side (default: 0.08 0.35 for "
+                             "one shape, 0.08 0.22 for several)")
+    parser.add_argument("--shapes-no-rotation", action="store_true",
+                        help="Shapes: squares axis-aligned and triangles upright")
 
 
 def shapes_dataset(args, image_set, task, **transforms):
@@ -242,8 +247,8 @@ def shapes_dataset(args, image_set, task, **transforms):
     from vision.datasets import Shapes
     split, size = ("train", args.shapes_train_size) if image_set == "train" else ("val", args.shapes_val_size)
     kwargs = {} if task == "classification" else {"max_shapes": args.shapes_max_shapes}
-    return Shapes(split, size=size, image_size=args.shapes_image_size, task=task, seed=args.shapes_seed, **kwargs,
-                  **transforms)
+    return Shapes(split, size=size, image_size=args.shapes_image_size, task=task, seed=args.shapes_seed,
+                  radius=args.shapes_radius, rotate=not args.shapes_no_rotation, **kwargs, **transforms)
 
 
 # ---------------------------------------------------------------- epoch logs

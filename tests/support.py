@@ -2,10 +2,11 @@
 import os
 
 
-def run_python(code, *args, env=None, timeout=120):
-    """Runs `code` in a fresh interpreter that imports the same `core` as this process
-    (from a neutral directory, so a source checkout doesn't shadow the installed package)."""
-    import subprocess
+def child_process_options(env=None):
+    """subprocess keyword arguments (env, cwd) for a child interpreter that imports the same
+    packages as this process: the parent of the imported `core` first on PYTHONPATH, then this
+    process's sys.path, run from a neutral directory so a source checkout without a build
+    (CI tests the installed package) doesn't shadow the installed one."""
     import sys
     import tempfile
 
@@ -13,9 +14,18 @@ def run_python(code, *args, env=None, timeout=120):
 
     env = dict(os.environ if env is None else env)
     package_parent = os.path.dirname(os.path.dirname(os.path.abspath(core.__file__)))
-    env["PYTHONPATH"] = os.pathsep.join([package_parent] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
-    return subprocess.run([sys.executable, "-c", code, *args], env=env, capture_output=True, text=True,
-                          timeout=timeout, cwd=tempfile.gettempdir())
+    inherited = [p for p in env.get("PYTHONPATH", "").split(os.pathsep) + sys.path if p]
+    env["PYTHONPATH"] = os.pathsep.join(dict.fromkeys([package_parent] + inherited))
+    return {"env": env, "cwd": tempfile.gettempdir()}
+
+
+def run_python(code, *args, env=None, timeout=120):
+    """Runs `code` in a fresh interpreter that imports the same packages as this process."""
+    import subprocess
+    import sys
+
+    return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True,
+                          timeout=timeout, **child_process_options(env))
 
 
 # ---------------------------------------------------------------- the kernels of each ISA

@@ -1,6 +1,6 @@
 """A local HTTP server on 127.0.0.1 for download tests (hub, text): routes serve bytes and can
 honour or ignore HTTP Range requests, cut transfers short, fail with a status, lie about
-Content-Length, or imitate Google Drive's confirmation page. Nothing is fetched from outside."""
+Content-Length, send HTTP/1.0 bodies without a length, or imitate Google Drive's confirmation page. Nothing is fetched from outside."""
 import contextlib
 import hashlib
 import http.server
@@ -33,9 +33,12 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         self.end_headers()
 
     def _abort(self):
-        self.wfile.flush()
         self.close_connection = True
-        self.connection.shutdown(socket.SHUT_RDWR)
+        try:
+            self.wfile.flush()
+            self.connection.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass  # the client hung up first: the connection is dropped either way
 
     def _ranged(self, data, limit=None):
         """200 or 206 (the Range header honoured, with a strong ETag); at most `limit` bytes
@@ -61,6 +64,21 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         else:
             self.wfile.write(body)
 
+    def _unsized(self, data, cut, ranged):
+        """HTTP/1.0 style: no Content-Length, the body ends when the connection closes; `cut`
+        sends only its first half. `ranged` answers Range requests (416 past the end)."""
+        match = _RANGE.match(self.headers.get("Range", ""))
+        if ranged and match:
+            self._ranged(data)
+            return
+        self.protocol_version = "HTTP/1.0"
+        self.close_connection = True
+        self.send_response(200)
+        self.send_header("Content-Type", "application/octet-stream")
+        self.end_headers()
+        self.wfile.write(data[:len(data) // 2] if cut else data)
+        self._abort()
+
     def do_GET(self):
         server = self.server
         server.hits.append(self.path)
@@ -78,6 +96,8 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             self.wfile.write(data)
         elif mode == "cut_once":  # the first response drops after DRIP_BYTES, later ones are whole
             self._ranged(data, limit=DRIP_BYTES if served == 1 else None)
+        elif mode.startswith("unsized"):  # unsized, unsized_cut, unsized_ranged, unsized_cut_ranged
+            self._unsized(data, cut="_cut" in mode, ranged=mode.endswith("_ranged"))
         elif mode == "drip":  # every response drops after DRIP_BYTES
             self._ranged(data, limit=DRIP_BYTES)
         elif mode == "status":  # data is the HTTP status
@@ -119,6 +139,11 @@ class _Handler(http.server.BaseHTTPRequestHandler):
                 self.send_header(key, value)
             self.end_headers()
             self.wfile.write(page)
+        elif mode == "stall":  # honest length, half the body, then nothing (the connection stays open)
+            self._head(len(data))
+            self.wfile.write(data[:len(data) // 2])
+            self.wfile.flush()
+            time.sleep(30)
         elif mode == "trickle":  # honest length, then one byte every 0.2 s (slow loris)
             self._head(len(data))
             for i in range(len(data)):

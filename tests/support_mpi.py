@@ -6,10 +6,10 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 
 import numpy as np
 import pytest
+from support import child_process_options
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -30,15 +30,10 @@ requires_mpi = pytest.mark.skipif(not mpi_ready(), reason="needs mpi4py and mpie
 def run_ranks(program, *args, ranks=2, timeout=90, env=None):
     """Runs tests/distributed/<program> on `ranks` MPI ranks; returns the CompletedProcess. Each rank
     imports the same `core` as this process and runs on one thread (two ranks share two cores)."""
-    import core
-
-    env = dict(os.environ if env is None else env)
-    package_parent = os.path.dirname(os.path.dirname(os.path.abspath(core.__file__)))
-    paths = [package_parent, HERE] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
-    env["PYTHONPATH"] = os.pathsep.join(paths)
-    env.setdefault("OPENBLAS_NUM_THREADS", "1")
+    options = child_process_options(env)
+    options["env"].setdefault("OPENBLAS_NUM_THREADS", "1")
     command = [mpiexec(), "-n", str(ranks), sys.executable, os.path.join(HERE, "distributed", program), *args]
-    process = subprocess.Popen(command, env=env, cwd=tempfile.gettempdir(), stdout=subprocess.PIPE,
+    process = subprocess.Popen(command, **options, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
         out, err = process.communicate(timeout=timeout)

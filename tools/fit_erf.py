@@ -4,7 +4,10 @@ erf(x) = x + x * P(x^2) below |x| = 0.921875, and 1 - exp(-x^2) * R(|x| - 2.5) a
 where erf rounds to 1 in float32). P minimises the absolute error of erf(x)/x - 1, R the
 relative error of erfc(x) * exp(x^2); both by iteratively reweighted least squares on
 Chebyshev nodes in float64. The report evaluates the float32 formula (each operation rounded,
-no FMA, as the kernels compute it) against float64 erf.
+no FMA) against float64 erf.
+
+The normal tail of gelu: erfc(t) = u * exp(-t^2) * Q(u) with u = 1 / (1 + t * 0.3), one form
+for every t >= 0 (relative error about 2e-8), Q fitted in relative error the same way.
 
     python tools/fit_erf.py
 """
@@ -14,6 +17,7 @@ import numpy as np
 
 SPLIT, TOP, CENTRE = 0.921875, 4.0, 2.5
 DEGREE_P, DEGREE_R = 6, 11
+TAIL_SCALE, DEGREE_Q = 0.3, 8
 erf = np.vectorize(math.erf, otypes=[np.float64])
 erfc = np.vectorize(math.erfc, otypes=[np.float64])
 
@@ -62,6 +66,10 @@ def main():
     ulp = np.spacing(np.abs(want).astype(np.float32)).astype(np.float64)
     err = np.abs(erf32(xs, p, r).astype(np.float64) - want) / ulp
     print(f"float32 evaluation: max {err.max():.2f} ulp at x = {xs[err.argmax()]!r}")
+    t = np.concatenate([chebyshev_nodes(0, 10, 20000), np.linspace(0, 10, 20001)])
+    u = 1 / (1 + TAIL_SCALE * t)
+    q, q_err = minimax(u, erfc(t) * np.exp(t * t) / u, DEGREE_Q, relative=True, rounds=80)
+    print(f"Q (fit error {q_err:.2e}):", ", ".join(f"{c:.9e}f" for c in q))
 
 
 if __name__ == "__main__":

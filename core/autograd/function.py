@@ -107,6 +107,9 @@ class Function(metaclass=FunctionMeta):
         outs = (outputs,) if single else outputs
         record = _C.is_grad_enabled() and any(t.requires_grad for t in tensor_inputs)
         if record:
+            if any(isinstance(t, _C._TensorBase) and t.is_inference() for t in ctx._saved):
+                raise RuntimeError("Inference tensors cannot be saved for backward. To work around you can "
+                                   "make a clone to get a normal tensor and use it in autograd.")
             # Outputs that alias inputs become new tensors so that they can get a history.
             seen = {id(t) for t in tensor_inputs}
             outs = tuple(o.view_as(o) if isinstance(o, _C._TensorBase) and id(o) in seen and id(o) not in ctx._dirty

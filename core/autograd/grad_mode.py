@@ -1,11 +1,18 @@
 """no_grad, enable_grad, set_grad_enabled, inference_mode: thread-local switches that work
-as context managers and as decorators."""
+as context managers and as decorators; is_inference for the tensors inference mode makes."""
 import functools
 
 from core._native import _C
 
 is_grad_enabled = _C.is_grad_enabled
 is_inference_mode_enabled = _C.is_inference_mode_enabled
+
+
+def is_inference(input):
+    """Whether `input` is an inference tensor: its memory was made in inference mode."""
+    if not isinstance(input, _C._TensorBase):
+        raise TypeError(f"is_inference(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+    return input.is_inference()
 
 
 class _DecoratorContextManager:

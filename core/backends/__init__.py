@@ -1,2 +1,2 @@
 """core.backends: settings of the compute backends (torch.backends)."""
-from core.backends import quantized  # noqa: F401
+from core.backends import quantized, cudnn, cuda, mps  # noqa: F401

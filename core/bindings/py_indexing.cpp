@@ -334,6 +334,7 @@ int tensor_setitem(PyObject* self, PyObject* index, PyObject* value) {
     return -1;
   }
   const Tensor& t = unwrap(self);
+  check_inplace_allowed(t, "__setitem__");
   Scalar number;
   bool is_number = !is_tensor(value) && to_assigned_scalar(value, number);
   TZ_CHECK(is_number || is_tensor(value), Type, "can't assign a ", Py_TYPE(value)->tp_name,

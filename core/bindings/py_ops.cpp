@@ -22,6 +22,7 @@ struct PyOp {
   vectorcallfunc vectorcall;
   std::vector<const Op*>* overloads;
   PyObject* name;
+  bool creates;  // a factory or a *_like form: takes device=, requires_grad=, ...
 };
 
 PyTypeObject PyOpType = {PyVarObject_HEAD_INIT(nullptr, 0)};
@@ -81,7 +82,7 @@ PyObject* value_to_py(const Value& v, const Op* op) {
   return nullptr;
 }
 
-PyObject* op_vectorcall(PyObject* self, PyObject* const* args, size_t nargsf, PyObject* kwnames);
+PyObject* op_vectorcall_schema(PyObject* self, PyObject* const* args, size_t nargsf, PyObject* kwnames);
 
 // Ops on small tensors and numbers keep the GIL: they finish in a microsecond or two, about
 // what releasing and retaking it costs. Larger tensors, and sizes or lists (which can make
@@ -98,46 +99,97 @@ bool may_run_long(const Stack& args) {
   return false;
 }
 
-// Factories take `requires_grad=` like PyTorch's: it is not part of their schemas, so it is
-// taken out of the keywords here and applied to the result.
-PyObject* call_factory_with_requires_grad(PyObject* self, PyObject* const* args, size_t nargs,
-                                          PyObject* kwnames, Py_ssize_t flag_index) {
-  Py_ssize_t nkw = PyTuple_GET_SIZE(kwnames);
-  int requires_grad = PyObject_IsTrue(args[nargs + flag_index]);
+// Keywords PyTorch's ops take beside their schemas. Tensor-creating ops (factories and the *_like
+// forms) take TensorOptions: requires_grad is applied to the result; device, pin_memory and
+// layout are checked by core/_device.py (tensors live on the CPU) and dropped. Ops whose PyTorch
+// schema has an out= variant take `out`: the result is written into it by core/_out.py.
+enum Extra { kRequiresGrad, kDevice, kPinMemory, kLayout, kOut, kNumExtra };
+const char* const kExtraNames[kNumExtra] = {"requires_grad", "device", "pin_memory", "layout", "out"};
+
+PyObject* g_check_options = nullptr;  // core._device._check_options(op, device, pin_memory, layout)
+PyObject* g_out_ops = nullptr;        // frozenset of the op names that take out=
+PyObject* g_write_out = nullptr;      // core._out.write_out(op, result, out) -> out
+
+bool takes_extra(const PyOp* op, int extra) {
+  if (extra == kOut) return g_out_ops && PySet_Contains(g_out_ops, op->name) == 1;
+  return op->creates;
+}
+
+PyObject* call_with_extra_keywords(PyObject* self, PyObject* const* args, size_t nargs, PyObject* kwnames,
+                                   PyObject* const (&extra)[kNumExtra]) {
+  auto* op = reinterpret_cast<PyOp*>(self);
+  if (extra[kDevice] || extra[kPinMemory] || extra[kLayout]) {
+    if (!g_check_options) {
+      PyErr_SetString(PyExc_RuntimeError, "core._device is not initialised");
+      return nullptr;
+    }
+    PyObject* none = Py_None;
+    PyObject* ok = PyObject_CallFunctionObjArgs(g_check_options, op->name, extra[kDevice] ? extra[kDevice] : none,
+                                                extra[kPinMemory] ? extra[kPinMemory] : none,
+                                                extra[kLayout] ? extra[kLayout] : none, nullptr);
+    if (!ok) return nullptr;
+    Py_DECREF(ok);
+  }
+  int requires_grad = extra[kRequiresGrad] ? PyObject_IsTrue(extra[kRequiresGrad]) : 0;
   if (requires_grad < 0) return nullptr;
+  // The schema's own arguments: positionals, then the keywords that are not extras.
   std::vector<PyObject*> rest(args, args + nargs);
-  PyObject* names = PyTuple_New(nkw - 1);
-  for (Py_ssize_t k = 0, j = 0; k < nkw; ++k) {
-    if (k == flag_index) continue;
+  Py_ssize_t nkw = PyTuple_GET_SIZE(kwnames);
+  PyObject* names = PyList_New(0);
+  for (Py_ssize_t k = 0; k < nkw; ++k) {
     PyObject* key = PyTuple_GET_ITEM(kwnames, k);
-    Py_INCREF(key);
-    PyTuple_SET_ITEM(names, j++, key);
+    bool is_extra = false;
+    for (int e = 0; e < kNumExtra && !is_extra; ++e)
+      is_extra = extra[e] == args[nargs + k] && PyUnicode_CompareWithASCIIString(key, kExtraNames[e]) == 0;
+    if (is_extra) continue;
+    PyList_Append(names, key);
     rest.push_back(args[nargs + k]);
   }
-  PyObject* out = op_vectorcall(self, rest.data(), nargs, nkw > 1 ? names : nullptr);
+  PyObject* name_tuple = PyList_AsTuple(names);
   Py_DECREF(names);
-  if (out && requires_grad) {
-    if (!is_tensor(out)) return out;
+  PyObject* out = op_vectorcall_schema(self, rest.data(), nargs, PyTuple_GET_SIZE(name_tuple) ? name_tuple : nullptr);
+  Py_DECREF(name_tuple);
+  if (out && requires_grad && is_tensor(out)) {
     TZ_PY_BEGIN
     autograd::set_requires_grad(unwrap(out), true);
-    return out;
     TZ_PY_END((Py_DECREF(out), nullptr))
+  }
+  if (out && extra[kOut]) {
+    PyObject* written = PyObject_CallFunctionObjArgs(g_write_out, op->name, out, extra[kOut], nullptr);
+    Py_DECREF(out);
+    return written;
   }
   return out;
 }
 
-Py_ssize_t requires_grad_keyword(const PyOp* op, PyObject* kwnames) {
-  if (!kwnames || op->overloads->empty() || op->overloads->front()->def.names != NameRule::Factory) return -1;
-  for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(kwnames); ++k)
-    if (PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, k), "requires_grad") == 0) return k;
-  return -1;
+// The extras among the keywords this op takes; false when there are none (the common case).
+bool find_extra_keywords(const PyOp* op, PyObject* const* kwargs, PyObject* kwnames, PyObject* (&extra)[kNumExtra]) {
+  if (!kwnames || op->overloads->empty()) return false;
+  bool any = false;
+  for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(kwnames); ++k) {
+    PyObject* key = PyTuple_GET_ITEM(kwnames, k);
+    for (int e = 0; e < kNumExtra; ++e) {
+      if (PyUnicode_CompareWithASCIIString(key, kExtraNames[e]) == 0 && takes_extra(op, e)) {
+        extra[e] = kwargs[k];
+        any = true;
+      }
+    }
+  }
+  return any;
 }
 
 PyObject* op_vectorcall(PyObject* self, PyObject* const* args, size_t nargsf, PyObject* kwnames) {
+  size_t nargs = PyVectorcall_NARGS(nargsf);
+  PyObject* extra[kNumExtra] = {};
+  if (find_extra_keywords(reinterpret_cast<PyOp*>(self), args + nargs, kwnames, extra))
+    return call_with_extra_keywords(self, args, nargs, kwnames, extra);
+  return op_vectorcall_schema(self, args, nargsf, kwnames);
+}
+
+// Calls the first overload whose schema matches the arguments.
+PyObject* op_vectorcall_schema(PyObject* self, PyObject* const* args, size_t nargsf, PyObject* kwnames) {
   auto* op = reinterpret_cast<PyOp*>(self);
   size_t nargs = PyVectorcall_NARGS(nargsf);
-  if (Py_ssize_t flag = requires_grad_keyword(op, kwnames); flag >= 0)
-    return call_factory_with_requires_grad(self, args, nargs, kwnames, flag);
   TZ_PY_BEGIN
   Stack stack;
   std::string why, first_why;
@@ -242,6 +294,8 @@ PyObject* make_op(const std::string& name, std::vector<const Op*>* overloads) {
   op->vectorcall = op_vectorcall;
   op->overloads = overloads;  // owned by the (immortal) registry-derived tables below
   op->name = PyUnicode_FromString(name.c_str());
+  bool like = name.size() > 5 && name.compare(name.size() - 5, 5, "_like") == 0;
+  op->creates = like || (!overloads->empty() && overloads->front()->def.names == NameRule::Factory);
   return reinterpret_cast<PyObject*>(op);
 }
 
@@ -278,6 +332,20 @@ PyObject* op_by_name(PyObject*, PyObject* arg) {
 
 PyMethodDef op_by_name_def = {"_op", op_by_name, METH_O,
                               "_op(name): the op table's callable for `name` (ops extension modules added too)"};
+
+// _C._set_keyword_hooks(check_options, out_ops, write_out): core/__init__.py installs them.
+PyObject* set_keyword_hooks(PyObject*, PyObject* args) {
+  PyObject *check, *names, *write;
+  if (!PyArg_ParseTuple(args, "OO!O", &check, &PyFrozenSet_Type, &names, &write)) return nullptr;
+  for (PyObject** slot : {&g_check_options, &g_out_ops, &g_write_out}) Py_XDECREF(*slot);
+  g_check_options = new_ref(check);
+  g_out_ops = new_ref(names);
+  g_write_out = new_ref(write);
+  Py_RETURN_NONE;
+}
+
+PyMethodDef set_keyword_hooks_def = {"_set_keyword_hooks", set_keyword_hooks, METH_VARARGS,
+                                     "_set_keyword_hooks(check_options, out_ops, write_out)"};
 
 }  // namespace
 
@@ -322,6 +390,7 @@ void init_ops(PyObject* module) {
   PyModule_AddObject(module, "_methods", make_dict(methods));
   PyModule_AddObject(module, "_internal", make_dict(internal));
   PyModule_AddObject(module, "_op", PyCFunction_NewEx(&op_by_name_def, nullptr, nullptr));
+  PyModule_AddObject(module, "_set_keyword_hooks", PyCFunction_NewEx(&set_keyword_hooks_def, nullptr, nullptr));
 }
 
 }  // namespace tz::py

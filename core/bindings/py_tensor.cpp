@@ -91,6 +91,7 @@ PyGetSetDef tensor_getset[] = {
 PyObject* m_dim(PyObject* self, PyObject*) { return PyLong_FromLongLong(unwrap(self).dim()); }
 PyObject* m_numel(PyObject* self, PyObject*) { return PyLong_FromLongLong(unwrap(self).numel()); }
 PyObject* m_element_size(PyObject* self, PyObject*) { return PyLong_FromLongLong(unwrap(self).itemsize()); }
+PyObject* m_is_inference(PyObject* self, PyObject*) { return PyBool_FromLong(unwrap(self).is_inference()); }
 PyObject* m_storage_offset(PyObject* self, PyObject*) { return PyLong_FromLongLong(unwrap(self).offset()); }
 PyObject* m_data_ptr(PyObject* self, PyObject*) { return PyLong_FromVoidPtr(unwrap(self).raw_data()); }
 PyObject* m_storage_nbytes(PyObject* self, PyObject*) {
@@ -106,6 +107,7 @@ PyMethodDef tensor_methods[] = {
     {"numel", m_numel, METH_NOARGS, "number of elements"},
     {"nelement", m_numel, METH_NOARGS, "number of elements"},
     {"element_size", m_element_size, METH_NOARGS, "bytes per element"},
+    {"is_inference", m_is_inference, METH_NOARGS, "whether the tensor was made in inference mode"},
     {"storage_offset", m_storage_offset, METH_NOARGS, "offset into the storage, in elements"},
     {"data_ptr", m_data_ptr, METH_NOARGS, "address of the first element"},
     {"_storage_nbytes", m_storage_nbytes, METH_NOARGS, nullptr},

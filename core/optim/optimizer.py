@@ -166,9 +166,9 @@ class Optimizer:
         param_groups = [update_group(g, ng) for g, ng in zip(groups, saved_groups)]
         self.__setstate__({"state": state, "param_groups": param_groups})
 
-    def zero_grad(self, set_to_none: bool = False):
-        r"""Sets the gradients of all optimized tensors to zero (or to None with
-        ``set_to_none=True``)."""
+    def zero_grad(self, set_to_none: bool = True):
+        r"""Sets the gradients of all optimized tensors to None (PyTorch 2.x's default), or to
+        zero with ``set_to_none=False``."""
         for group in self.param_groups:
             for p in group["params"]:
                 if p.grad is not None:

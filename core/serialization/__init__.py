@@ -7,5 +7,7 @@ _errors. Safetensors live in core.utils.safetensors.
 """
 from core.serialization._load import load
 from core.serialization._save import DEFAULT_PROTOCOL, save
+from core.serialization._safe_globals import add_safe_globals, clear_safe_globals, get_safe_globals, safe_globals
 
-__all__ = ["save", "load", "DEFAULT_PROTOCOL"]
+__all__ = ["save", "load", "DEFAULT_PROTOCOL", "add_safe_globals", "clear_safe_globals", "get_safe_globals",
+           "safe_globals"]

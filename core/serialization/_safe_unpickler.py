@@ -24,6 +24,7 @@ import collections
 import pickle
 import struct
 
+from core.serialization import _safe_globals
 from core.serialization._errors import refuse
 from core.serialization._rebuild import PARAMETER_CLASS, SAFE_BUILTINS, TORCH_GLOBALS, _parameter
 
@@ -53,9 +54,13 @@ def resolve_global(module, name):
     full = f"{module}.{name}"
     if full in _GLOBALS:
         return _GLOBALS[full]
+    allowed = _safe_globals.lookup(full)
+    if allowed is not None:
+        return allowed
     raise refuse(f"weights_only=True refuses the global '{full}': only tensors, storages, "
                  "state-dict containers and primitive types can be loaded. Load with "
-                 "weights_only=False only if you trust the file's source (it can run code).")
+                 "weights_only=False only if you trust the file's source (it can run code), or "
+                 f"allow it with core.serialization.add_safe_globals([{name}]).")
 
 
 class SafeUnpickler:
@@ -322,6 +327,9 @@ class SafeUnpickler:
         from core.serialization._rebuild import set_state
 
         state = self._pop()
+        if self.stack and _safe_globals.is_allowed(type(self._top())):
+            _safe_globals.build(self._top(), state)
+            return
         set_state(self._target(_BUILD_TYPES, "BUILD"), state)
 
     # memo
@@ -364,6 +372,8 @@ class SafeUnpickler:
         self._push(resolve_global(module, name))
 
     def _call(self, func, args, opcode):
+        if _CALLABLE.get(id(func)) is not func and _safe_globals.is_allowed(func) and type(args) is tuple:
+            return _safe_globals.call(func, args)
         if _CALLABLE.get(id(func)) is not func:
             raise refuse(f"pickle opcode {opcode} may only call allowlisted rebuild functions, "
                          f"not a {type(func).__name__}")

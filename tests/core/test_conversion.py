@@ -74,7 +74,7 @@ class TestTo:
             t.to("cuda:0", core.float64)
         with pytest.raises(RuntimeError, match="device type at start of device string: foo"):
             t.to("foo")
-        with pytest.raises(RuntimeError, match="invalid device string"):
+        with pytest.raises(RuntimeError, match="Invalid device string"):
             t.to("cpu:x")
         with pytest.raises(TypeError, match="to()"):
             t.to(3)

@@ -4,8 +4,6 @@ import os
 import random
 import signal
 import sys
-import tempfile
-import time
 
 import numpy as np
 import pytest
@@ -16,6 +14,7 @@ from core.utils.data import _random
 from data_helpers import (FailingDataset, ImageDataset, RandomnessDataset, RangeIterable, SlowDataset, SquaresDataset,
                           SuicideDataset, ThreadPoolDataset, child_pids, is_alive, no_leaks, shm_entries,  # noqa: F401
                           wait_until)
+from support import child_process_options
 from support import run_python
 
 pytestmark = pytest.mark.usefixtures("no_leaks")
@@ -365,9 +364,8 @@ def test_killed_main_process_leaves_nothing_behind():
 
     script = _EXIT_SCRIPT.format(helpers=os.path.dirname(__file__), persistent=False,
                                  ending="import time; time.sleep(60)")
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
-    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True, env=env,
-                            cwd=tempfile.gettempdir())  # a source checkout must not shadow the installed core
+    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True,
+                            **child_process_options())
     try:
         pids = [int(p) for p in proc.stdout.readline().split()]
         assert len(pids) == 3 and shm_entries(pids[0])

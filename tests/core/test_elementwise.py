@@ -615,6 +615,14 @@ out["imod"] = (i % j).numpy(); out["ishift"] = (i >> 3).numpy(); out["iand"] = (
 out["iabs"] = core.abs(i).numpy(); out["clampi"] = core.clamp(i, -5, 5).numpy()
 out["nan_to_num"] = core.nan_to_num(x).numpy(); out["round2"] = core.round(x, decimals=2).numpy()
 out["half_add"] = (h + h).to(core.float32).numpy()
+import core.nn.functional as F  # noqa: E402
+for name in ["gelu", "silu", "mish", "softplus", "elu", "hardswish"]:  # activation kernels, and their gradients
+    xg = x.detach().requires_grad_()
+    y = getattr(F, name)(xg)
+    y.backward(core.ones_like(y))
+    out[name], out[name + "_grad"] = y.detach().numpy(), xg.grad.numpy()
+    for key in (name, name + "_grad"):  # a NaN's sign bit may differ between vector and scalar code
+        out[key][np.isnan(out[key])] = np.nan
 
 # and every elementwise op of the op matrix on its samples (contiguous inputs)
 sys.path.insert(0, sys.argv[2])

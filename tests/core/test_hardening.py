@@ -2,8 +2,6 @@
 right answer), never a crash, a hang, wrong memory or a silently wrong result. Cases that could
 crash the interpreter run in a child process."""
 import math
-import subprocess
-import sys
 import textwrap
 
 import numpy as np
@@ -11,6 +9,7 @@ import pytest
 
 import core
 import core.nn.functional as F
+from support import run_python
 
 
 def _run_child(code, timeout=60, memory_limit=None):
@@ -18,8 +17,7 @@ def _run_child(code, timeout=60, memory_limit=None):
     prelude = ""
     if memory_limit:
         prelude = f"import resource; resource.setrlimit(resource.RLIMIT_AS, ({memory_limit}, {memory_limit}))\n"
-    proc = subprocess.run([sys.executable, "-c", prelude + textwrap.dedent(code)], capture_output=True,
-                          text=True, timeout=timeout)
+    proc = run_python(prelude + textwrap.dedent(code), timeout=timeout)
     return proc.returncode, proc.stdout + proc.stderr
 
 

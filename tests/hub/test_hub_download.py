@@ -5,6 +5,7 @@ import subprocess
 import sys
 
 import pytest
+from support import child_process_options
 
 import hub
 from hub._download import resolve_url
@@ -161,18 +162,12 @@ print("done")
 
 
 def test_two_processes_download_the_same_file(server, tmp_path, helpers):
-    import core
-
     data = os.urandom(400_000)
     url = server.add("/big.bin", data, mode="paired")  # both requests are in flight before any byte is sent
     dst = tmp_path / "cache" / "big.bin"
-    env = dict(os.environ)
-    root = os.path.dirname(os.path.dirname(os.path.abspath(core.__file__)))
-    env["PYTHONPATH"] = os.pathsep.join([root] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
     args = [sys.executable, "-c", _CHILD, url, str(dst), hashlib.sha256(data).hexdigest()[:8]]
-    # cwd away from the checkout: CI tests the installed package, which a source tree must not shadow
-    children = [subprocess.Popen(args, env=env, cwd=str(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                 text=True)
+    children = [subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                 **child_process_options())
                 for _ in range(2)]
     results = [child.communicate(timeout=120) for child in children]
     for child, (out, err) in zip(children, results):

@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 import pytest
+from support import child_process_options
 from support_http import DRIP_BYTES
 
 import hub
@@ -115,15 +116,10 @@ hub.download_url_to_file(sys.argv[1], sys.argv[2], hash_prefix=sys.argv[3], resu
 
 
 def test_two_processes_resuming_the_same_file(server, tmp_path, helpers):
-    import core
-
     url = server.add("/d.bin", DATA)
     dst = tmp_path / "cache" / "d.bin"
-    env = dict(os.environ)
-    root = os.path.dirname(os.path.dirname(os.path.abspath(core.__file__)))
-    env["PYTHONPATH"] = os.pathsep.join([root] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
     args = [sys.executable, "-c", _CHILD, url, str(dst), SHA]
-    children = [subprocess.Popen(args, env=env, cwd=str(tmp_path), stderr=subprocess.PIPE, text=True)
+    children = [subprocess.Popen(args, stderr=subprocess.PIPE, text=True, **child_process_options())
                 for _ in range(2)]
     for child in children:  # the .part file is locked: one writes it at a time, both end with the file
         assert child.wait(timeout=120) == 0, child.stderr.read()

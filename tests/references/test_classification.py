@@ -68,6 +68,24 @@ def test_resume_continues_bit_for_bit(train, tmp_path):
     assert _read_log(straight) == _read_log(split)
 
 
+def test_tensorboard_event_files_hold_the_logged_epochs(train, tmp_path):
+    pytest.importorskip("tensorboard")
+    from tensorboard.backend.event_processing import event_accumulator
+    tiny = [a for a in TINY if a != "--no-tensorboard"]
+    run_script(train, *tiny, "--epochs", 1, "--output-dir", tmp_path)
+    run_script(train, *tiny, "--epochs", 2, "--output-dir", tmp_path, "--resume", tmp_path / "checkpoint.pth")
+    log_dir = tmp_path / "tensorboard"
+    assert [f for f in os.listdir(log_dir) if f.startswith("events.out.tfevents.")]
+    events = event_accumulator.EventAccumulator(str(log_dir), size_guidance={event_accumulator.SCALARS: 0})
+    events.Reload()
+    rows = _read_log(tmp_path)
+    assert {"epoch/train_loss", "epoch/test_acc1", "epoch/lr"} <= set(events.Tags()["scalars"])
+    for name in ("train_loss", "test_acc1", "test_acc5", "lr"):
+        scalars = events.Scalars(f"epoch/{name}")
+        assert [s.step for s in scalars] == [0, 1], name  # the resumed run continues the same series
+        assert [s.value for s in scalars] == pytest.approx([float(row[name]) for row in rows], rel=1e-6), name
+
+
 def test_test_only_evaluates_a_checkpoint(train, tmp_path):
     run_script(train, *TINY, "--epochs", 1, "--output-dir", tmp_path)
     trained = core.load(str(tmp_path / "checkpoint.pth"))

@@ -462,6 +462,31 @@ def test_shapes_targets_consistent():
     assert "Task: classification" in repr(cls)
 
 
+def test_shapes_radius_range_and_upright_shapes():
+    default = D.Shapes(task="detection", size=12, image_size=64, seed=5)
+    big = D.Shapes(task="detection", size=12, image_size=64, seed=5, radius=(0.25, 0.3))
+    upright = D.Shapes(task="detection", size=12, image_size=64, seed=5, rotate=False)
+    squares = 0
+    for i in range(12):
+        for _, _, _, r, _, _ in big._layout(i)[1]:
+            assert 0.25 * 64 <= r <= 0.3 * 64
+        turned, straight = default._layout(i), upright._layout(i)
+        # the same draws, only the angles are zero
+        assert [p[:4] + p[5:] for p in turned[1]] == [p[:4] + p[5:] for p in straight[1]]
+        assert all(p[4] == 0.0 for p in straight[1])
+        _, target = upright[i]
+        for label, mask in zip(target["labels"].tolist(), target["masks"].numpy()):
+            if label == 2:  # an axis-aligned square fills its box
+                squares += 1
+                ys, xs = np.nonzero(mask)
+                assert mask[ys.min():ys.max() + 1, xs.min():xs.max() + 1].all()
+    assert squares > 0
+    with pytest.raises(ValueError, match="radius"):
+        D.Shapes(radius=(0.3, 0.2))
+    with pytest.raises(ValueError, match="radius"):
+        D.Shapes(radius=(0.1, 0.6))
+
+
 def test_shapes_in_a_dataloader():
     from core.utils.data import DataLoader
 

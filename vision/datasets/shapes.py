@@ -88,11 +88,15 @@ class Shapes(VisionDataset):
               "segmentation" -> (image, PIL "P" mask of class ids 0..3).
         max_shapes: at most this many shapes per image (detection / segmentation); at least one.
         seed: selects the dataset; the same (seed, split, index) always gives the same sample.
+        radius: (min, max) circumradius as fractions of the smaller image side; default (0.08, 0.35)
+            for one shape per image, (0.08, 0.22) for several; never under 3 pixels.
+        rotate: rotate squares and triangles by a random angle (False: squares axis-aligned,
+            triangles pointing up); the other draws are the same either way.
     """
     classes = ["circle", "square", "triangle"]
 
     def __init__(self, split="train", size=1000, image_size=64, task="classification", max_shapes=3, seed=0,
-                 transform=None, target_transform=None, transforms=None):
+                 transform=None, target_transform=None, transforms=None, radius=None, rotate=True):
         super().__init__(None, transforms, transform, target_transform)
         self.split = verify_str_arg(split, "split", tuple(_SPLITS))
         self.task = verify_str_arg(task, "task", ("classification", "detection", "segmentation"))
@@ -106,6 +110,10 @@ class Shapes(VisionDataset):
         self.image_size = tuple(int(s) for s in image_size)
         self.max_shapes = int(max_shapes)
         self.seed = int(seed)
+        if radius is not None and not (len(radius) == 2 and 0 < radius[0] <= radius[1] <= 0.5):
+            raise ValueError(f"Shapes: radius must be (min, max) fractions with 0 < min <= max <= 0.5, got {radius}")
+        self.radius = None if radius is None else (float(radius[0]), float(radius[1]))
+        self.rotate = bool(rotate)
         self.class_to_idx = {c: i for i, c in enumerate(self.classes)}
 
     def __len__(self):
@@ -121,7 +129,9 @@ class Shapes(VisionDataset):
         background = rng.color()
         wanted = 1 if self.task == "classification" else rng.randint(1, self.max_shapes + 1)
         small = min(h, w)
-        r_min, r_max = max(3.0, 0.08 * small), (0.35 if wanted == 1 else 0.22) * small
+        low, high = self.radius or (0.08, 0.35 if wanted == 1 else 0.22)
+        r_min = max(3.0, low * small)
+        r_max = max(r_min, high * small)
         placed = []
         for _ in range(40 * wanted):
             if len(placed) == wanted:
@@ -129,7 +139,9 @@ class Shapes(VisionDataset):
             kind = rng.randint(0, 3)
             r = rng.uniform(r_min, r_max)
             cx, cy = rng.uniform(r + 1, w - r - 1), rng.uniform(r + 1, h - r - 1)
-            angle = rng.uniform(0, 2 * math.pi)
+            angle = rng.uniform(0, 2 * math.pi)  # drawn either way, so the later draws stay the same
+            if not self.rotate:
+                angle = 0.0
             color = rng.color()
             # keep shapes apart (2 px gap) and visible against the background
             if any(math.hypot(cx - px, cy - py) < r + pr + 2 for _, px, py, pr, _, _ in placed):

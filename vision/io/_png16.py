@@ -18,6 +18,11 @@ class PNGError(ValueError):
     """Malformed or truncated PNG data."""
 
 
+class PNGSizeError(PNGError):
+    """A header declaring more than its data can hold or the decode budget allows; the message
+    names the input and the field."""
+
+
 def read_chunks(data):
     """[(type, payload)] of a PNG byte string, CRCs verified, up to IEND."""
     if data[:8] != SIGNATURE:
@@ -89,15 +94,16 @@ def _unfilter(raw, width, height, bpp):
     return out
 
 
-def _filtered_size(width, height, bpp, interlace):
-    """Bytes of the filtered scanlines (a filter byte per row) the header promises."""
+def _filtered_size(width, height, bits, interlace):
+    """Bytes of the filtered scanlines (a filter byte per row) the header promises, at `bits`
+    bits per pixel (rows are padded to whole bytes)."""
     if not interlace:
-        return height * (width * bpp + 1)
+        return height * ((width * bits + 7) // 8 + 1)
     total = 0
     for x0, y0, dx, dy in _ADAM7:
         pw, ph = -(-(width - x0) // dx), -(-(height - y0) // dy)
         if pw > 0 and ph > 0:
-            total += ph * (pw * bpp + 1)
+            total += ph * ((pw * bits + 7) // 8 + 1)
     return total
 
 
@@ -106,24 +112,37 @@ def _check_declared_size(width, height, expected, compressed, where):
     if width == 0 or height == 0 or width > 2**31 - 1 or height > 2**31 - 1:
         raise PNGError(f"{where}: IHDR declares an invalid size {width}x{height}")
     if expected > compressed * 1032 + 1024:  # deflate's largest ratio is 1032:1
-        raise PNGError(f"{where}: IHDR declares {width}x{height} ({expected} bytes of image data), more than "
-                       f"its {compressed} bytes of IDAT can hold")
+        raise PNGSizeError(f"{where}: IHDR declares {width}x{height} ({expected} bytes of image data), more than "
+                           f"its {compressed} bytes of IDAT can hold")
     message = over_budget(expected, where, f"IHDR ({width}x{height})")
     if message:
-        raise PNGError(message)
+        raise PNGSizeError(message)
+
+
+def check_declared_size(data, where="the PNG data", chunks=None):
+    """Bytes of filtered image data the IHDR of a PNG (any bit depth and colour type)
+    promises, after checking them against its IDAT bytes and the decode budget. `chunks`:
+    read_chunks(data) when the caller has them."""
+    chunks = read_chunks(data) if chunks is None else chunks
+    width, height, depth, ctype, interlace = header(data)
+    samples = 1 if ctype == 3 else _CHANNELS.get(ctype)  # a palette index is one sample
+    if samples is None or depth not in (1, 2, 4, 8, 16):
+        raise PNGError(f"invalid colour type {ctype} or bit depth {depth}")
+    expected = _filtered_size(width, height, samples * depth, interlace)
+    _check_declared_size(width, height, expected, sum(len(p) for t, p in chunks if t == b"IDAT"), where)
+    return expected
 
 
 def decode(data, where="the PNG data"):
     """A 16-bit PNG -> uint16 array (H, W, C); `where` names the input in errors."""
-    chunks = read_chunks(data)
     width, height, depth, ctype, interlace = header(data)
     if depth != 16 or ctype not in _CHANNELS:
         raise PNGError(f"_png16 decodes 16-bit gray/RGB(A) only, got depth {depth} colour type {ctype}")
     channels = _CHANNELS[ctype]
     bpp = 2 * channels
+    chunks = read_chunks(data)
+    expected = check_declared_size(data, where, chunks)
     idat = b"".join(p for t, p in chunks if t == b"IDAT")
-    expected = _filtered_size(width, height, bpp, interlace)
-    _check_declared_size(width, height, expected, len(idat), where)
     # Inflate no further than the header's size: a bomb stops there, not at the memory's end.
     inflater = zlib.decompressobj()
     try:

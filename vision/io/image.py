@@ -14,6 +14,7 @@ import numpy as np
 from PIL import Image, UnidentifiedImageError
 
 import core
+from core._budget import over_budget
 from hub._atomic import atomic_write_bytes
 from vision.io import _png16
 
@@ -99,6 +100,14 @@ def write_file(filename, data):
 
 # ---------------------------------------------------------------- decoding
 
+def _check_budget(op, img, fmt):
+    """The pixels an opened (not yet decoded) image declares must fit the decode budget."""
+    width, height = img.size
+    message = over_budget(width * height * len(img.getbands()), f"{op}()", f"the {fmt} header ({width}x{height})")
+    if message:
+        raise RuntimeError(message)
+
+
 def _open_pil(op, raw, fmt):
     """A fully loaded PIL image, or RuntimeError for corrupt / truncated / foreign data."""
     try:
@@ -107,6 +116,7 @@ def _open_pil(op, raw, fmt):
             img = Image.open(_pyio.BytesIO(raw))
             if img.format != fmt:
                 raise RuntimeError(f"{op}(): content is not {fmt.lower()} (found {img.format})")
+            _check_budget(op, img, fmt)
             img.load()
     except RuntimeError:
         raise
@@ -157,18 +167,14 @@ def decode_png(input, mode=ImageReadMode.UNCHANGED):
         raise RuntimeError("decode_png(): content is not png")
     try:
         _, _, depth, _, _ = _png16.header(raw)
+        # Pillow decodes some truncated files without complaint: check the chunks (and sizes) first.
+        _png16.check_declared_size(raw, "decode_png()")
+        if depth == 16:
+            return _to_chw_tensor(_convert_16bit(_png16.decode(raw, "decode_png()"), mode).astype(np.int32))
+    except _png16.PNGSizeError as e:
+        raise RuntimeError(str(e)) from None
     except _png16.PNGError as e:
         raise RuntimeError(f"decode_png(): corrupt or truncated PNG data: {e}") from None
-    try:  # Pillow decodes some truncated files without complaint: check the chunks first
-        _png16.read_chunks(raw)
-    except _png16.PNGError as e:
-        raise RuntimeError(f"decode_png(): corrupt or truncated PNG data: {e}") from None
-    if depth == 16:
-        try:
-            arr = _png16.decode(raw, "decode_png()")
-        except _png16.PNGError as e:
-            raise RuntimeError(f"decode_png(): corrupt or truncated PNG data: {e}") from None
-        return _to_chw_tensor(_convert_16bit(arr, mode).astype(np.int32))
     img = _open_pil("decode_png", raw, "PNG")
     return _to_chw_tensor(_convert_pil(img, mode))
 
@@ -196,8 +202,12 @@ def decode_image(input, mode=ImageReadMode.UNCHANGED):
 
 
 def read_image(path, mode=ImageReadMode.UNCHANGED):
-    """decode_image(read_file(path), mode)."""
-    return decode_image(read_file(path), mode)
+    """decode_image(read_file(path), mode); a decoding error names the file."""
+    data = read_file(path)
+    try:
+        return decode_image(data, mode)
+    except RuntimeError as e:
+        raise RuntimeError(f"read_image(): {os.fspath(path)!r}: {e}") from None
 
 
 # ---------------------------------------------------------------- encoding

@@ -1,13 +1,18 @@
 """MobileNetV2 (Sandler et al. 2018), module names and init as torchvision 0.9's mobilenetv2.py."""
 import core
 from core import nn
+from vision.models._api import classification_weights, handle_weights, weights_enum
 from vision.models._utils import _make_divisible, load_pretrained
 
-__all__ = ["MobileNetV2", "mobilenet_v2"]
+__all__ = ["MobileNetV2", "MobileNet_V2_Weights", "mobilenet_v2"]
 
 model_urls = {
     "mobilenet_v2": "https://download.pytorch.org/models/mobilenet_v2-b0353104.pth",
 }
+
+MobileNet_V2_Weights = weights_enum("MobileNet_V2_Weights", {
+    "IMAGENET1K_V1": classification_weights(model_urls["mobilenet_v2"], 3504872, 71.878, 90.286,
+                                            "https://github.com/pytorch/vision/tree/main/references/classification#mobilenetv2")}, "IMAGENET1K_V1")
 
 
 class ConvBNActivation(nn.Sequential):
@@ -143,6 +148,7 @@ def _init_weights(model):
             nn.init.zeros_(m.bias)
 
 
+@handle_weights(MobileNet_V2_Weights)
 def mobilenet_v2(pretrained=False, progress=True, **kwargs):
     """MobileNetV2, following
     `"MobileNetV2: Inverted Residuals and Linear Bottlenecks" <https://arxiv.org/abs/1801.04381>`_.

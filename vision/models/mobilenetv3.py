@@ -5,15 +5,24 @@ from functools import partial
 import core
 from core import nn
 from core.nn import functional as F
+from vision.models._api import classification_weights, handle_weights, weights_enum
 from vision.models._utils import _make_divisible, load_pretrained
 from vision.models.mobilenetv2 import ConvBNActivation, _init_weights
 
-__all__ = ["MobileNetV3", "mobilenet_v3_large", "mobilenet_v3_small"]
+__all__ = ["MobileNetV3", "MobileNet_V3_Large_Weights", "MobileNet_V3_Small_Weights", "mobilenet_v3_large",
+           "mobilenet_v3_small"]
 
 model_urls = {
     "mobilenet_v3_large": "https://download.pytorch.org/models/mobilenet_v3_large-8738ca79.pth",
     "mobilenet_v3_small": "https://download.pytorch.org/models/mobilenet_v3_small-047dcff4.pth",
 }
+
+MobileNet_V3_Large_Weights = weights_enum("MobileNet_V3_Large_Weights", {
+    "IMAGENET1K_V1": classification_weights(model_urls["mobilenet_v3_large"], 5483032, 74.042, 91.340,
+                                            "https://github.com/pytorch/vision/tree/main/references/classification#mobilenetv3-large--small")}, "IMAGENET1K_V1")
+MobileNet_V3_Small_Weights = weights_enum("MobileNet_V3_Small_Weights", {
+    "IMAGENET1K_V1": classification_weights(model_urls["mobilenet_v3_small"], 2542856, 67.668, 87.402,
+                                            "https://github.com/pytorch/vision/tree/main/references/classification#mobilenetv3-large--small")}, "IMAGENET1K_V1")
 
 
 class SqueezeExcitation(nn.Module):
@@ -195,6 +204,7 @@ def _mobilenet_v3_model(arch, inverted_residual_setting, last_channel, pretraine
     return model
 
 
+@handle_weights(MobileNet_V3_Large_Weights)
 def mobilenet_v3_large(pretrained=False, progress=True, **kwargs):
     """MobileNetV3-Large, following
     `"Searching for MobileNetV3" <https://arxiv.org/abs/1905.02244>`_.
@@ -211,6 +221,7 @@ def mobilenet_v3_large(pretrained=False, progress=True, **kwargs):
     return _mobilenet_v3_model(arch, inverted_residual_setting, last_channel, pretrained, progress, **kwargs)
 
 
+@handle_weights(MobileNet_V3_Small_Weights)
 def mobilenet_v3_small(pretrained=False, progress=True, **kwargs):
     """MobileNetV3-Small, following
     `"Searching for MobileNetV3" <https://arxiv.org/abs/1905.02244>`_.

@@ -1,9 +1,12 @@
 """ResNet (He et al. 2016), ResNeXt and Wide ResNet, module names and init as torchvision 0.9's resnet.py."""
 import core
 from core import nn
+from vision.models._api import handle_weights, imagenet1k_v1_enum
 from vision.models._utils import load_pretrained
 
-__all__ = ["ResNet", "resnet18", "resnet34", "resnet50", "resnet101", "resnet152", "resnext50_32x4d",
+__all__ = ["ResNet", "ResNet18_Weights", "ResNet34_Weights", "ResNet50_Weights", "ResNet101_Weights",
+           "ResNet152_Weights", "ResNeXt50_32X4D_Weights", "ResNeXt101_32X8D_Weights", "Wide_ResNet50_2_Weights",
+           "Wide_ResNet101_2_Weights", "resnet18", "resnet34", "resnet50", "resnet101", "resnet152", "resnext50_32x4d",
            "resnext101_32x8d", "wide_resnet50_2", "wide_resnet101_2"]
 
 _BASE = "https://download.pytorch.org/models/"
@@ -18,6 +21,29 @@ model_urls = {
     "wide_resnet50_2": _BASE + "wide_resnet50_2-95faca4d.pth",
     "wide_resnet101_2": _BASE + "wide_resnet101_2-32ee1156.pth",
 }
+
+# torchvision's IMAGENET1K_V1 facts of each checkpoint: (weights enum, num_params, acc@1, acc@5).
+_WEIGHTS_META = {
+    "resnet18": ("ResNet18_Weights", 11689512, 69.758, 89.078),
+    "resnet34": ("ResNet34_Weights", 21797672, 73.314, 91.420),
+    "resnet50": ("ResNet50_Weights", 25557032, 76.130, 92.862),
+    "resnet101": ("ResNet101_Weights", 44549160, 77.374, 93.546),
+    "resnet152": ("ResNet152_Weights", 60192808, 78.312, 94.046),
+    "resnext50_32x4d": ("ResNeXt50_32X4D_Weights", 25028904, 77.618, 93.698),
+    "resnext101_32x8d": ("ResNeXt101_32X8D_Weights", 88791336, 79.312, 94.526),
+    "wide_resnet50_2": ("Wide_ResNet50_2_Weights", 68883240, 78.468, 94.086),
+    "wide_resnet101_2": ("Wide_ResNet101_2_Weights", 126886696, 78.848, 94.284),
+}
+
+
+def _weights_enum(arch):
+    name, num_params, acc1, acc5 = _WEIGHTS_META[arch]
+    recipe = "https://github.com/pytorch/vision/tree/main/references/classification#resnet"
+    return imagenet1k_v1_enum(name, model_urls[arch], num_params, acc1, acc5, recipe)
+
+
+(ResNet18_Weights, ResNet34_Weights, ResNet50_Weights, ResNet101_Weights, ResNet152_Weights, ResNeXt50_32X4D_Weights,
+ ResNeXt101_32X8D_Weights, Wide_ResNet50_2_Weights, Wide_ResNet101_2_Weights) = map(_weights_enum, _WEIGHTS_META)
 
 
 def conv3x3(in_planes, out_planes, stride=1, groups=1, dilation=1):
@@ -177,6 +203,7 @@ def _resnet(arch, block, layers, pretrained, progress, **kwargs):
     return model
 
 
+@handle_weights(ResNet18_Weights)
 def resnet18(pretrained=False, progress=True, **kwargs):
     """ResNet-18, following
     `"Deep Residual Learning for Image Recognition" <https://arxiv.org/pdf/1512.03385.pdf>`_.
@@ -187,6 +214,7 @@ def resnet18(pretrained=False, progress=True, **kwargs):
     return _resnet("resnet18", BasicBlock, [2, 2, 2, 2], pretrained, progress, **kwargs)
 
 
+@handle_weights(ResNet34_Weights)
 def resnet34(pretrained=False, progress=True, **kwargs):
     """ResNet-34, following
     `"Deep Residual Learning for Image Recognition" <https://arxiv.org/pdf/1512.03385.pdf>`_.
@@ -197,6 +225,7 @@ def resnet34(pretrained=False, progress=True, **kwargs):
     return _resnet("resnet34", BasicBlock, [3, 4, 6, 3], pretrained, progress, **kwargs)
 
 
+@handle_weights(ResNet50_Weights)
 def resnet50(pretrained=False, progress=True, **kwargs):
     """ResNet-50, following
     `"Deep Residual Learning for Image Recognition" <https://arxiv.org/pdf/1512.03385.pdf>`_.
@@ -207,6 +236,7 @@ def resnet50(pretrained=False, progress=True, **kwargs):
     return _resnet("resnet50", Bottleneck, [3, 4, 6, 3], pretrained, progress, **kwargs)
 
 
+@handle_weights(ResNet101_Weights)
 def resnet101(pretrained=False, progress=True, **kwargs):
     """ResNet-101, following
     `"Deep Residual Learning for Image Recognition" <https://arxiv.org/pdf/1512.03385.pdf>`_.
@@ -217,6 +247,7 @@ def resnet101(pretrained=False, progress=True, **kwargs):
     return _resnet("resnet101", Bottleneck, [3, 4, 23, 3], pretrained, progress, **kwargs)
 
 
+@handle_weights(ResNet152_Weights)
 def resnet152(pretrained=False, progress=True, **kwargs):
     """ResNet-152, following
     `"Deep Residual Learning for Image Recognition" <https://arxiv.org/pdf/1512.03385.pdf>`_.
@@ -227,6 +258,7 @@ def resnet152(pretrained=False, progress=True, **kwargs):
     return _resnet("resnet152", Bottleneck, [3, 8, 36, 3], pretrained, progress, **kwargs)
 
 
+@handle_weights(ResNeXt50_32X4D_Weights)
 def resnext50_32x4d(pretrained=False, progress=True, **kwargs):
     """ResNeXt-50 32x4d, following
     `"Aggregated Residual Transformation for Deep Neural Networks" <https://arxiv.org/pdf/1611.05431.pdf>`_.
@@ -239,6 +271,7 @@ def resnext50_32x4d(pretrained=False, progress=True, **kwargs):
     return _resnet("resnext50_32x4d", Bottleneck, [3, 4, 6, 3], pretrained, progress, **kwargs)
 
 
+@handle_weights(ResNeXt101_32X8D_Weights)
 def resnext101_32x8d(pretrained=False, progress=True, **kwargs):
     """ResNeXt-101 32x8d, following
     `"Aggregated Residual Transformation for Deep Neural Networks" <https://arxiv.org/pdf/1611.05431.pdf>`_.
@@ -251,6 +284,7 @@ def resnext101_32x8d(pretrained=False, progress=True, **kwargs):
     return _resnet("resnext101_32x8d", Bottleneck, [3, 4, 23, 3], pretrained, progress, **kwargs)
 
 
+@handle_weights(Wide_ResNet50_2_Weights)
 def wide_resnet50_2(pretrained=False, progress=True, **kwargs):
     """Wide ResNet-50-2, following
     `"Wide Residual Networks" <https://arxiv.org/pdf/1605.07146.pdf>`_.
@@ -266,6 +300,7 @@ def wide_resnet50_2(pretrained=False, progress=True, **kwargs):
     return _resnet("wide_resnet50_2", Bottleneck, [3, 4, 6, 3], pretrained, progress, **kwargs)
 
 
+@handle_weights(Wide_ResNet101_2_Weights)
 def wide_resnet101_2(pretrained=False, progress=True, **kwargs):
     """Wide ResNet-101-2, following
     `"Wide Residual Networks" <https://arxiv.org/pdf/1605.07146.pdf>`_.

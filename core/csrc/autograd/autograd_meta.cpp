@@ -1,6 +1,7 @@
 #include "autograd/autograd_meta.h"
 
 #include "autograd/accumulate_grad.h"
+#include "autograd/grad_mode.h"
 #include "autograd/views.h"
 
 namespace tz::autograd {
@@ -30,10 +31,14 @@ void set_requires_grad(const Tensor& t, bool requires_grad) {
     fail(ErrorKind::Runtime, "requires_grad_(): you can only change requires_grad flags of leaf "
          "variables. If you want to use a computed variable in a subgraph that doesn't require "
          "differentiation use var_no_grad = var.detach().");
-  if (requires_grad)
+  if (requires_grad) {
     TZ_CHECK(is_floating(t.dtype()) || is_complex(t.dtype()), Runtime,
              "requires_grad_(): only Tensors of floating point and complex dtype can require "
              "gradients (got ", dtype_name(t.dtype()), ")");
+    TZ_CHECK(!t.is_inference() || InferenceMode::is_enabled(), Runtime,
+             "requires_grad_(): Setting requires_grad=True on inference tensor outside InferenceMode "
+             "is not allowed.");
+  }
   m.requires_grad = requires_grad;
 }
 

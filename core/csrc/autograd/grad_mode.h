@@ -13,6 +13,11 @@ struct InferenceMode {
   static void set_enabled(bool enabled);
 };
 
+class Tensor;
+// Raises (PyTorch's words, naming `op`) when `self`, about to be written in place, is an
+// inference tensor and inference mode is off: autograd could not trust its version then.
+void check_inplace_allowed(const Tensor& self, const char* op);
+
 // Anomaly mode is process-wide, like PyTorch's.
 struct AnomalyMode {
   static bool is_enabled();

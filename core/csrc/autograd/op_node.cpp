@@ -219,6 +219,7 @@ bool view_of_grad_requiring_base(const Tensor& t) {
 
 Value call_with_autograd(const Op& op, Stack& args) {
   const bool inplace = op.schema.inplace();
+  if (inplace && args[0].is_tensor()) check_inplace_allowed(args[0].tensor(), op.schema.name.c_str());
   if (!GradMode::is_enabled() || !any_requires_grad(args)) {
     if (inplace && GradMode::is_enabled() && view_of_grad_requiring_base(args[0].tensor()))
       return record_inplace_on_view(op, args);

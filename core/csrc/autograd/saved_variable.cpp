@@ -5,6 +5,8 @@ namespace tz {
 SavedVariable::SavedVariable(const Tensor& t, bool is_output) {
   none_ = !t.defined();
   if (none_) return;
+  TZ_CHECK(!t.is_inference(), Runtime, "Inference tensors cannot be saved for backward. To work "
+           "around you can make a clone to get a normal tensor and use it in autograd.");
   saved_version_ = t.version();
   is_output_ = is_output;
   if (is_output) {

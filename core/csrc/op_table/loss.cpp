@@ -1,5 +1,6 @@
 // Op-table entries of the loss family (core.nn.functional's losses build on these).
 #include "ops/loss.h"
+#include "derivatives/loss.h"
 #include "op_table/util.h"
 
 namespace tz {
@@ -49,6 +50,28 @@ const OpDef kLossOps[] = {
                                 a[6].int_list());
      },
      "", "target weight", &nll_loss_backward_grad},
+    // Elementwise losses: one node each (MseLossBackward0 ...), as PyTorch records them; internal
+    // like torch._C._nn's, core.nn.functional calls them.
+    {"mse_loss(Tensor self, Tensor target, int reduction=1) -> Tensor", kInternal, N::Unsupported,
+     OP { return mse_loss(a[0].tensor(), a[1].tensor(), a[2].to_int()); }, "", "self target", &grad::mse_loss},
+    {"smooth_l1_loss(Tensor self, Tensor target, int reduction=1, float beta=1.0) -> Tensor", kInternal,
+     N::Unsupported, OP { return smooth_l1_loss(a[0].tensor(), a[1].tensor(), a[2].to_int(), a[3].to_double()); },
+     "", "self target", &grad::smooth_l1_loss},
+    {"huber_loss(Tensor self, Tensor target, int reduction=1, float delta=1.0) -> Tensor", kInternal,
+     N::Unsupported, OP { return huber_loss(a[0].tensor(), a[1].tensor(), a[2].to_int(), a[3].to_double()); },
+     "", "self target", &grad::huber_loss},
+    {"soft_margin_loss(Tensor self, Tensor target, int reduction=1) -> Tensor", kInternal, N::Unsupported,
+     OP { return soft_margin_loss(a[0].tensor(), a[1].tensor(), a[2].to_int()); }, "", "self target",
+     &grad::soft_margin_loss},
+    {"binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=1) -> Tensor", kInternal,
+     N::Unsupported, OP { return binary_cross_entropy(a[0].tensor(), a[1].tensor(), opt(a[2]), a[3].to_int()); },
+     "", "self target weight", &grad::binary_cross_entropy},
+    {"binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, "
+     "int reduction=1) -> Tensor", kInternal, N::Unsupported,
+     OP {
+       return binary_cross_entropy_with_logits(a[0].tensor(), a[1].tensor(), opt(a[2]), opt(a[3]), a[4].to_int());
+     },
+     "", "self target weight pos_weight", &grad::binary_cross_entropy_with_logits},
     // The gradient follows PyTorch's (see ctc_loss_backward): right once it passes log_softmax.
     {"_ctc_loss(Tensor log_probs, Tensor targets, int[] input_lengths, int[] target_lengths, int blank=0, "
      "bool zero_infinity=False) -> (Tensor neg_log_likelihood, Tensor log_alpha)",

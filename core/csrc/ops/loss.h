@@ -1,5 +1,5 @@
-// Loss kernels that are not compositions of other ops: the negative log likelihood (the
-// hot half of cross_entropy) and the connectionist temporal classification loss.
+// Loss kernels: the negative log likelihood (the hot half of cross_entropy), the elementwise
+// losses PyTorch records as one node, and the connectionist temporal classification loss.
 #pragma once
 #include <optional>
 #include <utility>
@@ -23,6 +23,16 @@ std::pair<Tensor, Tensor> nll_loss_forward(const Tensor& self, const Tensor& tar
 Tensor nll_loss_backward(const Tensor& grad, const Tensor& target, const std::optional<Tensor>& weight,
                          int64_t reduction, int64_t ignore_index, const Tensor& total_weight,
                          const Shape& self_sizes);
+
+// The elementwise losses (ops/loss_pointwise.cpp): the loss of each element, then the reduction.
+Tensor mse_loss(const Tensor& self, const Tensor& target, int64_t reduction);
+Tensor smooth_l1_loss(const Tensor& self, const Tensor& target, int64_t reduction, double beta);
+Tensor huber_loss(const Tensor& self, const Tensor& target, int64_t reduction, double delta);
+Tensor soft_margin_loss(const Tensor& self, const Tensor& target, int64_t reduction);
+Tensor binary_cross_entropy(const Tensor& self, const Tensor& target, const std::optional<Tensor>& weight,
+                            int64_t reduction);
+Tensor binary_cross_entropy_with_logits(const Tensor& self, const Tensor& target, const std::optional<Tensor>& weight,
+                                        const std::optional<Tensor>& pos_weight, int64_t reduction);
 
 // log_probs (T, N, C) (or (T, C)); targets padded (N, S) or concatenated 1-D. Returns the
 // negative log likelihood per sample (N) and the forward variables log_alpha (N, T, 2S+1).

@@ -1,6 +1,8 @@
 #include "ops/reduce_engine.h"
 
 #include <algorithm>
+#include <cmath>
+#include <type_traits>
 
 #include "iter/thread_pool.h"
 #include "ops/conversion.h"
@@ -96,6 +98,38 @@ int64_t num_column_tasks(const ReduceLayout& L, int64_t numel_out) {
   return numel_out / width * ((width + kReduceTile - 1) / kReduceTile);
 }
 
+// x + x + ... (n terms): integers wrap like the repeated sum; floats round once.
+template <typename T> T repeated_sum(T x, int64_t n) {
+  if constexpr (std::is_integral_v<T>) {
+    return static_cast<T>(static_cast<uint64_t>(x) * static_cast<uint64_t>(n));
+  } else if constexpr (is_complex_v<T>) {
+    return x * static_cast<typename T::value_type>(n);
+  } else {
+    return static_cast<T>(static_cast<double>(x) * static_cast<double>(n));
+  }
+}
+
+// x * x * ... (n factors): integers and complex by squaring (integers wrap), reals by pow.
+template <typename T> T repeated_product(T x, int64_t n) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return static_cast<T>(std::pow(static_cast<double>(x), static_cast<double>(n)));
+  } else {
+    using U = std::conditional_t<std::is_integral_v<T>, uint64_t, T>;
+    U base = static_cast<U>(x), acc = static_cast<U>(1);
+    for (uint64_t k = static_cast<uint64_t>(n); k; k >>= 1) {
+      if (k & 1) acc *= base;
+      base *= base;
+    }
+    return static_cast<T>(acc);
+  }
+}
+
+template <typename T> void repeat_values(const Tensor& out, ReduceOp op, int64_t times) {
+  T* p = out.data<T>();
+  for (int64_t i = 0, n = out.numel(); i < n; ++i)
+    p[i] = op == ReduceOp::Prod ? repeated_product(p[i], times) : repeated_sum(p[i], times);
+}
+
 }  // namespace
 
 ReduceDims reduce_dims(const Tensor& t, const std::optional<IntList>& dims, bool keepdim, const char* op) {
@@ -121,9 +155,43 @@ ReduceDims reduce_dims(const Tensor& t, const std::optional<IntList>& dims, bool
   return rd;
 }
 
+std::optional<Unrepeated> unrepeat(const Tensor& in, const ReduceDims& rd) {
+  if (rd.region == 0) return std::nullopt;  // nothing is walked anyway
+  int64_t times = 1;
+  for (int64_t d = 0; d < in.dim(); ++d)
+    if (rd.reduced[d] && in.strides()[d] == 0) times *= in.sizes()[d];
+  if (times == 1) return std::nullopt;
+  Shape sizes = in.sizes();
+  for (int64_t d = 0; d < in.dim(); ++d)
+    if (rd.reduced[d] && in.strides()[d] == 0) sizes[d] = 1;
+  Unrepeated u{Tensor::view_of(in, sizes, in.strides(), in.offset()), rd, times};
+  u.rd.region /= times;
+  return u;
+}
+
+void repeat_combine(const Tensor& out, ReduceOp op, int64_t times) {
+  const bool idempotent = op == ReduceOp::Max || op == ReduceOp::Min || op == ReduceOp::AbsMax ||
+                          op == ReduceOp::AbsMin;
+  if (times == 1 || idempotent) return;
+  switch (out.dtype()) {
+    case DType::Float32: return repeat_values<float>(out, op, times);
+    case DType::Float64: return repeat_values<double>(out, op, times);
+    case DType::Int64: return repeat_values<int64_t>(out, op, times);
+    case DType::UInt8: return repeat_values<uint8_t>(out, op, times);
+    case DType::Complex64: return repeat_values<complex64>(out, op, times);
+    case DType::Complex128: return repeat_values<complex128>(out, op, times);
+    default: fail(ErrorKind::Runtime, "reduce(): no kernel for dtype ", dtype_name(out.dtype()));
+  }
+}
+
 Tensor reduce(const Tensor& in, const ReduceDims& rd, ReduceArgs args) {
   TZ_CHECK(in.dtype() == args.dtype, Runtime, "reduce(): input dtype ", dtype_name(in.dtype()),
            " differs from the kernel dtype ", dtype_name(args.dtype));
+  if (auto u = unrepeat(in, rd)) {
+    Tensor out = reduce(u->in, u->rd, args);
+    repeat_combine(out, args.op, u->times);
+    return out;
+  }
   Tensor out = Tensor::empty(rd.keep_shape, args.dtype);
   if (rd.numel_out == 0) return out;
   Tensor src = in;

@@ -22,8 +22,22 @@ struct ReduceDims {
 // `dims` None or empty means every dim. Checks the range and repeats of dims.
 ReduceDims reduce_dims(const Tensor& t, const std::optional<IntList>& dims, bool keepdim, const char* op);
 
+// A reduced dim of stride 0 repeats one value, so it is never walked: `in` is the input with
+// such dims narrowed to size 1, `rd` its reduction (region divided by `times`), and each
+// remaining region element stands for `times` equal ones. None when no reduced dim repeats
+// (checked without copying anything: the common case costs a loop over the dims).
+struct Unrepeated {
+  Tensor in;
+  ReduceDims rd;
+  int64_t times = 1;
+};
+std::optional<Unrepeated> unrepeat(const Tensor& in, const ReduceDims& rd);
+// out[i] <- `op`'s combination of `times` copies of out[i]: x * times for the sums (integers
+// wrap as repeated addition would), x ^ times for Prod, x for max and min.
+void repeat_combine(const Tensor& out, ReduceOp op, int64_t times);
+
 // A contiguous tensor of shape rd.keep_shape and dtype args.dtype holding the reduction of
-// `in` (whose dtype must be args.dtype).
+// `in` (whose dtype must be args.dtype). Stride-0 reduced dims are not walked (unrepeat).
 Tensor reduce(const Tensor& in, const ReduceDims& rd, ReduceArgs args);
 
 // Values (dtype of `in`: Int64, Float32 or Float64) and int64 indices of the max (min) along

@@ -19,10 +19,16 @@ void check_plain(const Tensor& t, const char* op) {
   TZ_CHECK(!is_quantized(t.dtype()), NotImplemented, op, "(): not supported for quantized tensors");
 }
 
-// Runs reduction `op` over `t` converted to `compute`.
+// Runs reduction `op` over `t` converted to `via` (when given) and then to `compute`. The
+// stride-0 reduced dims are dropped before converting, so an expanded input is never copied.
 Tensor run(const Tensor& t, const ReduceDims& rd, ReduceOp op, DType compute, double p = 0,
-           const void* center = nullptr) {
-  Tensor in = to_dtype(t, compute);
+           const void* center = nullptr, std::optional<DType> via = std::nullopt) {
+  if (auto u = unrepeat(t, rd)) {
+    Tensor r = run(u->in, u->rd, op, compute, p, center, via);
+    repeat_combine(r, op, u->times);
+    return r;
+  }
+  Tensor in = to_dtype(via ? to_dtype(t, *via) : t, compute);
   return reduce(in, rd, ReduceArgs{op, compute, p, center});
 }
 
@@ -65,13 +71,12 @@ Tensor sum_like(ReduceOp op, const Tensor& t, const OptDims& dim, bool keepdim,
   check_plain(t, name);
   ReduceDims rd = reduce_dims(t, dim, keepdim, name);
   DType out = sum_result_dtype(t.dtype(), dtype);
-  Tensor src = dtype ? to_dtype(t, *dtype) : t;
   DType ct = sum_compute_dtype(out);
   if (op == ReduceOp::NanSum) {
     TZ_CHECK(!is_complex(ct), Runtime, name, "(): nansum on CPU does not support complex inputs");
     if (!is_floating(ct)) op = ReduceOp::Sum;
   }
-  return finish(run(src, rd, op, ct), rd, out);
+  return finish(run(t, rd, op, ct, 0, nullptr, dtype), rd, out);
 }
 
 // max/min compute in uint8 (bool too), int64, float32 or float64.
@@ -81,8 +86,9 @@ DType minmax_compute_dtype(DType t) {
   return compute_dtype(t);
 }
 
-Tensor minmax_input(const Tensor& t, DType compute) {
-  return t.dtype() == DType::Bool ? reinterpret_dtype(t, DType::UInt8) : to_dtype(t, compute);
+// Bool is reduced as its bytes.
+Tensor minmax_input(const Tensor& t) {
+  return t.dtype() == DType::Bool ? reinterpret_dtype(t, DType::UInt8) : t;
 }
 
 // Arg reductions compute in int64, float32 or float64.
@@ -122,11 +128,19 @@ IntList explicit_dims(const Tensor& t, const OptDims& dim) {
   return out;
 }
 
-// (sum of squared deviations, mean) of a real float32/float64 tensor, keep shapes.
-std::pair<Tensor, Tensor> sq_dev_and_mean(const Tensor& in, const ReduceDims& rd) {
-  Tensor mean = reduce(in, rd, ReduceArgs{ReduceOp::Sum, in.dtype()});
+// (sum of squared deviations, mean) of a real tensor computed in `compute` (float32 or
+// float64), keep shapes. A repeated (stride-0) value adds nothing to the mean and its
+// deviations count `times` over: a constant region has the mean of its value and ssd 0.
+std::pair<Tensor, Tensor> sq_dev_and_mean(const Tensor& t, const ReduceDims& rd, DType compute) {
+  if (auto u = unrepeat(t, rd)) {
+    auto [ssd, mean] = sq_dev_and_mean(u->in, u->rd, compute);
+    repeat_combine(ssd, ReduceOp::SqDevSum, u->times);
+    return {ssd, mean};
+  }
+  Tensor in = to_dtype(t, compute);
+  Tensor mean = reduce(in, rd, ReduceArgs{ReduceOp::Sum, compute});
   divide_by(mean, static_cast<double>(rd.region));
-  Tensor ssd = reduce(in, rd, ReduceArgs{ReduceOp::SqDevSum, in.dtype(), 0, mean.raw_data()});
+  Tensor ssd = reduce(in, rd, ReduceArgs{ReduceOp::SqDevSum, compute, 0, mean.raw_data()});
   return {ssd, mean};
 }
 
@@ -151,8 +165,11 @@ Tensor mean(const Tensor& t, const OptDims& dim, bool keepdim, std::optional<DTy
   }
   ReduceDims rd = reduce_dims(t, dim, keepdim, "mean");
   DType out = dtype.value_or(t.dtype());
-  Tensor s = run(t, rd, ReduceOp::Sum, compute_dtype(out));
-  divide_by(s, static_cast<double>(rd.region));
+  // The mean of the distinct values: a repeated (stride-0) value is its own mean.
+  const auto u = unrepeat(t, rd);
+  const ReduceDims& distinct = u ? u->rd : rd;
+  Tensor s = run(u ? u->in : t, distinct, ReduceOp::Sum, compute_dtype(out));
+  divide_by(s, static_cast<double>(distinct.region));
   return finish(s, rd, out);
 }
 
@@ -160,8 +177,7 @@ Tensor prod(const Tensor& t, std::optional<int64_t> dim, bool keepdim, std::opti
   check_plain(t, "prod");
   ReduceDims rd = reduce_dims(t, dim ? OptDims(IntList{*dim}) : std::nullopt, keepdim, "prod");
   DType out = sum_result_dtype(t.dtype(), dtype);
-  Tensor src = dtype ? to_dtype(t, *dtype) : t;
-  return finish(run(src, rd, ReduceOp::Prod, sum_compute_dtype(out)), rd, out);
+  return finish(run(t, rd, ReduceOp::Prod, sum_compute_dtype(out), 0, nullptr, dtype), rd, out);
 }
 
 Tensor max_all(const Tensor& t, bool is_max) {
@@ -170,9 +186,7 @@ Tensor max_all(const Tensor& t, bool is_max) {
   check_not_complex(t, name, is_max ? "max_all" : "min_all");
   ReduceDims rd = reduce_dims(t, std::nullopt, false, name);
   check_nonempty_dims(t, rd, true, name);
-  DType ct = minmax_compute_dtype(t.dtype());
-  Tensor in = minmax_input(t, ct);
-  Tensor r = reduce(in, rd, ReduceArgs{is_max ? ReduceOp::Max : ReduceOp::Min, ct});
+  Tensor r = run(minmax_input(t), rd, is_max ? ReduceOp::Max : ReduceOp::Min, minmax_compute_dtype(t.dtype()));
   return finish(r, rd, t.dtype());
 }
 
@@ -182,9 +196,7 @@ Tensor amax(const Tensor& t, const IntList& dim, bool keepdim, bool is_max) {
   check_not_complex(t, name, is_max ? "max_values_cpu" : "min_values_cpu");
   ReduceDims rd = reduce_dims(t, dim, keepdim, name);
   check_nonempty_dims(t, rd, dim.empty(), name);
-  DType ct = minmax_compute_dtype(t.dtype());
-  Tensor in = minmax_input(t, ct);
-  Tensor r = reduce(in, rd, ReduceArgs{is_max ? ReduceOp::Max : ReduceOp::Min, ct});
+  Tensor r = run(minmax_input(t), rd, is_max ? ReduceOp::Max : ReduceOp::Min, minmax_compute_dtype(t.dtype()));
   return finish(r, rd, t.dtype());
 }
 
@@ -196,7 +208,9 @@ std::pair<Tensor, Tensor> max_dim(const Tensor& t, int64_t dim, bool keepdim, bo
   check_nonempty_dims(t, rd, false, name);
   if (t.dim() == 0) return {clone(t), zeros({}, DType::Int64)};
   const int64_t d = wrap_dim(dim, t.dim(), name);
-  Tensor in = to_dtype(t, arg_compute_dtype(t.dtype()));
+  // A stride-0 dim repeats one value: its first element is the answer (unrepeat keeps it).
+  const auto u = unrepeat(t, rd);
+  Tensor in = to_dtype(u ? u->in : t, arg_compute_dtype(t.dtype()));
   auto [values, indices] = arg_reduce(in, d, is_max);
   return {to_dtype(reshaped(values, rd.out_shape), t.dtype()), reshaped(indices, rd.out_shape)};
 }
@@ -208,13 +222,20 @@ Tensor argmax(const Tensor& t, std::optional<int64_t> dim, bool keepdim, bool is
   TZ_CHECK(t.dtype() != DType::Bool, Runtime, name, "(): does not support bool input");
   ReduceDims rd = reduce_dims(t, dim ? OptDims(IntList{*dim}) : std::nullopt, keepdim, name);
   check_nonempty_dims(t, rd, !dim, name, true);
-  Tensor in = to_dtype(t, arg_compute_dtype(t.dtype()));
   if (t.dim() == 0) return zeros({}, DType::Int64);
+  // Stride-0 dims repeat one value: the first occurrence lies at their index 0 (unrepeat).
+  const auto u = unrepeat(t, rd);
+  Tensor in = to_dtype(u ? u->in : t, arg_compute_dtype(t.dtype()));
   if (!dim) {
-    // Index into the flattened (row-major) tensor.
+    // Index into the flattened (row-major) tensor, mapped back to t's own flat index.
     Tensor flat = reshape(contiguous(in), {in.numel()});
-    Tensor idx = arg_reduce(flat, 0, is_max).second;
-    return reshaped(idx, keepdim ? Shape(t.dim(), 1) : Shape{});
+    int64_t k = *arg_reduce(flat, 0, is_max).second.data<int64_t>(), index = 0, step = 1;
+    for (int64_t d = t.dim() - 1; d >= 0; --d) {
+      index += k % in.sizes()[d] * step;
+      k /= in.sizes()[d];
+      step *= t.sizes()[d];
+    }
+    return full(keepdim ? Shape(t.dim(), 1) : Shape{}, Scalar(index), DType::Int64);
   }
   return reshaped(arg_reduce(in, wrap_dim(*dim, t.dim(), name), is_max).second, rd.out_shape);
 }
@@ -238,7 +259,7 @@ std::pair<Tensor, Tensor> var_mean(const Tensor& t, const OptDims& dim, double c
     Tensor t1 = at_least_1d(t);
     Tensor real = complex_as_real(t1);
     ReduceDims rdr = reduce_dims(real, explicit_dims(t1, dim), true, name);
-    auto [ssd, m] = sq_dev_and_mean(real, rdr);
+    auto [ssd, m] = sq_dev_and_mean(real, rdr, real.dtype());
     var = Tensor::empty(rd.keep_shape, real.dtype());
     TZ_DISPATCH_FLOATING(real.dtype(), name, [&] {
       const scalar_t* s = ssd.data<scalar_t>();
@@ -247,8 +268,7 @@ std::pair<Tensor, Tensor> var_mean(const Tensor& t, const OptDims& dim, double c
     });
     mean = real_as_complex(m);
   } else {
-    Tensor in = to_dtype(t, compute_dtype(t.dtype()));
-    std::tie(var, mean) = sq_dev_and_mean(in, rd);
+    std::tie(var, mean) = sq_dev_and_mean(t, rd, compute_dtype(t.dtype()));
     update_floats(var, [dof](auto x, int64_t) { return x / dof; });
   }
   if (take_sqrt) update_floats(var, [](auto x, int64_t) { return std::sqrt(x); });
@@ -273,12 +293,12 @@ Tensor norm(const Tensor& t, double p, const OptDims& dim, bool keepdim, std::op
     if (p == 2) {
       // |z|^2 = re^2 + im^2: the 2-norm of the real view over the dims and the pair dim.
       dims.push_back(src1.dim());
-      Tensor r = reduce(real, reduce_dims(real, dims, true, "norm"), ReduceArgs{ReduceOp::SqSum, real.dtype()});
+      Tensor r = run(real, reduce_dims(real, dims, true, "norm"), ReduceOp::SqSum, real.dtype());
       update_floats(r, [](auto x, int64_t) { return std::sqrt(x); });
       return finish(r, rd, real.dtype());
     }
-    Tensor mag = reduce(real, reduce_dims(real, IntList{src1.dim()}, false, "norm"),
-                        ReduceArgs{ReduceOp::SqSum, real.dtype()});
+    Tensor mag = run(real, reduce_dims(real, IntList{src1.dim()}, false, "norm"), ReduceOp::SqSum,
+                     real.dtype());
     update_floats(mag, [](auto x, int64_t) { return std::sqrt(x); });
     return norm(reshaped(mag, src.sizes()), p, dim, keepdim, std::nullopt);
   }
@@ -318,11 +338,14 @@ Tensor logsumexp(const Tensor& t, const IntList& dim, bool keepdim) {
   DType out = is_integral(t.dtype(), true) ? default_float_dtype() : t.dtype();
   TZ_CHECK(is_floating(out), Runtime, "logsumexp(): not implemented for '", scalar_type_name(out), "'");
   DType ct = compute_dtype(out);
-  Tensor in = to_dtype(t, ct);
+  const auto u = unrepeat(t, rd);
+  const ReduceDims& distinct = u ? u->rd : rd;
+  Tensor in = to_dtype(u ? u->in : t, ct);
   // Shift by the max so exp never overflows; infinite maxima shift by 0 instead.
-  Tensor shift = reduce(in, rd, ReduceArgs{ReduceOp::Max, ct});
+  Tensor shift = reduce(in, distinct, ReduceArgs{ReduceOp::Max, ct});
   update_floats(shift, [](auto x, int64_t) { return std::isinf(x) ? decltype(x)(0) : x; });
-  Tensor s = reduce(in, rd, ReduceArgs{ReduceOp::ExpDevSum, ct, 0, shift.raw_data()});
+  Tensor s = reduce(in, distinct, ReduceArgs{ReduceOp::ExpDevSum, ct, 0, shift.raw_data()});
+  if (u) repeat_combine(s, ReduceOp::ExpDevSum, u->times);
   TZ_DISPATCH_FLOATING(ct, "logsumexp", [&] {
     const scalar_t* c = shift.data<scalar_t>();
     update_floats(s, [c](auto x, int64_t i) { return std::log(x) + c[i]; });
@@ -335,8 +358,8 @@ Tensor all_any(const Tensor& t, const OptDims& dim, bool keepdim, bool is_all) {
   const char* name = is_all ? "all" : "any";
   check_plain(t, name);
   ReduceDims rd = reduce_dims(t, dim, keepdim, name);
-  Tensor in = t.dtype() == DType::UInt8 ? t : reinterpret_dtype(to_dtype(t, DType::Bool), DType::UInt8);
-  Tensor r = reduce(in, rd, ReduceArgs{is_all ? ReduceOp::Min : ReduceOp::Max, DType::UInt8});
+  std::optional<DType> via = t.dtype() == DType::UInt8 ? std::nullopt : std::optional<DType>(DType::Bool);
+  Tensor r = run(t, rd, is_all ? ReduceOp::Min : ReduceOp::Max, DType::UInt8, 0, nullptr, via);
   Tensor truth = to_dtype(reshaped(r, rd.out_shape), DType::Bool);
   return t.dtype() == DType::UInt8 ? to_dtype(truth, DType::UInt8) : truth;
 }
@@ -348,8 +371,7 @@ Tensor any(const Tensor& t, const OptDims& dim, bool keepdim) { return all_any(t
 Tensor count_nonzero(const Tensor& t, const OptDims& dim) {
   check_plain(t, "count_nonzero");
   ReduceDims rd = reduce_dims(t, dim, false, "count_nonzero");
-  Tensor ones = to_dtype(to_dtype(t, DType::Bool), DType::Int64);
-  return finish(reduce(ones, rd, ReduceArgs{ReduceOp::Sum, DType::Int64}), rd, DType::Int64);
+  return finish(run(t, rd, ReduceOp::Sum, DType::Int64, 0, nullptr, DType::Bool), rd, DType::Int64);
 }
 
 }  // namespace tz

@@ -36,10 +36,14 @@ void parse_saves(Op& op) {
   }
 }
 
-// "log_softmax" + overload 0 -> "LogSoftmaxBackward0"
+// "log_softmax" + overload 0 -> "LogSoftmaxBackward0"; as in PyTorch, a "_forward" suffix is
+// dropped ("_nll_loss_forward" -> "NllLossBackward0").
 std::string node_name(const Op& op) {
   std::string base = op.schema.name, out;
   if (!base.empty() && base.back() == '_') base.pop_back();
+  const std::string forward = "_forward";
+  if (base.size() > forward.size() && base.compare(base.size() - forward.size(), forward.size(), forward) == 0)
+    base.resize(base.size() - forward.size());
   bool upper = true;
   for (char c : base) {
     if (c == '_') {

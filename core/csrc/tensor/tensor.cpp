@@ -7,6 +7,13 @@
 
 namespace tz {
 
+namespace {
+thread_local bool t_inference_tensors = false;
+}  // namespace
+
+bool making_inference_tensors() { return t_inference_tensors; }
+void set_making_inference_tensors(bool enabled) { t_inference_tensors = enabled; }
+
 TensorImpl::TensorImpl(StoragePtr storage_, Shape sizes_, Shape strides_, int64_t offset_,
                        DType dtype_, std::shared_ptr<VersionCounter> version_)
     : storage(std::move(storage_)), sizes(std::move(sizes_)), strides(std::move(strides_)),

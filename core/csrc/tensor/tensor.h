@@ -20,9 +20,16 @@ using DimNames = std::vector<std::optional<std::string>>;
 struct AutogradMeta;  // owned by the autograd layer
 struct Quantizer;     // owned by the quantization layer
 
-// Shared by a tensor and all its views; bumped by every in-place write.
+// Whether tensors made now (on this thread) are inference tensors: autograd's inference
+// mode sets it (InferenceMode in autograd/grad_mode.h is the interface).
+bool making_inference_tensors();
+void set_making_inference_tensors(bool enabled);
+
+// Shared by a tensor and all its views; bumped by every in-place write. `inference`: the
+// memory was made in inference mode (a view of a normal tensor stays normal).
 struct VersionCounter {
   std::atomic<uint32_t> version{0};
+  const bool inference = making_inference_tensors();
 };
 
 class TensorImpl {
@@ -82,6 +89,7 @@ class Tensor {
   bool is_same(const Tensor& other) const { return impl_ == other.impl_; }
   void bump_version() const { impl_->version->version++; }
   uint32_t version() const { return impl_->version->version.load(); }
+  bool is_inference() const { return impl_->version->inference; }
 
  private:
   std::shared_ptr<TensorImpl> impl_;

@@ -1,7 +1,6 @@
 """torch.nn.functional's activations and softmax family."""
-import warnings
-
 import core
+from core._argcheck import warn
 from core._native import _C
 
 __all__ = [
@@ -147,8 +146,8 @@ def tanh(input):
 
 
 def _get_softmax_dim(name, ndim, stacklevel):
-    warnings.warn(f"Implicit dimension choice for {name} has been deprecated. "
-                  "Change the call to include dim=X as an argument.", stacklevel=stacklevel)
+    warn(f"Implicit dimension choice for {name} has been deprecated. "
+         "Change the call to include dim=X as an argument.", stacklevel=stacklevel)
     return 0 if ndim in (0, 1, 3) else 1
 
 

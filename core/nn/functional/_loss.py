@@ -1,12 +1,14 @@
 """Loss functions (torch.nn.functional's, PyTorch 1.8 semantics; label smoothing as in 1.10).
 
-nll_loss and ctc_loss are C++ ops (core._nll_loss_forward, core._ctc_loss) with their own
-backward ops; every other loss is a composition of differentiable core ops.
+nll_loss, ctc_loss and the losses PyTorch records as one autograd node (mse_loss, smooth_l1_loss,
+huber_loss, soft_margin_loss, binary_cross_entropy[_with_logits]) are C++ ops with their own
+backward; the others are compositions of differentiable core ops, as in PyTorch.
 """
 import math
 import warnings
 
 import core
+from core._argcheck import warn
 
 __all__ = [
     "nll_loss", "cross_entropy", "binary_cross_entropy", "binary_cross_entropy_with_logits",
@@ -17,6 +19,7 @@ __all__ = [
 ]
 
 _REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
+_nn = core._C._internal  # the loss ops PyTorch keeps in torch._C._nn
 
 
 def _legacy_get_string(size_average, reduce, emit_warning=True):
@@ -135,12 +138,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
                          f"input size ({input.shape}) is deprecated. Please ensure they have the same size.")
     if bool(((input < 0) | (input > 1)).any()):
         raise RuntimeError("binary_cross_entropy(): all elements of input should be between 0 and 1")
-    # log clamped at -100 like PyTorch, so that 0 * log(0) stays finite.
-    loss = -(target * core.clamp_min(core.log(input), -100.0)
-             + (1 - target) * core.clamp_min(core.log(1 - input), -100.0))
-    if weight is not None:
-        loss = loss * weight
-    return _reduce(loss, reduction)
+    return _nn["binary_cross_entropy"](input, target, weight, _reduction_enum(reduction))
 
 
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,
@@ -150,14 +148,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     if target.shape != input.shape:
         raise ValueError(f"binary_cross_entropy_with_logits(): Target size ({target.shape}) must be the same as "
                          f"input size ({input.shape})")
-    # (1 - t) x + lw * log(1 + exp(-x)), lw = 1 + (pos_weight - 1) t
-    softplus = -_logsigmoid(input)
-    if pos_weight is not None:
-        softplus = softplus * ((pos_weight - 1) * target + 1)
-    loss = (1 - target) * input + softplus
-    if weight is not None:
-        loss = loss * weight
-    return _reduce(loss, reduction)
+    return _nn["binary_cross_entropy_with_logits"](input, target, weight, pos_weight, _reduction_enum(reduction))
 
 
 def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
@@ -223,16 +214,16 @@ def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduct
 
 def _broadcast_warning(name, input, target):
     if target.shape != input.shape:
-        warnings.warn(f"Using a target size ({target.shape}) that is different to the input size ({input.shape}). "
-                      "This will likely lead to incorrect results due to broadcasting. "
-                      "Please ensure they have the same size.", stacklevel=3)
+        warn(f"Using a target size ({target.shape}) that is different to the input size ({input.shape}). "
+             "This will likely lead to incorrect results due to broadcasting. "
+             "Please ensure they have the same size.", stacklevel=3)
 
 
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     reduction = _reduction(size_average, reduce, reduction)
     _check_tensor("mse_loss", input=input, target=target)
     _broadcast_warning("mse_loss", input, target)
-    return _reduce(core.square(input - target), reduction)
+    return _nn["mse_loss"](input, target, _reduction_enum(reduction))
 
 
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
@@ -246,21 +237,13 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
     reduction = _reduction(size_average, reduce, reduction)
     _check_tensor("smooth_l1_loss", input=input, target=target)
     _broadcast_warning("smooth_l1_loss", input, target)
-    if beta < 0:
-        raise RuntimeError("smooth_l1_loss(): smooth_l1_loss does not support negative values for beta.")
-    z = core.abs(input - target)
-    if beta == 0:
-        return _reduce(z, reduction)
-    return _reduce(core.where(z < beta, 0.5 * z * z / beta, z - 0.5 * beta), reduction)
+    return _nn["smooth_l1_loss"](input, target, _reduction_enum(reduction), beta)
 
 
 def huber_loss(input, target, reduction="mean", delta=1.0):
     _check_tensor("huber_loss", input=input, target=target)
     _broadcast_warning("huber_loss", input, target)
-    if delta <= 0:
-        raise RuntimeError("huber_loss(): huber_loss does not support non-positive values for delta.")
-    z = core.abs(input - target)
-    return _reduce(core.where(z < delta, 0.5 * z * z, delta * (z - 0.5 * delta)), reduction)
+    return _nn["huber_loss"](input, target, _reduction_enum(reduction), delta)
 
 
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
@@ -338,7 +321,7 @@ def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=No
 def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     reduction = _reduction(size_average, reduce, reduction)
     _check_tensor("soft_margin_loss", input=input, target=target)
-    return _reduce(core.log1p(core.exp(-input * target)), reduction)
+    return _nn["soft_margin_loss"](input, target, _reduction_enum(reduction))
 
 
 def cosine_embedding_loss(input1, input2, target, margin=0.0, size_average=None, reduce=None, reduction="mean"):

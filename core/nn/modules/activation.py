@@ -1,8 +1,10 @@
-"""torch.nn's activation modules (MultiheadAttention lives with the attention family)."""
+"""torch.nn's activation modules, and MultiheadAttention (where torch.nn keeps it)."""
 import warnings
 
 import core
 from core.nn import functional as F
+from core.nn import init
+from core.nn.modules.linear import NonDynamicallyQuantizableLinear
 from core.nn.modules.module import Module
 from core.nn.parameter import Parameter
 
@@ -10,7 +12,7 @@ __all__ = [
     "Threshold", "ReLU", "Hardtanh", "ReLU6", "Sigmoid", "Tanh", "SiLU", "Mish", "Hardswish",
     "Hardsigmoid", "ELU", "CELU", "SELU", "GLU", "GELU", "Hardshrink", "LeakyReLU", "LogSigmoid",
     "Softplus", "Softshrink", "PReLU", "Softsign", "Tanhshrink", "Softmin", "Softmax", "Softmax2d",
-    "LogSoftmax",
+    "LogSoftmax", "MultiheadAttention",
 ]
 
 
@@ -262,3 +264,71 @@ class Softmax2d(Module):
     def forward(self, input):
         assert input.dim() == 4, "Softmax2d requires a 4D tensor as input"
         return F.softmax(input, 1, _stacklevel=5)
+
+
+class MultiheadAttention(Module):
+    __constants__ = ["batch_first"]
+
+    def __init__(self, embed_dim, num_heads, dropout=0.0, bias=True, add_bias_kv=False, add_zero_attn=False,
+                 kdim=None, vdim=None, batch_first=False):
+        super().__init__()
+        self.embed_dim = embed_dim
+        self.kdim = kdim if kdim is not None else embed_dim
+        self.vdim = vdim if vdim is not None else embed_dim
+        self._qkv_same_embed_dim = self.kdim == embed_dim and self.vdim == embed_dim
+        self.num_heads = num_heads
+        self.dropout = dropout
+        self.batch_first = batch_first
+        self.head_dim = embed_dim // num_heads
+        if self.head_dim * num_heads != embed_dim:
+            raise AssertionError("embed_dim must be divisible by num_heads")
+        if not self._qkv_same_embed_dim:
+            self.q_proj_weight = Parameter(core.empty((embed_dim, embed_dim)))
+            self.k_proj_weight = Parameter(core.empty((embed_dim, self.kdim)))
+            self.v_proj_weight = Parameter(core.empty((embed_dim, self.vdim)))
+            self.register_parameter("in_proj_weight", None)
+        else:
+            self.in_proj_weight = Parameter(core.empty((3 * embed_dim, embed_dim)))
+            self.register_parameter("q_proj_weight", None)
+            self.register_parameter("k_proj_weight", None)
+            self.register_parameter("v_proj_weight", None)
+        if bias:
+            self.in_proj_bias = Parameter(core.empty((3 * embed_dim,)))
+        else:
+            self.register_parameter("in_proj_bias", None)
+        self.out_proj = NonDynamicallyQuantizableLinear(embed_dim, embed_dim, bias=bias)
+        if add_bias_kv:
+            self.bias_k = Parameter(core.empty((1, 1, embed_dim)))
+            self.bias_v = Parameter(core.empty((1, 1, embed_dim)))
+        else:
+            self.bias_k = self.bias_v = None
+        self.add_zero_attn = add_zero_attn
+        self._reset_parameters()
+
+    def _reset_parameters(self):
+        if self._qkv_same_embed_dim:
+            init.xavier_uniform_(self.in_proj_weight)
+        else:
+            init.xavier_uniform_(self.q_proj_weight)
+            init.xavier_uniform_(self.k_proj_weight)
+            init.xavier_uniform_(self.v_proj_weight)
+        if self.in_proj_bias is not None:
+            init.constant_(self.in_proj_bias, 0.0)
+            init.constant_(self.out_proj.bias, 0.0)
+        if self.bias_k is not None:
+            init.xavier_normal_(self.bias_k)
+        if self.bias_v is not None:
+            init.xavier_normal_(self.bias_v)
+
+    def forward(self, query, key, value, key_padding_mask=None, need_weights=True, attn_mask=None):
+        if self.batch_first and query.dim() == 3:
+            query, key, value = (x.transpose(1, 0) for x in (query, key, value))
+        out, weights = F.multi_head_attention_forward(
+            query, key, value, self.embed_dim, self.num_heads, self.in_proj_weight, self.in_proj_bias,
+            self.bias_k, self.bias_v, self.add_zero_attn, self.dropout, self.out_proj.weight, self.out_proj.bias,
+            training=self.training, key_padding_mask=key_padding_mask, need_weights=need_weights,
+            attn_mask=attn_mask, use_separate_proj_weight=not self._qkv_same_embed_dim,
+            q_proj_weight=self.q_proj_weight, k_proj_weight=self.k_proj_weight, v_proj_weight=self.v_proj_weight)
+        if self.batch_first and query.dim() == 3:
+            out = out.transpose(1, 0)
+        return out, weights

@@ -7,7 +7,7 @@ from core.nn.functional._linear import bilinear, linear
 from core.nn.modules.module import Module
 from core.nn.parameter import Parameter
 
-__all__ = ["Identity", "Linear", "Bilinear"]
+__all__ = ["Identity", "Linear", "Bilinear", "NonDynamicallyQuantizableLinear"]
 
 _empty = _C._functions["empty"]
 
@@ -89,3 +89,7 @@ class Bilinear(Module):
     def extra_repr(self):
         return (f"in1_features={self.in1_features}, in2_features={self.in2_features}, "
                 f"out_features={self.out_features}, bias={self.bias is not None}")
+
+
+class NonDynamicallyQuantizableLinear(Linear):
+    """out_proj's class in torch (a plain Linear that quantization leaves alone)."""

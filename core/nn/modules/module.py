@@ -480,8 +480,9 @@ class Module:
             p.requires_grad_(requires_grad)
         return self
 
-    def zero_grad(self, set_to_none=False):
-        """Zeroes every parameter's .grad (or sets it to None with set_to_none=True)."""
+    def zero_grad(self, set_to_none=True):
+        """Sets every parameter's .grad to None (PyTorch 2.x's default), or zeroes it in place
+        with set_to_none=False."""
         for p in self.parameters():
             grad = p.grad
             if grad is not None:

@@ -163,7 +163,7 @@ def worker_loop(iterable, dataset, auto_collation, collate_fn, drop_last, base_s
 
 def _run(fetcher, index, number, arena, iterable, worker_id, where):
     try:
-        return number, BATCH, arena.pack(fetcher.fetch(index))
+        batch = fetcher.fetch(index)
     except StopIteration:
         arena.discard()
         if iterable:
@@ -172,3 +172,10 @@ def _run(fetcher, index, number, arena, iterable, worker_id, where):
     except Exception:
         arena.discard()
         return number, ERROR, ExceptionWrapper(where=where)
+    try:
+        return number, BATCH, arena.pack(batch)
+    except Exception as e:  # pickle cannot carry it (a lambda, a lock, an open file), or no shared memory
+        arena.discard()
+        error = RuntimeError(f"the batch cannot be sent to the main process ({type(e).__name__}: {e}); a dataset's "
+                             "items and collate_fn's result must be picklable")
+        return number, ERROR, ExceptionWrapper((RuntimeError, error, e.__traceback__), where=where)

@@ -153,8 +153,7 @@ class DataLoader(Generic[T_co]):
     def _get_iterator(self):
         if self.num_workers == 0:
             return _SingleProcessDataLoaderIter(self)
-        self.check_worker_number_rationality()
-        return _MultiProcessingDataLoaderIter(self)
+        return _MultiProcessingDataLoaderIter(self)  # the worker count was checked once, in __init__
 
     def __iter__(self):
         if self.persistent_workers and self.num_workers > 0:

@@ -326,9 +326,9 @@ def test_train_eval_requires_grad_zero_grad():
     m.requires_grad_()
     m(core.ones(1, 3)).sum().backward()
     grad = m.w.grad
-    m.zero_grad()  # PyTorch 1.8 default: zero in place
+    m.zero_grad(set_to_none=False)  # PyTorch 1.8's default: zero in place
     assert m.w.grad is grad and grad.abs().sum().item() == 0
-    m.zero_grad(set_to_none=True)
+    m.zero_grad()  # PyTorch 2.x's default: set_to_none=True
     assert all(p.grad is None for p in m.parameters())
 
 

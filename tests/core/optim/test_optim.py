@@ -239,9 +239,9 @@ def test_zero_grad():
     opt = optim.SGD([p], lr=0.1)
     (p * p).sum().backward()
     g = p.grad
-    opt.zero_grad()  # torch 1.8 default: zero the existing gradient
+    opt.zero_grad(set_to_none=False)  # torch 1.8's default: zero the existing gradient
     assert p.grad is g and p.grad.tolist() == [0.0, 0.0]
-    opt.zero_grad(set_to_none=True)
+    opt.zero_grad()  # PyTorch 2.x's default: set_to_none=True
     assert p.grad is None
     opt.zero_grad()  # no gradient: nothing to do
 

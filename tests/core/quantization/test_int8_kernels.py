@@ -1,13 +1,12 @@
 """The int8 kernels against numpy references (exact), and every SIMD build (baseline = the
 scalar int32 reference, AVX2, AVX-512, AVX-512 VNNI) bit-identical to the baseline."""
 import json
-import os
-import sys
 
 import numpy as np
 import pytest
 
 import core
+from support import run_with_capability
 from tests.core.quantization import qref
 
 _Q = core._C._quantized
@@ -179,11 +178,7 @@ LEVELS = ["baseline", "avx2", "avx512", "avx512vnni"]
 
 
 def _run(cap):
-    import subprocess
-    env = dict(os.environ, TENSORZOO_CPU_CAPABILITY=cap)
-    res = subprocess.run([sys.executable, "-c", _ISA_SCRIPT], env=env, capture_output=True, text=True, timeout=300)
-    assert res.returncode == 0, res.stderr
-    return json.loads(res.stdout)
+    return json.loads(run_with_capability(_ISA_SCRIPT, cap, timeout=300))
 
 
 def test_every_simd_build_is_bit_identical_to_the_scalar_reference():

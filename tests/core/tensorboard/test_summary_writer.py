@@ -14,6 +14,7 @@ import pytest
 import core
 import core.nn as nn
 from core.utils.tensorboard._record import read_records
+from support import child_process_options
 
 pytest.importorskip("tensorboard")
 from tensorboard.backend.event_processing import event_accumulator as ea
@@ -278,8 +279,8 @@ WRITER_SCRIPT = textwrap.dedent("""
 
 
 def test_a_killed_writer_leaves_a_readable_file(tmp_path):
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.getcwd()] + sys.path))
-    child = subprocess.Popen([sys.executable, "-c", WRITER_SCRIPT, str(tmp_path)], stdout=subprocess.PIPE, env=env)
+    child = subprocess.Popen([sys.executable, "-c", WRITER_SCRIPT, str(tmp_path)], stdout=subprocess.PIPE,
+                             **child_process_options())
     try:
         assert child.stdout.readline() == b"ready\n"
     finally:

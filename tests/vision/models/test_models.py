@@ -66,7 +66,8 @@ def test_builders_exported():
     from vision.models import mobilenet
 
     assert set(mobilenet.__all__) == {"MobileNetV2", "mobilenet_v2", "MobileNetV3", "mobilenet_v3_large",
-                                      "mobilenet_v3_small"}
+                                      "mobilenet_v3_small", "MobileNet_V2_Weights", "MobileNet_V3_Large_Weights",
+                                      "MobileNet_V3_Small_Weights"}
     assert mobilenet.mobilenet_v3_large is mobilenetv3.mobilenet_v3_large
     assert mobilenetv2._make_divisible(37.5, 8) == 40 and mobilenetv2.ConvBNReLU is mobilenetv2.ConvBNActivation
 

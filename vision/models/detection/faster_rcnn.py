@@ -1,8 +1,12 @@
 """Faster R-CNN (Ren et al. 2015) with the FPN backbones of torchvision 0.9."""
 from core import nn
 from core.nn import functional as F
+from vision.models._api import Weights, handle_weights, weights_enum
 from vision.models._utils import load_pretrained
+from vision.models.detection._meta import COCO_CATEGORIES
 from vision.models.detection._utils import overwrite_eps
+from vision.models.mobilenetv3 import MobileNet_V3_Large_Weights
+from vision.models.resnet import ResNet50_Weights
 from vision.models.detection.anchor_utils import AnchorGenerator
 from vision.models.detection.backbone_utils import _validate_trainable_layers, mobilenet_backbone, resnet_fpn_backbone
 from vision.models.detection.generalized_rcnn import GeneralizedRCNN
@@ -11,8 +15,9 @@ from vision.models.detection.rpn import RegionProposalNetwork, RPNHead
 from vision.models.detection.transform import GeneralizedRCNNTransform
 from vision.ops.poolers import MultiScaleRoIAlign
 
-__all__ = ["FasterRCNN", "fasterrcnn_resnet50_fpn", "fasterrcnn_mobilenet_v3_large_320_fpn",
-           "fasterrcnn_mobilenet_v3_large_fpn"]
+__all__ = ["FasterRCNN", "FasterRCNN_ResNet50_FPN_Weights", "FasterRCNN_MobileNet_V3_Large_FPN_Weights",
+           "FasterRCNN_MobileNet_V3_Large_320_FPN_Weights", "fasterrcnn_resnet50_fpn",
+           "fasterrcnn_mobilenet_v3_large_320_fpn", "fasterrcnn_mobilenet_v3_large_fpn"]
 
 _BASE = "https://download.pytorch.org/models/"
 model_urls = {
@@ -20,6 +25,34 @@ model_urls = {
     "fasterrcnn_mobilenet_v3_large_320_fpn_coco": _BASE + "fasterrcnn_mobilenet_v3_large_320_fpn-907ea3f9.pth",
     "fasterrcnn_mobilenet_v3_large_fpn_coco": _BASE + "fasterrcnn_mobilenet_v3_large_fpn-fb6a3cc7.pth",
 }
+
+
+def _object_detection(**kwargs):
+    from vision.transforms._presets import ObjectDetection  # imported on use: transforms load later
+
+    return ObjectDetection(**kwargs)
+
+
+def _coco_weights(name, arch, num_params, box_map, recipe):
+    meta = {"categories": COCO_CATEGORIES, "num_params": num_params, "min_size": (1, 1), "recipe": recipe,
+            "_metrics": {"COCO-val2017": {"box_map": box_map}}}
+    return weights_enum(name, {"COCO_V1": Weights(model_urls[arch], _object_detection, meta)}, "COCO_V1")
+
+
+FasterRCNN_ResNet50_FPN_Weights = _coco_weights(
+    "FasterRCNN_ResNet50_FPN_Weights", "fasterrcnn_resnet50_fpn_coco", 41755286, 37.0,
+    "https://github.com/pytorch/vision/tree/main/references/detection#faster-r-cnn-resnet-50-fpn")
+FasterRCNN_MobileNet_V3_Large_FPN_Weights = _coco_weights(
+    "FasterRCNN_MobileNet_V3_Large_FPN_Weights", "fasterrcnn_mobilenet_v3_large_fpn_coco", 19386354, 32.8,
+    "https://github.com/pytorch/vision/tree/main/references/detection#faster-r-cnn-mobilenetv3-large-fpn")
+FasterRCNN_MobileNet_V3_Large_320_FPN_Weights = _coco_weights(
+    "FasterRCNN_MobileNet_V3_Large_320_FPN_Weights", "fasterrcnn_mobilenet_v3_large_320_fpn_coco", 19386354, 22.8,
+    "https://github.com/pytorch/vision/tree/main/references/detection#faster-r-cnn-mobilenetv3-large-320-fpn")
+
+
+def _backbone_keyword(weights_cls):
+    # torchvision 0.13's weights_backbone= is 0.9's pretrained_backbone=
+    return {"weights_backbone": ("pretrained_backbone", weights_cls)}
 
 
 class FasterRCNN(GeneralizedRCNN):
@@ -115,6 +148,7 @@ class FastRCNNPredictor(nn.Module):
         return self.cls_score(x), self.bbox_pred(x)
 
 
+@handle_weights(FasterRCNN_ResNet50_FPN_Weights, extra=_backbone_keyword(ResNet50_Weights))
 def fasterrcnn_resnet50_fpn(pretrained=False, progress=True, num_classes=91, pretrained_backbone=True,
                             trainable_backbone_layers=None, **kwargs):
     """Faster R-CNN with a ResNet-50-FPN backbone (COCO box AP 37.0 with pretrained=True)."""
@@ -147,6 +181,7 @@ def _fasterrcnn_mobilenet_v3_large_fpn(weights_name, pretrained=False, progress=
     return model
 
 
+@handle_weights(FasterRCNN_MobileNet_V3_Large_320_FPN_Weights, extra=_backbone_keyword(MobileNet_V3_Large_Weights))
 def fasterrcnn_mobilenet_v3_large_320_fpn(pretrained=False, progress=True, num_classes=91, pretrained_backbone=True,
                                           trainable_backbone_layers=None, **kwargs):
     """Faster R-CNN with a MobileNetV3-Large FPN backbone tuned for low resolution (320 px,
@@ -160,6 +195,7 @@ def fasterrcnn_mobilenet_v3_large_320_fpn(pretrained=False, progress=True, num_c
                                               **{**defaults, **kwargs})
 
 
+@handle_weights(FasterRCNN_MobileNet_V3_Large_FPN_Weights, extra=_backbone_keyword(MobileNet_V3_Large_Weights))
 def fasterrcnn_mobilenet_v3_large_fpn(pretrained=False, progress=True, num_classes=91, pretrained_backbone=True,
                                       trainable_backbone_layers=None, **kwargs):
     """Faster R-CNN with a MobileNetV3-Large FPN backbone (COCO box AP 32.8 with pretrained=True)."""

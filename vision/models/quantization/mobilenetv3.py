@@ -5,18 +5,26 @@ import core
 from core import nn
 from core.nn.quantized import FloatFunctional
 from core.quantization import DeQuantStub, QuantStub, fuse_modules
+from vision.models._api import classification_weights, weights_enum
 from vision.models._utils import load_pretrained
 from vision.models.mobilenetv2 import ConvBNActivation
-from vision.models.mobilenetv3 import (InvertedResidual, MobileNetV3, SqueezeExcitation,
-                                       _mobilenet_v3_conf, model_urls)
+from vision.models.mobilenetv3 import (InvertedResidual, MobileNet_V3_Large_Weights, MobileNetV3,
+                                       SqueezeExcitation, _mobilenet_v3_conf, model_urls)
 from vision.models.quantization.utils import _replace_relu
 
-__all__ = ["QuantizableMobileNetV3", "mobilenet_v3_large"]
+__all__ = ["QuantizableMobileNetV3", "MobileNet_V3_Large_QuantizedWeights", "mobilenet_v3_large"]
 
 quant_model_urls = {
     "mobilenet_v3_large_qnnpack":
         "https://download.pytorch.org/models/quantized/mobilenet_v3_large_qnnpack-5bcacf28.pth",
 }
+
+
+MobileNet_V3_Large_QuantizedWeights = weights_enum("MobileNet_V3_Large_QuantizedWeights", {
+    "IMAGENET1K_QNNPACK_V1": classification_weights(
+        quant_model_urls["mobilenet_v3_large_qnnpack"], 5483032, 73.004, 90.858,
+        "https://github.com/pytorch/vision/tree/main/references/classification#qat-mobilenetv3",
+        backend="qnnpack", unquantized=MobileNet_V3_Large_Weights.IMAGENET1K_V1)}, "IMAGENET1K_QNNPACK_V1")
 
 
 class QuantizableSqueezeExcitation(SqueezeExcitation):
@@ -85,9 +93,14 @@ def _mobilenet_v3_model(arch, inverted_residual_setting, last_channel, pretraine
     return model
 
 
-def mobilenet_v3_large(pretrained=False, progress=True, quantize=False, **kwargs):
+def mobilenet_v3_large(pretrained=False, progress=True, quantize=False, *, weights=None, **kwargs):
     """MobileNetV3-Large; with quantize=True the int8 model (weights of the official qnnpack
-    QAT checkpoint when pretrained), else the quantizable float model."""
+    QAT checkpoint when pretrained), else the quantizable float model. `weights` is a
+    MobileNet_V3_Large_QuantizedWeights member with quantize=True, else a
+    MobileNet_V3_Large_Weights member (or their names)."""
+    weights_cls = MobileNet_V3_Large_QuantizedWeights if quantize else MobileNet_V3_Large_Weights
+    if weights_cls.verify(weights) is not None:
+        pretrained = True
     arch = "mobilenet_v3_large"
     inverted_residual_setting, last_channel = _mobilenet_v3_conf(arch, kwargs)
     return _mobilenet_v3_model(arch, inverted_residual_setting, last_channel, pretrained, progress, quantize,

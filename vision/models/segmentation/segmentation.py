@@ -1,13 +1,18 @@
 """The segmentation builders of torchvision 0.9: dilated backbones (ResNet layer3/layer4 and the
 last MobileNetV3 stage trade their stride for dilation), heads, and the COCO (VOC labels) weights."""
 from vision.models import mobilenetv3, resnet
+from vision.models._api import Weights, handle_weights, weights_enum
 from vision.models._utils import IntermediateLayerGetter, load_pretrained
+from vision.models.mobilenetv3 import MobileNet_V3_Large_Weights
+from vision.models.resnet import ResNet50_Weights, ResNet101_Weights
 from vision.models.segmentation.deeplabv3 import DeepLabHead, DeepLabV3
 from vision.models.segmentation.fcn import FCN, FCNHead
 from vision.models.segmentation.lraspp import LRASPP
 
 __all__ = ["fcn_resnet50", "fcn_resnet101", "deeplabv3_resnet50", "deeplabv3_resnet101",
-           "deeplabv3_mobilenet_v3_large", "lraspp_mobilenet_v3_large"]
+           "deeplabv3_mobilenet_v3_large", "lraspp_mobilenet_v3_large", "FCN_ResNet50_Weights", "FCN_ResNet101_Weights",
+           "DeepLabV3_ResNet50_Weights", "DeepLabV3_ResNet101_Weights", "DeepLabV3_MobileNet_V3_Large_Weights",
+           "LRASPP_MobileNet_V3_Large_Weights"]
 
 _BASE = "https://download.pytorch.org/models/"
 model_urls = {
@@ -18,6 +23,41 @@ model_urls = {
     "deeplabv3_mobilenet_v3_large_coco": _BASE + "deeplabv3_mobilenet_v3_large-fc3c493d.pth",
     "lraspp_mobilenet_v3_large_coco": _BASE + "lraspp_mobilenet_v3_large-d234d4ea.pth",
 }
+
+VOC_CATEGORIES = ["__background__", "aeroplane", "bicycle", "bird", "boat", "bottle", "bus", "car", "cat", "chair",
+                  "cow", "diningtable", "dog", "horse", "motorbike", "person", "pottedplant", "sheep", "sofa", "train",
+                  "tvmonitor"]
+
+
+def _semantic_segmentation(**kwargs):
+    from vision.transforms._presets import SemanticSegmentation  # imported on use: transforms load later
+
+    return SemanticSegmentation(resize_size=520, **kwargs)
+
+
+def _voc_weights(name, arch, num_params, miou, pixel_acc):
+    meta = {"categories": VOC_CATEGORIES, "num_params": num_params, "min_size": (1, 1),
+            "recipe": "https://github.com/pytorch/vision/tree/main/references/segmentation",
+            "_metrics": {"COCO-val2017-VOC-labels": {"miou": miou, "pixel_acc": pixel_acc}}}
+    weights = Weights(model_urls[arch + "_coco"], _semantic_segmentation, meta)
+    return weights_enum(name, {"COCO_WITH_VOC_LABELS_V1": weights}, "COCO_WITH_VOC_LABELS_V1")
+
+
+# torchvision's facts of each checkpoint (parameters counted with the aux classifier the file holds).
+FCN_ResNet50_Weights = _voc_weights("FCN_ResNet50_Weights", "fcn_resnet50", 35322218, 60.5, 91.4)
+FCN_ResNet101_Weights = _voc_weights("FCN_ResNet101_Weights", "fcn_resnet101", 54314346, 63.7, 91.9)
+DeepLabV3_ResNet50_Weights = _voc_weights("DeepLabV3_ResNet50_Weights", "deeplabv3_resnet50", 42004074, 66.4, 92.4)
+DeepLabV3_ResNet101_Weights = _voc_weights("DeepLabV3_ResNet101_Weights", "deeplabv3_resnet101", 60996202, 67.4, 92.4)
+DeepLabV3_MobileNet_V3_Large_Weights = _voc_weights("DeepLabV3_MobileNet_V3_Large_Weights",
+                                                    "deeplabv3_mobilenet_v3_large", 11029328, 60.3, 91.2)
+LRASPP_MobileNet_V3_Large_Weights = _voc_weights("LRASPP_MobileNet_V3_Large_Weights", "lraspp_mobilenet_v3_large",
+                                                 3221538, 57.9, 91.2)
+
+
+def _backbone(weights_cls):
+    # torchvision 0.13's weights_backbone= is 0.9's pretrained_backbone=
+    return {"weights_backbone": ("pretrained_backbone", weights_cls)}
+
 
 _MODELS = {"deeplabv3": (DeepLabHead, DeepLabV3), "fcn": (FCNHead, FCN)}
 
@@ -93,26 +133,32 @@ _DOC = """{title}
     """
 
 
+@handle_weights(FCN_ResNet50_Weights, extra=_backbone(ResNet50_Weights))
 def fcn_resnet50(pretrained=False, progress=True, num_classes=21, aux_loss=None, **kwargs):
     return _load_model("fcn", "resnet50", pretrained, progress, num_classes, aux_loss, **kwargs)
 
 
+@handle_weights(FCN_ResNet101_Weights, extra=_backbone(ResNet101_Weights))
 def fcn_resnet101(pretrained=False, progress=True, num_classes=21, aux_loss=None, **kwargs):
     return _load_model("fcn", "resnet101", pretrained, progress, num_classes, aux_loss, **kwargs)
 
 
+@handle_weights(DeepLabV3_ResNet50_Weights, extra=_backbone(ResNet50_Weights))
 def deeplabv3_resnet50(pretrained=False, progress=True, num_classes=21, aux_loss=None, **kwargs):
     return _load_model("deeplabv3", "resnet50", pretrained, progress, num_classes, aux_loss, **kwargs)
 
 
+@handle_weights(DeepLabV3_ResNet101_Weights, extra=_backbone(ResNet101_Weights))
 def deeplabv3_resnet101(pretrained=False, progress=True, num_classes=21, aux_loss=None, **kwargs):
     return _load_model("deeplabv3", "resnet101", pretrained, progress, num_classes, aux_loss, **kwargs)
 
 
+@handle_weights(DeepLabV3_MobileNet_V3_Large_Weights, extra=_backbone(MobileNet_V3_Large_Weights))
 def deeplabv3_mobilenet_v3_large(pretrained=False, progress=True, num_classes=21, aux_loss=None, **kwargs):
     return _load_model("deeplabv3", "mobilenet_v3_large", pretrained, progress, num_classes, aux_loss, **kwargs)
 
 
+@handle_weights(LRASPP_MobileNet_V3_Large_Weights, extra=_backbone(MobileNet_V3_Large_Weights))
 def lraspp_mobilenet_v3_large(pretrained=False, progress=True, num_classes=21, **kwargs):
     """Lite R-ASPP on a dilated MobileNetV3-Large (features at output strides 8 and 16).
 

@@ -35,6 +35,13 @@ template <typename T> inline T softplus_(T x) {
 
 constexpr double kSqrt1_2 = 0.70710678118654752440;
 constexpr double kInvSqrt2Pi = 0.39894228040143267794;
+
+// The standard normal Phi(x) (and its density phi(x) when asked): exact gelu is x * Phi(x).
+inline float normal_cdf(float x, float* pdf = nullptr) { return vm::normal_cdf(x, pdf); }
+inline double normal_cdf(double x, double* pdf = nullptr) {
+  if (pdf) *pdf = std::exp(-0.5 * x * x) * kInvSqrt2Pi;
+  return 0.5 * std::erfc(-x * kSqrt1_2);
+}
 constexpr double kGeluBeta = 0.79788456080286535588;  // sqrt(2 / pi)
 constexpr double kGeluKappa = 0.044715;
 
@@ -60,7 +67,7 @@ void forward(const TensorIter& iter, ActOp op, const ActArgs& a) {
       });
     }
     case ActOp::Gelu:
-      return run_unary<T, T>(iter, [](T x) { return x * T(0.5) * (T(1) + vm::erf(x * T(kSqrt1_2))); });
+      return run_unary<T, T>(iter, [](T x) { return x * normal_cdf(x); });
     case ActOp::GeluTanh:
       return run_unary<T, T>(iter, [](T x) {
         T inner = T(kGeluBeta) * (x + T(kGeluKappa) * x * x * x);
@@ -102,8 +109,8 @@ void backward(const TensorIter& iter, ActOp op, const ActArgs& a) {
     }
     case ActOp::Gelu:
       return run_binary<T, T>(iter, [](T g, T x) {
-        T cdf = T(0.5) * (T(1) + vm::erf(x * T(kSqrt1_2)));
-        T pdf = vm::exp(T(-0.5) * x * x) * T(kInvSqrt2Pi);
+        T pdf;
+        const T cdf = normal_cdf(x, &pdf);
         return g * (cdf + x * pdf);
       });
     case ActOp::GeluTanh:

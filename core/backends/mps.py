@@ -1,0 +1,9 @@
+"""core.backends.mps: Apple's Metal backend is neither built nor available here."""
+
+
+def is_available():
+    return False
+
+
+def is_built():
+    return False

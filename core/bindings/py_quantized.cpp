@@ -99,6 +99,9 @@ void init_quantized(pyb::module_& parent) {
   m.def("max_pool2d", [](pyb::handle x, IntList kernel, IntList stride, IntList padding, IntList dilation, bool ceil) {
     return to_py(quantized_max_pool2d(tensor_arg(x, "quantized::max_pool2d"), kernel, stride, padding, dilation, ceil));
   });
+  m.def("set_engine", [](const std::string& name) {
+    set_quantized_engine(name == "qnnpack" ? QuantizedEngine::QNNPACK : QuantizedEngine::FBGEMM);
+  });
   m.def("choose_qparams", [](float lo, float hi, int64_t qmin, int64_t qmax) {
     double scale;
     int64_t zp;

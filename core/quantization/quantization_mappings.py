@@ -17,11 +17,15 @@ __all__ = ["get_default_static_quant_module_mappings", "get_default_qat_module_m
 DEFAULT_STATIC_QUANT_MODULE_MAPPINGS = {
     QuantStub: nnq.Quantize,
     DeQuantStub: nnq.DeQuantize,
+    nn.BatchNorm2d: nnq.BatchNorm2d,
     nn.Conv2d: nnq.Conv2d,
+    nn.Embedding: nnq.Embedding,
+    nn.EmbeddingBag: nnq.EmbeddingBag,
     nn.Hardswish: nnq.Hardswish,
     nn.Linear: nnq.Linear,
     nn.ReLU6: nnq.ReLU6,
     nnq.FloatFunctional: nnq.QFunctional,
+    nni.BNReLU2d: nniq.BNReLU2d,
     nni.ConvReLU2d: nniq.ConvReLU2d,
     nni.LinearReLU: nniq.LinearReLU,
     nniqat.ConvBn2d: nnq.Conv2d,
@@ -42,7 +46,13 @@ DEFAULT_QAT_MODULE_MAPPINGS = {
 }
 
 DEFAULT_DYNAMIC_QUANT_MODULE_MAPPINGS = {
+    nn.GRUCell: nnqd.GRUCell,
     nn.Linear: nnqd.Linear,
+    nn.LSTM: nnqd.LSTM,
+    nn.GRU: nnqd.GRU,
+    nn.LSTMCell: nnqd.LSTMCell,
+    nn.RNNCell: nnqd.RNNCell,
+    nn.EmbeddingBag: nnq.EmbeddingBag,
 }
 
 _INCLUDE_QCONFIG_PROPAGATE_LIST = {nn.Sequential}

@@ -8,6 +8,7 @@ import core
 from core import nn
 from core.nn import quantized as nnq
 from core.nn.intrinsic import _FusedModule
+from core.nn.intrinsic import qat as nniqat
 from core.quantization.qconfig import (default_dynamic_qconfig, float16_dynamic_qconfig,
                                        float_qparams_weight_only_qconfig)
 from core.quantization.quantization_mappings import (get_default_dynamic_quant_module_mappings,
@@ -240,8 +241,10 @@ def _convert(module, mapping=None, inplace=False, convert_custom_config_dict=Non
         module = copy.deepcopy(module)
     reassign = {}
     for name, mod in module.named_children():
-        # Fused modules are swapped as a whole; their children are not visited.
-        if not isinstance(mod, _FusedModule) and type(mod) not in custom_module_class_mapping:
+        # Fused modules (QAT conv-bn ones too, _FusedModule subclasses in PyTorch) are swapped as a
+        # whole; their children (the QAT batch norm) are not visited.
+        fused = isinstance(mod, (_FusedModule, nniqat._ConvBnNd))
+        if not fused and type(mod) not in custom_module_class_mapping:
             _convert(mod, mapping, True, convert_custom_config_dict)
         reassign[name] = swap_module(mod, mapping, custom_module_class_mapping)
     for key, value in reassign.items():

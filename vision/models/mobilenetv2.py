@@ -156,6 +156,10 @@ def mobilenet_v2(pretrained=False, progress=True, **kwargs):
     `pretrained` loads the ImageNet weights through the hub (cached, hash-checked);
     `progress` draws a download bar on stderr; other keyword arguments reach the model class.
     """
+    if kwargs.pop("quantize", False):  # hub.load("mobilenet_v2", quantize=True): the int8 model
+        from vision.models.quantization import mobilenetv2 as quantized
+
+        return quantized.mobilenet_v2(pretrained=pretrained, progress=progress, quantize=True, **kwargs)
     model = MobileNetV2(**kwargs)
     if pretrained:
         load_pretrained(model, "mobilenet_v2", model_urls, progress)

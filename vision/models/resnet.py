@@ -197,6 +197,14 @@ class ResNet(nn.Module):
 
 
 def _resnet(arch, block, layers, pretrained, progress, **kwargs):
+    if kwargs.pop("quantize", False):  # hub.load("resnet18", quantize=True): the int8 model
+        from vision.models.quantization import resnet as quantized
+
+        if not hasattr(quantized, arch):
+            raise ValueError(f"{arch} has no quantized version (resnet18, resnet50, resnext101_32x8d do)")
+        kwargs.pop("groups", None)
+        kwargs.pop("width_per_group", None)
+        return getattr(quantized, arch)(pretrained=pretrained, progress=progress, quantize=True, **kwargs)
     model = ResNet(block, layers, **kwargs)
     if pretrained:
         load_pretrained(model, arch, model_urls, progress)

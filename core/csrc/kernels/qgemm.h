@@ -37,6 +37,8 @@ struct QGemmPackedB {
 //   u8:    y = clamp(nearbyint((float(acc) + bias[n]) * mult[n]) + out_zp, lo, hi)
 //          (bias already divided by a_scale * w_scale[n]; lo = out_zp under a fused ReLU)
 //   float: y = float(acc) * mult[n] + bias[n]      (mult = a_scale * w_scale[n])
+// Per-channel arrays (colsum, b_zp, mult, bias) must be readable kQGemmBlock entries past N:
+// the output stage loads whole vectors.
 struct QGemmOutput {
   bool to_float = false;
   const float* mult = nullptr;  // (N,)

@@ -20,36 +20,53 @@ namespace tz {
 namespace TZ_CPU_CAPABILITY {
 namespace {
 
-// The output stage of row m, channels [n0, n0 + count), from its int32 dot products.
-inline void store_row(const QGemmArgs& g, int64_t m, int64_t n0, int64_t count, int32_t* acc) {
-  const int32_t* colsum = g.b.colsum + n0;
-  const int32_t a_zp = g.a_zp;
-  for (int64_t j = 0; j < count; ++j) acc[j] -= a_zp * colsum[j];
-  if (g.b_zp) {
-    const int32_t row_term = static_cast<int32_t>(g.b.K) * a_zp - g.a_rowsum[m];
-    const int32_t* b_zp = g.b_zp + n0;
-    for (int64_t j = 0; j < count; ++j) acc[j] += row_term * b_zp[j];
-  }
+// The first n (< lanes) bytes of v stored to y.
+template <typename VB> TZ_VINLINE void store_bytes(uint8_t* y, const VB& v, int64_t n) {
+#if defined(__AVX512F__)
+  _mm_mask_storeu_epi8(y, static_cast<__mmask16>((1u << n) - 1), reinterpret_cast<__m128i>(v));
+#else
+  for (int64_t i = 0; i < n; ++i) y[i] = v[i];
+#endif
+}
+
+// The output stage of row m, channels [n0, n0 + count), from its int32 dot products (which
+// already hold -a_zp * colsum), a vector of channels at a time (the per-channel arrays and
+// the tile row are padded, so every load is whole; only the stores stop at count). Clamping
+// to the integers [lo - zp, hi - zp] before rounding gives clamp(nearbyint(v) + zp, lo, hi).
+inline void store_row(const QGemmArgs& g, int64_t m, int64_t n0, int64_t count, const int32_t* tile_row) {
+  using vm::vfloat;
+  using vm::vint32;
+  constexpr int64_t L = vm::kLanes<int32_t>;
+  typedef uint8_t vbytes __attribute__((vector_size(L)));
   const QGemmOutput& o = g.out;
-  const float* mult = o.mult + n0;
-  const float* bias = o.bias ? o.bias + n0 : nullptr;
-  if (o.to_float) {
-    float* y = static_cast<float*>(o.y) + m * o.ldy + n0;
-    if (bias)
-      for (int64_t j = 0; j < count; ++j) y[j] = static_cast<float>(acc[j]) * mult[j] + bias[j];
+  const vint32 row_term = vm::splat<vint32>(g.b_zp ? static_cast<int32_t>(g.b.K) * g.a_zp - g.a_rowsum[m] : 0);
+  const vint32 zp = vm::splat<vint32>(o.out_zp);
+  const vfloat lo = vm::splat<vfloat>(static_cast<float>(o.lo - o.out_zp));
+  const vfloat hi = vm::splat<vfloat>(static_cast<float>(o.hi - o.out_zp));
+  for (int64_t j = 0; j < count; j += L) {
+    const int64_t n = std::min(L, count - j), c = n0 + j;
+    vint32 acc = vm::load(tile_row + j);
+    if (g.b_zp) acc += row_term * vm::load(g.b_zp + c);
+    const vfloat mult = vm::load(o.mult + c);
+    vfloat v = __builtin_convertvector(acc, vfloat);
+    if (o.to_float) {
+      v *= mult;
+      if (o.bias) v += vm::load(o.bias + c);
+      float* y = static_cast<float*>(o.y) + m * o.ldy + c;
+      n == L ? vm::store(y, v) : vm::store_partial(y, v, n);
+      continue;
+    }
+    if (o.bias) v += vm::load(o.bias + c);
+    v *= mult;
+    v = v < lo ? lo : v;
+    v = v > hi ? hi : v;
+    const vbytes out = __builtin_convertvector(vm::round_to_int(v) + zp, vbytes);
+    uint8_t* y = static_cast<uint8_t*>(o.y) + m * o.ldy + c;
+    if (n == L)
+      std::memcpy(y, &out, L);  // a fixed size: one vector store
     else
-      for (int64_t j = 0; j < count; ++j) y[j] = static_cast<float>(acc[j]) * mult[j];
-    return;
+      store_bytes(y, out, n);
   }
-  uint8_t* y = static_cast<uint8_t*>(o.y) + m * o.ldy + n0;
-  const float zp = static_cast<float>(o.out_zp), lo = static_cast<float>(o.lo), hi = static_cast<float>(o.hi);
-  float v[32];
-  if (bias)
-    for (int64_t j = 0; j < count; ++j) v[j] = (static_cast<float>(acc[j]) + bias[j]) * mult[j];
-  else
-    for (int64_t j = 0; j < count; ++j) v[j] = static_cast<float>(acc[j]) * mult[j];
-  for (int64_t j = 0; j < count; ++j)
-    y[j] = static_cast<uint8_t>(std::min(std::max(std::nearbyint(v[j]) + zp, lo), hi));
 }
 
 #if !defined(__AVX2__)
@@ -64,7 +81,7 @@ void qgemm_kernel(const QGemmArgs& g, int64_t m0, int64_t m1, int64_t nb0, int64
     for (int64_t m = m0; m < m1; ++m) {
       const uint8_t* a = g.a + m * g.lda;
       for (int64_t j = 0; j < count; ++j) {
-        int32_t sum = 0;
+        int32_t sum = -g.a_zp * b.colsum[nb * kQGemmBlock + j];
         for (int64_t k = 0; k < b.K; ++k)
           sum += static_cast<int32_t>(a[k]) * static_cast<int32_t>(block[(k / 4) * 64 + j * 4 + k % 4]);
         acc[j] = sum;
@@ -81,7 +98,6 @@ using VI = __m512i;
 constexpr int kVecPerBlock = 1;  // vectors per packed block of 16 channels
 constexpr int kMaxBlocks = 2;
 constexpr int kMR = 8;
-TZ_VINLINE VI vzero() { return _mm512_setzero_si512(); }
 TZ_VINLINE VI vload(const void* p) { return _mm512_loadu_si512(p); }
 TZ_VINLINE VI vbroadcast4(const uint8_t* p) {
   int32_t v;
@@ -89,6 +105,7 @@ TZ_VINLINE VI vbroadcast4(const uint8_t* p) {
   return _mm512_set1_epi32(v);
 }
 TZ_VINLINE void vstore(int32_t* p, VI v) { _mm512_storeu_si512(p, v); }
+TZ_VINLINE VI vscale(VI v, int32_t s) { return _mm512_mullo_epi32(v, _mm512_set1_epi32(s)); }
 #if defined(__AVX512VNNI__)
 TZ_VINLINE VI dot4(VI acc, VI a, VI b) { return _mm512_dpbusd_epi32(acc, a, b); }
 #else
@@ -108,7 +125,6 @@ using VI = __m256i;
 constexpr int kVecPerBlock = 2;
 constexpr int kMaxBlocks = 1;
 constexpr int kMR = 6;
-TZ_VINLINE VI vzero() { return _mm256_setzero_si256(); }
 TZ_VINLINE VI vload(const void* p) { return _mm256_loadu_si256(static_cast<const __m256i*>(p)); }
 TZ_VINLINE VI vbroadcast4(const uint8_t* p) {
   int32_t v;
@@ -116,6 +132,7 @@ TZ_VINLINE VI vbroadcast4(const uint8_t* p) {
   return _mm256_set1_epi32(v);
 }
 TZ_VINLINE void vstore(int32_t* p, VI v) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v); }
+TZ_VINLINE VI vscale(VI v, int32_t s) { return _mm256_mullo_epi32(v, _mm256_set1_epi32(s)); }
 TZ_VINLINE VI dot4(VI acc, VI a, VI b) {
   return _mm256_add_epi32(acc, _mm256_madd_epi16(_mm256_maddubs_epi16(a, b), _mm256_set1_epi16(1)));
 }
@@ -133,9 +150,11 @@ constexpr int kLanes32 = static_cast<int>(sizeof(VI) / 4);
 template <int MR, int kBlocks, bool kSplit>
 TZ_VINLINE void micro_tile(const QGemmArgs& g, int64_t m, int64_t nb, int32_t (*tile)[kQGemmBlock * kMaxBlocks]) {
   constexpr int NV = kVecPerBlock * kBlocks;
+  VI start[NV];  // -a_zp * colsum: the activations' zero-point correction
+  for (int v = 0; v < NV; ++v) start[v] = vscale(vload(g.b.colsum + nb * kQGemmBlock + v * kLanes32), -g.a_zp);
   VI acc[MR][NV];
   for (int r = 0; r < MR; ++r)
-    for (int v = 0; v < NV; ++v) acc[r][v] = vzero();
+    for (int v = 0; v < NV; ++v) acc[r][v] = start[v];
   const int64_t K4 = g.b.K4, lda = g.lda;
   const int8_t* b0 = g.b.data + nb * K4 * kQGemmBlock;
   const uint8_t* a0 = g.a + m * lda;

@@ -1,7 +1,9 @@
 // Elementwise and pooling kernels of quantized tensors, on contiguous runs. Every float
 // step is written out (no contraction, nearbyint = round half to even), so the per-ISA
 // builds give the same bits; the formulas are PyTorch's (fbgemm's on x86):
-//   quantize:   q = clamp(nearbyint(x * (1 / scale)) + zp, qmin, qmax)
+//   quantize:   q = clamp(nearbyint(fma(x, 1 / scale, zp)), qmin, qmax) for a per-tensor 8-bit
+//               tensor (fbgemm's vector rounding: the zero point joins before rounding), else
+//               q = clamp(nearbyint(x * (1 / scale)) + zp, qmin, qmax) (fbgemm's scalar quantize_val)
 //   dequantize: x = float(q - zp) * scale
 #pragma once
 #include <cstdint>
@@ -12,7 +14,8 @@
 namespace tz {
 
 // qdtype: QUInt8, QInt8 or QInt32 storage. Returns whether x held a NaN.
-using QuantizeFn = bool (*)(DType qdtype, const float* x, void* q, int64_t n, float inv_scale, int64_t zp);
+using QuantizeFn = bool (*)(DType qdtype, const float* x, void* q, int64_t n, float inv_scale, int64_t zp,
+                            bool zp_before_rounding);
 using DequantizeFn = void (*)(DType qdtype, const void* q, float* x, int64_t n, float scale, int64_t zp);
 extern DispatchStub<QuantizeFn> quantize_stub;
 extern DispatchStub<DequantizeFn> dequantize_stub;
@@ -54,6 +57,7 @@ struct QAvgPoolArgs {
   int64_t H, W, C, OH, OW;
   float in_scale, out_scale;
   int32_t in_zp, out_zp;
+  bool qnnpack_scale;  // sum * in / (out * count) as qnnpack, else fbgemm's sum / (out / (in / count))
 };
 // Output rows [oh0, oh1) of adaptive average pooling.
 using QAvgPoolFn = void (*)(const QAvgPoolArgs& args, int64_t oh0, int64_t oh1);
@@ -62,6 +66,7 @@ extern DispatchStub<QAvgPoolFn> qadaptive_avg_pool_stub;
 // Depthwise quantized convolution, NHWC, one input channel per group (C == O, multiplier 1):
 // acc[c] = sum over valid taps (x - x_zp) * w[tap][c], w packed as int32 (KH*KW, C) already
 // minus the weight zero points; then the output stage of kernels/qgemm.h per channel.
+constexpr int64_t kMaxDepthwiseTaps = 49;  // KH * KW of the direct kernel (larger ones use im2col)
 struct QDepthwiseArgs {
   const uint8_t* x;     // N x H x W x C
   const int32_t* w;     // KH*KW x C

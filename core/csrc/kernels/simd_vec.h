@@ -110,5 +110,17 @@ template <typename V> TZ_VINLINE V vfma(const V& a, const V& b, const V& c) {
 #endif
 }
 
+// Float lanes rounded to the nearest int32, ties to even (the default MXCSR mode, as
+// nearbyint); lanes must lie within the int32 range.
+TZ_VINLINE vec<int32_t> round_to_int(vec<float> v) {
+#if defined(__AVX512F__)  // the zero-masked form: the plain one's undefined source trips GCC 12's warnings
+  return reinterpret_cast<vec<int32_t>>(_mm512_maskz_cvtps_epi32(0xFFFF, reinterpret_cast<__m512>(v)));
+#elif defined(__AVX2__)
+  return reinterpret_cast<vec<int32_t>>(_mm256_cvtps_epi32(reinterpret_cast<__m256>(v)));
+#else
+  return reinterpret_cast<vec<int32_t>>(_mm_cvtps_epi32(reinterpret_cast<__m128>(v)));
+#endif
+}
+
 }  // namespace tz::TZ_CPU_CAPABILITY::vm
 

@@ -1,6 +1,7 @@
 #include "quantized/qlinear_conv.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 
@@ -14,6 +15,13 @@
 namespace tz {
 
 namespace {
+std::atomic<QuantizedEngine> g_engine{QuantizedEngine::FBGEMM};
+}  // namespace
+
+QuantizedEngine quantized_engine() { return g_engine.load(std::memory_order_relaxed); }
+void set_quantized_engine(QuantizedEngine engine) { g_engine.store(engine, std::memory_order_relaxed); }
+
+namespace {
 
 constexpr int64_t kRowChunk = 96;  // A rows per task: a multiple of every build's register tile
 
@@ -22,7 +30,7 @@ void read_weight_qparams(const Tensor& w, PackedWeight& p, const char* op) {
   TZ_CHECK(w.dtype() == DType::QInt8, Type, op, "(): the weight must be qint8, got ", dtype_name(w.dtype()));
   const Quantizer& q = quantizer_of(w, op);
   p.w_scales.resize(p.O);
-  p.w_zero_points.resize(p.O);
+  p.w_zero_points.resize(p.O + kQGemmBlock);  // readable past O: the GEMM output stage loads whole vectors
   if (q.per_channel()) {
     TZ_CHECK(q.scheme == QScheme::PerChannelAffine && q.axis == 0, NotImplemented, op,
              "(): per-channel weights must be quantized along dim 0 with integer zero points");
@@ -34,7 +42,8 @@ void read_weight_qparams(const Tensor& w, PackedWeight& p, const char* op) {
     std::fill(p.w_scales.begin(), p.w_scales.end(), static_cast<float>(q.scale));
     std::fill(p.w_zero_points.begin(), p.w_zero_points.end(), static_cast<int32_t>(q.zero_point));
   }
-  p.has_w_zero_points = std::any_of(p.w_zero_points.begin(), p.w_zero_points.end(), [](int32_t z) { return z != 0; });
+  p.has_w_zero_points = std::any_of(p.w_zero_points.begin(), p.w_zero_points.begin() + p.O,
+                                    [](int32_t z) { return z != 0; });
 }
 
 void read_bias(const Tensor& bias, PackedWeight& p, const char* op) {
@@ -51,7 +60,7 @@ void pack_groups(const Tensor& w_ints, PackedWeight& p) {
   const int64_t og = p.O / p.groups, og16 = (og + kQGemmBlock - 1) / kQGemmBlock * kQGemmBlock;
   p.K4 = round_up4(p.K);
   p.packed.resize(static_cast<size_t>(p.groups * og16 * p.K4));
-  p.colsum.resize(p.O);
+  p.colsum.resize(p.O + kQGemmBlock);  // zeros past O, for whole-vector loads
   const int8_t* b = w_ints.data<int8_t>();
   for (int64_t g = 0; g < p.groups; ++g) {
     int32_t amax = 0;
@@ -61,15 +70,21 @@ void pack_groups(const Tensor& w_ints, PackedWeight& p) {
 }
 
 // Per output channel: the requantization multiplier and the bias in accumulator units.
+// fbgemm keeps the bias a float, acc + bias / (sx * sw); qnnpack first quantizes it to an
+// int32 of scale sx * sw and multiplies by (sw * sx) * (1 / sy) (its rounding, not fbgemm's).
 struct OutputStage {
   std::vector<float> mult, bias;
-  OutputStage(const PackedWeight& p, float x_scale, double out_scale) : mult(p.O) {
-    const float inv_out = static_cast<float>(out_scale);
-    if (p.bias.defined()) bias.resize(p.O);
+  OutputStage(const PackedWeight& p, float x_scale, double out_scale) : mult(p.O + kQGemmBlock) {
+    const bool qnnpack = quantized_engine() == QuantizedEngine::QNNPACK;
+    const float out = static_cast<float>(out_scale), inv_out = 1.0f / out;
+    if (p.bias.defined()) bias.resize(p.O + kQGemmBlock);
     for (int64_t o = 0; o < p.O; ++o) {
       const float act_times_w = x_scale * p.w_scales[o];
-      mult[o] = act_times_w / inv_out;
-      if (p.bias.defined()) bias[o] = p.bias.data<float>()[o] / act_times_w;
+      mult[o] = qnnpack ? p.w_scales[o] * x_scale * inv_out : act_times_w / out;
+      if (!p.bias.defined()) continue;
+      const float b = p.bias.data<float>()[o];
+      bias[o] = qnnpack ? std::nearbyint(b * (1.0f / static_cast<float>(double(p.w_scales[o]) * double(x_scale))))
+                        : b / act_times_w;
     }
   }
 };
@@ -150,28 +165,99 @@ QGemmArgs gemm_args(const PackedWeight& p, int64_t group, const uint8_t* a, int6
   return g;
 }
 
-// Im2col of one group of an NHWC u8 image: rows (oh, ow), columns (kh, kw, c) of K4 bytes;
-// taps in the padding read the input's zero point (they contribute nothing).
+// n bytes from src to dst as at most two fixed-size, possibly overlapping copies (the head and
+// the tail of the run), which compile to plain loads and stores: the stem's runs of KW * C
+// bytes are short, and a memcpy call per run cost more than the copy.
+inline void copy_short(uint8_t* dst, const uint8_t* src, int64_t n) {
+  if (n >= 16 && n <= 32) {
+    std::memcpy(dst, src, 16);
+    std::memcpy(dst + n - 16, src + n - 16, 16);
+  } else if (n >= 8 && n < 16) {
+    std::memcpy(dst, src, 8);
+    std::memcpy(dst + n - 8, src + n - 8, 8);
+  } else if (n >= 4 && n < 8) {
+    std::memcpy(dst, src, 4);
+    std::memcpy(dst + n - 4, src + n - 4, 4);
+  } else if (n < 4) {
+    for (int64_t i = 0; i < n; ++i) dst[i] = src[i];
+  } else {
+    std::memcpy(dst, src, n);
+  }
+}
+
+// The KW taps of column ow of one kernel row (source row src) into dst, padding outside the image.
+inline void im2col_taps(const uint8_t* src, int64_t W, int64_t C, const PackedWeight& p, int64_t ow, uint8_t pad,
+                        uint8_t* dst) {
+  const int64_t iw0 = ow * p.stride[1] - p.padding[1];
+  for (int64_t kw = 0; kw < p.KW; ++kw, dst += p.Cg) {
+    const int64_t iw = iw0 + kw * p.dilation[1];
+    if (iw < 0 || iw >= W)
+      std::memset(dst, pad, p.Cg);
+    else
+      copy_short(dst, src + iw * C, p.Cg);
+  }
+}
+
+// One NHWC image's patches as GEMM rows of K4 bytes (taps in (kh, kw, c) order, padding = the
+// input zero point, zeros past K), a kernel row at a time for a whole output row. With one
+// group and no column dilation the KW taps of a column whose kernel row lies inside the image
+// are one contiguous run of KW * C bytes.
 void im2col_u8(const uint8_t* x, int64_t H, int64_t W, int64_t C, int64_t c0, const PackedWeight& p, int64_t OH,
                int64_t OW, uint8_t pad, uint8_t* col) {
-  const int64_t Cg = p.Cg;
+  const int64_t K4 = p.K4, run = p.KW * p.Cg, sw = p.stride[1], pw = p.padding[1];
+  // columns [inside0, inside1) read whole runs: iw0 >= 0 and iw0 + KW <= W
+  int64_t inside0 = OW, inside1 = OW;
+  if (p.Cg == C && p.dilation[1] == 1 && W >= p.KW) {
+    inside0 = std::min(OW, (pw + sw - 1) / sw);
+    inside1 = std::max(inside0, std::min(OW, (W - p.KW + pw) / sw + 1));
+  }
   parallel_for(0, OH, 4, [&](int64_t b, int64_t e) {
-    for (int64_t oh = b; oh < e; ++oh)
-      for (int64_t ow = 0; ow < OW; ++ow) {
-        uint8_t* row = col + (oh * OW + ow) * p.K4;
-        for (int64_t kh = 0; kh < p.KH; ++kh) {
-          const int64_t ih = oh * p.stride[0] - p.padding[0] + kh * p.dilation[0];
-          for (int64_t kw = 0; kw < p.KW; ++kw, row += Cg) {
-            const int64_t iw = ow * p.stride[1] - p.padding[1] + kw * p.dilation[1];
-            if (ih < 0 || ih >= H || iw < 0 || iw >= W)
-              std::memset(row, pad, Cg);
-            else
-              std::memcpy(row, x + (ih * W + iw) * C + c0, Cg);
-          }
+    for (int64_t oh = b; oh < e; ++oh) {
+      uint8_t* out = col + oh * OW * K4;
+      for (int64_t kh = 0; kh < p.KH; ++kh) {
+        uint8_t* taps = out + kh * run;
+        const int64_t ih = oh * p.stride[0] - p.padding[0] + kh * p.dilation[0];
+        if (ih < 0 || ih >= H) {
+          for (int64_t ow = 0; ow < OW; ++ow) std::memset(taps + ow * K4, pad, run);
+          continue;
         }
-        std::memset(row, 0, p.K4 - p.K);
+        const uint8_t* src = x + (ih * W) * C + c0;
+        for (int64_t ow = 0; ow < inside0; ++ow) im2col_taps(src, W, C, p, ow, pad, taps + ow * K4);
+        for (int64_t ow = inside0; ow < inside1; ++ow) copy_short(taps + ow * K4, src + (ow * sw - pw) * C, run);
+        for (int64_t ow = inside1; ow < OW; ++ow) im2col_taps(src, W, C, p, ow, pad, taps + ow * K4);
       }
+      if (K4 > p.K)
+        for (int64_t ow = 0; ow < OW; ++ow) std::memset(out + ow * K4 + p.K, 0, K4 - p.K);
+    }
   });
+}
+
+// Pixels [b, e) of C planes of HW bytes interleaved into NHWC pixels (kC > 0: C known at
+// compile time, so the compiler turns the loop into vector shuffles).
+template <int kC>
+void interleave_planes(const uint8_t* planes, int64_t C, int64_t HW, int64_t b, int64_t e, uint8_t* dst) {
+  const int64_t channels = kC > 0 ? kC : C;
+  for (int64_t i = b; i < e; ++i)
+    for (int64_t c = 0; c < channels; ++c) dst[i * channels + c] = planes[c * HW + i];
+}
+
+// NCHW bytes to NHWC (the stem's input comes from a QuantStub in NCHW; few channels).
+Tensor nhwc_bytes(const Tensor& x_ints) {
+  if (x_ints.dim() != 4 || !x_ints.is_contiguous() || x_ints.sizes()[1] > 8)
+    return contiguous(x_ints, MemoryFormat::ChannelsLast);
+  const int64_t N = x_ints.sizes()[0], C = x_ints.sizes()[1], HW = x_ints.sizes()[2] * x_ints.sizes()[3];
+  Tensor out = empty_with_format(x_ints.sizes(), x_ints.dtype(), MemoryFormat::ChannelsLast);
+  const uint8_t* src = static_cast<const uint8_t*>(x_ints.raw_data());
+  uint8_t* dst = static_cast<uint8_t*>(out.raw_data());
+  for (int64_t n = 0; n < N; ++n) {
+    const uint8_t* planes = src + n * C * HW;
+    uint8_t* image = dst + n * HW * C;
+    parallel_for(0, HW, 4096, [&](int64_t b, int64_t e) {
+      if (C == 3) interleave_planes<3>(planes, C, HW, b, e, image);  // RGB
+      else interleave_planes<0>(planes, C, HW, b, e, image);
+    });
+  }
+  return out;
 }
 
 }  // namespace
@@ -216,7 +302,7 @@ PackedWeightPtr pack_conv2d(const Tensor& weight, const Tensor& bias, const IntL
   read_weight_qparams(weight, *p, op);
   read_bias(bias, *p, op);
   Tensor ints = contiguous(int_view(weight), MemoryFormat::Contiguous);  // (O, Cg, KH, KW)
-  p->depthwise = p->Cg == 1 && groups == p->O;
+  p->depthwise = p->Cg == 1 && groups == p->O && p->KH * p->KW <= kMaxDepthwiseTaps;
   if (p->depthwise) {
     const int64_t taps = p->KH * p->KW;
     p->depthwise_w.resize(taps * p->O);
@@ -320,12 +406,16 @@ Tensor quantized_linear_dynamic(const Tensor& x, const PackedWeight& p, bool red
   std::vector<uint8_t> copy;
   int64_t lda;
   const uint8_t* ap = rows_readable(qx.data<uint8_t>(), M, p.K, p.K, p.K4, copy, &lda);
-  std::vector<float> mult(p.O);
+  std::vector<float> mult(p.O + kQGemmBlock), bias;  // padded: the output stage loads whole vectors
   for (int64_t o = 0; o < p.O; ++o) mult[o] = static_cast<float>(scale) * p.w_scales[o];
+  if (p.bias.defined()) {
+    bias.assign(p.O + kQGemmBlock, 0.0f);
+    std::copy(p.bias.data<float>(), p.bias.data<float>() + p.O, bias.begin());
+  }
   QGemmArgs g = gemm_args(p, 0, ap, lda, M, static_cast<int32_t>(zp));
   g.out.to_float = true;
   g.out.mult = mult.data();
-  g.out.bias = p.bias.defined() ? p.bias.data<float>() : nullptr;
+  g.out.bias = bias.empty() ? nullptr : bias.data();
   g.out.y = y.raw_data();
   g.out.ldy = p.O;
   run_qgemm(g, p.abs_max);
@@ -345,7 +435,9 @@ Tensor quantized_conv2d(const Tensor& x, const PackedWeight& p, double scale, in
   const int64_t OW = (W + 2 * p.padding[1] - p.dilation[1] * (p.KW - 1) - 1) / p.stride[1] + 1;
   TZ_CHECK(OH > 0 && OW > 0, Runtime, op, "(): the input of shape ", shape_str(x.sizes()),
            " is smaller than the kernel");
-  Tensor xi = contiguous(int_view(x), MemoryFormat::ChannelsLast);  // NHWC bytes
+  const bool direct = p.KH == 1 && p.KW == 1 && p.stride[0] == 1 && p.stride[1] == 1 && p.padding[0] == 0 &&
+                      p.padding[1] == 0 && p.groups == 1;
+  Tensor xi = nhwc_bytes(int_view(x));
   Tensor y = empty_quantized({N, p.O, OH, OW}, DType::QUInt8, per_tensor_quantizer(scale, zero_point), true);
   if (y.numel() == 0) return y;
   const uint8_t* xp = xi.data<uint8_t>();
@@ -362,34 +454,32 @@ Tensor quantized_conv2d(const Tensor& x, const PackedWeight& p, double scale, in
     parallel_for(0, N * OH, 1, [&](int64_t b, int64_t e) { qconv_depthwise_stub(d, b, e); });
     return y;
   }
-  const bool direct = p.KH == 1 && p.KW == 1 && p.stride[0] == 1 && p.stride[1] == 1 && p.padding[0] == 0 &&
-                      p.padding[1] == 0 && p.groups == 1;
   const int64_t og = p.O / p.groups;
+  // The GEMM of group g: M rows of A (lda apart) into the output rows from y_rows.
+  auto gemm = [&](int64_t g, const uint8_t* a, int64_t lda, int64_t M, uint8_t* y_rows) {
+    QGemmArgs args = gemm_args(p, g, a, lda, M, x_zp);
+    args.out.mult = stage.mult.data() + g * og;
+    args.out.bias = stage.bias.empty() ? nullptr : stage.bias.data() + g * og;
+    args.out.out_zp = static_cast<int32_t>(zero_point);
+    args.out.lo = lo;
+    args.out.hi = 255;
+    args.out.y = y_rows + g * og;
+    args.out.ldy = p.O;
+    run_qgemm(args, p.abs_max);
+  };
   std::vector<uint8_t> col, copy;
-  for (int64_t n = 0; n < N; ++n) {
-    const uint8_t* image = xp + n * H * W * C;
-    for (int64_t g = 0; g < p.groups; ++g) {
-      const uint8_t* a;
-      int64_t lda;
-      if (direct) {
-        a = rows_readable(image, H * W, C, p.K, p.K4, copy, &lda);
-      } else {
-        col.resize(static_cast<size_t>(OH * OW * p.K4));
-        im2col_u8(image, H, W, C, g * p.Cg, p, OH, OW, static_cast<uint8_t>(x_zp), col.data());
-        a = col.data();
-        lda = p.K4;
-      }
-      QGemmArgs args = gemm_args(p, g, a, lda, OH * OW, x_zp);
-      args.out.mult = stage.mult.data() + g * og;
-      args.out.bias = stage.bias.empty() ? nullptr : stage.bias.data() + g * og;
-      args.out.out_zp = static_cast<int32_t>(zero_point);
-      args.out.lo = lo;
-      args.out.hi = 255;
-      args.out.y = yp + n * OH * OW * p.O + g * og;
-      args.out.ldy = p.O;
-      run_qgemm(args, p.abs_max);
-    }
+  if (direct) {  // the images' NHWC pixels are consecutive rows: one GEMM for the batch
+    int64_t lda;
+    const uint8_t* a = rows_readable(xp, N * H * W, C, p.K, p.K4, copy, &lda);
+    gemm(0, a, lda, N * H * W, yp);
+    return y;
   }
+  col.resize(static_cast<size_t>(OH * OW * p.K4));
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t g = 0; g < p.groups; ++g) {
+      im2col_u8(xp + n * H * W * C, H, W, C, g * p.Cg, p, OH, OW, static_cast<uint8_t>(x_zp), col.data());
+      gemm(g, col.data(), p.K4, OH * OW, yp + n * OH * OW * p.O);
+    }
   return y;
 }
 

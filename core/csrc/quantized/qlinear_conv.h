@@ -11,6 +11,12 @@
 
 namespace tz {
 
+// Whose rounding the output stage of linear and convolution follows (core.backends.quantized
+// .engine): fbgemm's float bias (x86, the default) or qnnpack's int32 bias.
+enum class QuantizedEngine : uint8_t { FBGEMM, QNNPACK };
+QuantizedEngine quantized_engine();
+void set_quantized_engine(QuantizedEngine engine);
+
 struct PackedWeight {
   Tensor weight;  // the qint8 weight as given: (O, K) for linear, (O, C/groups, KH, KW) for conv
   Tensor bias;    // float32 (O,), or undefined

@@ -11,6 +11,7 @@
 #include "ops/joining.h"
 #include "ops/promotion.h"
 #include "ops/views.h"
+#include "quantized/qlinear_conv.h"
 #include "quantized/quantize.h"
 #include "tensor/memory_format.h"
 
@@ -33,8 +34,9 @@ Tensor dense_bytes(const Tensor& x, bool* nhwc) {
   return contiguous(int_view(x), *nhwc ? MemoryFormat::ChannelsLast : MemoryFormat::Contiguous);
 }
 
+// qnnpack's table entry: the zero point is added before rounding (ties differ otherwise).
 uint8_t quantize_one(float v, float inv_scale, int64_t zp) {
-  const float r = std::nearbyint(v * inv_scale) + static_cast<float>(zp);
+  const float r = std::nearbyint(v * inv_scale + static_cast<float>(zp));
   return static_cast<uint8_t>(std::min(std::max(r, 0.0f), 255.0f));
 }
 
@@ -200,11 +202,13 @@ Tensor quantized_adaptive_avg_pool2d(const Tensor& x, const IntList& output_size
   Tensor y = empty_quantized({N, C, OH, OW}, DType::QUInt8, per_tensor_quantizer(q.scale, q.zero_point), true);
   const float s = static_cast<float>(q.scale);
   const int32_t zp = static_cast<int32_t>(q.zero_point);
+  // PyTorch runs qnnpack's average pooling when the windows tile the input evenly
+  const bool qnnpack = quantized_engine() == QuantizedEngine::QNNPACK && H % OH == 0 && W % OW == 0;
   parallel_for(0, N * OH, 1, [&](int64_t b, int64_t e) {
     for (int64_t t = b; t < e; ++t) {
       const int64_t n = t / OH, oh = t % OH;
       QAvgPoolArgs args{src.data<uint8_t>() + n * H * W * C, y.data<uint8_t>() + n * OH * OW * C, H, W, C, OH, OW, s, s,
-                        zp, zp};
+                        zp, zp, qnnpack};
       qadaptive_avg_pool_stub(args, oh, oh + 1);
     }
   });

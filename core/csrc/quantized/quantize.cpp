@@ -110,7 +110,7 @@ Tensor quantize_per_tensor(const Tensor& x, double scale, int64_t zero_point, DT
   const int64_t item = out.itemsize();
   std::atomic<bool> nan{false};
   parallel_for(0, x.numel(), kGrain, [&](int64_t b, int64_t e) {
-    if (quantize_stub(dtype, in + b, q + b * item, e - b, inv_scale, zero_point)) nan = true;
+    if (quantize_stub(dtype, in + b, q + b * item, e - b, inv_scale, zero_point, true)) nan = true;
   });
   TZ_CHECK(!nan, Value, op, "(): the input contains NaN, which has no quantized value");
   return out;
@@ -137,12 +137,13 @@ Tensor quantize_per_channel(const Tensor& x, const Tensor& scales, const Tensor&
       const float inv = 1.0f / per_channel_scale(*qz, c);
       std::vector<float> shifted(n);
       for (int64_t i = 0; i < n; ++i) shifted[i] = in[first + i] * inv + zps[c];
-      if (quantize_stub(dtype, shifted.data(), q + first * item, n, 1.0f, 0)) nan = true;
+      if (quantize_stub(dtype, shifted.data(), q + first * item, n, 1.0f, 0, false)) nan = true;
     });
   } else {
     const int64_t* zps = qz->zero_points.data<int64_t>();
     ChannelLoop(x.sizes(), axis).run([&](int64_t c, int64_t first, int64_t n) {
-      if (quantize_stub(dtype, in + first, q + first * item, n, 1.0f / per_channel_scale(*qz, c), zps[c])) nan = true;
+      const float inv = 1.0f / per_channel_scale(*qz, c);
+      if (quantize_stub(dtype, in + first, q + first * item, n, inv, zps[c], false)) nan = true;
     });
   }
   TZ_CHECK(!nan, Value, op, "(): the input contains NaN, which has no quantized value");

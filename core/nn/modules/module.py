@@ -581,9 +581,13 @@ class Module:
         return ""
 
     def __repr__(self):
+        return self._repr_with_children(self._modules.items())
+
+    def _repr_with_children(self, children):
+        """The repr listing these (name, module) children (quantized modules hide packed params)."""
         extra_repr = self.extra_repr()
         extra_lines = extra_repr.split("\n") if extra_repr else []
-        child_lines = ["(" + key + "): " + _addindent(repr(module), 2) for key, module in self._modules.items()]
+        child_lines = ["(" + key + "): " + _addindent(repr(module), 2) for key, module in children]
         lines = extra_lines + child_lines
         main_str = self._get_name() + "("
         if lines:

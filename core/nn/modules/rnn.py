@@ -20,29 +20,41 @@ _GATES = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
 # `gi` is the input projection of the step with the biases the cell allows folded in; `w_hh_t`
 # the transposed recurrent weight.
 
-def _rnn_step(gi, h, w_hh_t, relu):
-    pre = core.addmm(gi, h, w_hh_t)
+# The pointwise part of each cell, from the summed gate pre-activations (the float cells form
+# them with an addmm, the dynamically quantized ones with two int8 linears).
+def _rnn_pointwise(pre, relu):
     return (core.clamp_min(pre, 0) if relu else core.tanh(pre)),
 
 
-def _lstm_step(gi, h, c, w_hh_t, w_hr_t):
-    gates = core.addmm(gi, h, w_hh_t)
+def _lstm_pointwise(gates, c):
     hidden = c.shape[-1]
     s = core.sigmoid(gates)  # i, f, (g), o: one sigmoid over all four, g's part unused
     g = core.tanh(gates.narrow(1, 2 * hidden, hidden))
     c = s.narrow(1, hidden, hidden) * c + s.narrow(1, 0, hidden) * g
-    h = s.narrow(1, 3 * hidden, hidden) * core.tanh(c)
+    return s.narrow(1, 3 * hidden, hidden) * core.tanh(c), c
+
+
+def _gru_pointwise(gi, gh, h):
+    """gi = W_i x + b_i and gh = W_h h + b_h, each (batch, 3 * hidden) in r, z, n order."""
+    hidden = h.shape[-1]
+    rz = core.sigmoid(gi.narrow(1, 0, 2 * hidden) + gh.narrow(1, 0, 2 * hidden))
+    n = core.tanh(gi.narrow(1, 2 * hidden, hidden) + rz.narrow(1, 0, hidden) * gh.narrow(1, 2 * hidden, hidden))
+    return n + rz.narrow(1, hidden, hidden) * (h - n),
+
+
+def _rnn_step(gi, h, w_hh_t, relu):
+    return _rnn_pointwise(core.addmm(gi, h, w_hh_t), relu)
+
+
+def _lstm_step(gi, h, c, w_hh_t, w_hr_t):
+    h, c = _lstm_pointwise(core.addmm(gi, h, w_hh_t), c)
     if w_hr_t is not None:
         h = core.mm(h, w_hr_t)
     return h, c
 
 
 def _gru_step(gi, h, w_hh_t, b_hh):
-    gh = core.mm(h, w_hh_t) if b_hh is None else core.addmm(b_hh, h, w_hh_t)
-    hidden = h.shape[-1]
-    rz = core.sigmoid(gi.narrow(1, 0, 2 * hidden) + gh.narrow(1, 0, 2 * hidden))
-    n = core.tanh(gi.narrow(1, 2 * hidden, hidden) + rz.narrow(1, 0, hidden) * gh.narrow(1, 2 * hidden, hidden))
-    return n + rz.narrow(1, hidden, hidden) * (h - n),
+    return _gru_pointwise(gi, core.mm(h, w_hh_t) if b_hh is None else core.addmm(b_hh, h, w_hh_t), h)
 
 
 def _input_bias(mode, b_ih, b_hh):
@@ -260,6 +272,16 @@ class RNNBase(Module):
             output = output.transpose(0, 1)
         return output, (tuple(finals) if self.mode == "LSTM" else finals[0])
 
+    def _input_projection(self, x, layer, direction):
+        """The gate pre-activations of every time step's input (one GEMM over the sequence)."""
+        w_ih, _, b_ih, b_hh, _ = self._layer_weights(layer, direction)
+        return _project(x, w_ih, _input_bias(self.mode, b_ih, b_hh))
+
+    def _recurrent_step(self, layer, direction):
+        """step(gi, state) -> new state of one time step."""
+        _, w_hh, _, b_hh, w_hr = self._layer_weights(layer, direction)
+        return _make_step(self.mode, w_hh, b_hh if self.mode == "GRU" else None, w_hr)
+
     def _run_layers(self, data, state, batch_sizes):
         d = 2 if self.bidirectional else 1
         finals = [[] for _ in state]
@@ -267,12 +289,11 @@ class RNNBase(Module):
         for layer in range(self.num_layers):
             outs = []
             for direction in range(d):
-                w_ih, w_hh, b_ih, b_hh, w_hr = self._layer_weights(layer, direction)
-                proj = _project(x, w_ih, _input_bias(self.mode, b_ih, b_hh))
+                proj = self._input_projection(x, layer, direction)
                 gis = core.split(proj, batch_sizes) if batch_sizes is not None else proj.unbind(0)
                 k = layer * d + direction
                 initial = tuple(s[k] for s in state)
-                step = _make_step(self.mode, w_hh, b_hh if self.mode == "GRU" else None, w_hr)
+                step = self._recurrent_step(layer, direction)
                 outputs, final = _run(step, gis, initial, batch_sizes, direction == 1)
                 outs.append(core.cat(outputs) if batch_sizes is not None else core.stack(outputs))
                 for lst, f in zip(finals, final):
@@ -350,7 +371,8 @@ class RNNCellBase(Module):
         for weight in self.parameters():
             init.uniform_(weight, -stdv, stdv)
 
-    def _prepare(self, input, hx, mode, n_states):
+    def _inputs_and_states(self, input, hx, n_states):
+        """(x as a batch, the n_states initial states, whether input was unbatched), checked."""
         name = type(self).__name__
         if input.dim() not in (1, 2):
             raise ValueError(f"{name}: Expected input to be 1-D or 2-D but received {input.dim()}-D tensor")
@@ -371,9 +393,13 @@ class RNNCellBase(Module):
                 if s.shape[-1] != self.hidden_size:
                     raise RuntimeError(f"{name}: hidden{k} has inconsistent hidden_size: got {s.shape[-1]}, "
                                        f"expected {self.hidden_size}")
+        return x, tuple(states), unbatched
+
+    def _prepare(self, input, hx, mode, n_states):
+        x, states, unbatched = self._inputs_and_states(input, hx, n_states)
         gi = _project(x, self.weight_ih, _input_bias(mode, self.bias_ih, self.bias_hh))
         step = _make_step(mode, self.weight_hh, self.bias_hh if mode == "GRU" else None, None)
-        out = step(gi, tuple(states))
+        out = step(gi, states)
         return tuple(o.squeeze(0) for o in out) if unbatched else out
 
 

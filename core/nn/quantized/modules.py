@@ -208,6 +208,15 @@ class Linear(nn.Module):
     def __getstate__(self):
         return self.__dict__.copy()
 
+    def __repr__(self):
+        return _hide_packed_params_repr(self, LinearPackedParams)
+
+
+def _hide_packed_params_repr(module, packed_params_cls):
+    """The module's repr without its packed-params children (PyTorch's _hide_packed_params_repr)."""
+    return module._repr_with_children((key, child) for key, child in module._modules.items()
+                                      if not isinstance(child, packed_params_cls))
+
 
 def _is_fused(mod):
     from core.nn.intrinsic import _FusedModule

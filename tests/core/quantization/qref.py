@@ -9,19 +9,27 @@ def requant(v, zp, lo=0, hi=255):
     return np.clip(np.rint(v) + F32(zp), lo, hi).astype(np.uint8)
 
 
-def output_stage(acc, x_scale, w_scales, bias, out_scale, out_zp, relu):
-    act_w = F32(x_scale) * np.asarray(w_scales, dtype=F32)
-    mult = act_w / F32(out_scale)
+def output_stage(acc, x_scale, w_scales, bias, out_scale, out_zp, relu, qnnpack=False):
+    """fbgemm: float bias / (sx * sw); qnnpack: the bias rounded to int32 of scale sx * sw."""
+    w_scales = np.asarray(w_scales, dtype=F32)
+    act_w = F32(x_scale) * w_scales
     v = acc.astype(F32)
-    if bias is not None:
-        v = v + np.asarray(bias, dtype=F32) / act_w
+    if qnnpack:
+        mult = w_scales * F32(x_scale) * (F32(1) / F32(out_scale))
+        if bias is not None:
+            bias_scale = (w_scales.astype(np.float64) * np.float64(F32(x_scale))).astype(F32)
+            v = v + np.rint(np.asarray(bias, dtype=F32) * (F32(1) / bias_scale))
+    else:
+        mult = act_w / F32(out_scale)
+        if bias is not None:
+            v = v + np.asarray(bias, dtype=F32) / act_w
     return requant(v * mult, out_zp, out_zp if relu else 0)
 
 
-def qlinear(x, x_scale, x_zp, w, w_scales, w_zps, bias, out_scale, out_zp, relu=False):
+def qlinear(x, x_scale, x_zp, w, w_scales, w_zps, bias, out_scale, out_zp, relu=False, qnnpack=False):
     """x: uint8 (M, K); w: int8 (N, K); per-channel scales/zero points (N,)."""
     acc = (x.astype(np.int64) - x_zp) @ (w.astype(np.int64) - np.asarray(w_zps)[:, None]).T
-    return output_stage(acc, x_scale, w_scales, bias, out_scale, out_zp, relu)
+    return output_stage(acc, x_scale, w_scales, bias, out_scale, out_zp, relu, qnnpack)
 
 
 def qconv2d(x, x_scale, x_zp, w, w_scales, w_zps, bias, out_scale, out_zp, stride, padding, dilation, groups,
@@ -49,10 +57,20 @@ def qconv2d(x, x_scale, x_zp, w, w_scales, w_zps, bias, out_scale, out_zp, strid
     return out.transpose(0, 3, 1, 2)
 
 
-def quantize(x, scale, zp, qmin, qmax, dtype):
+def quantize(x, scale, zp, qmin, qmax, dtype, zp_first=False):
+    """zp_first: fbgemm's per-tensor 8-bit rounding, nearbyint(fma(x, 1 / scale, zp)) (the
+    float64 sum of an exact float64 product stands in for the fused multiply-add)."""
     inv = F32(1) / F32(scale)
-    rounded = np.rint(x.astype(F32) * inv).astype(np.float64) + zp  # int32 bounds need float64
+    if zp_first:
+        rounded = np.rint((x.astype(np.float64) * np.float64(inv) + zp).astype(F32)).astype(np.float64)
+    else:
+        rounded = np.rint(x.astype(F32) * inv).astype(np.float64) + zp  # int32 bounds need float64
     return np.clip(rounded, qmin, qmax).astype(dtype)
+
+
+def requant_zp_first(v, zp):
+    """qnnpack's lookup-table entries: the zero point is added before rounding."""
+    return np.clip(np.rint(v + F32(zp)), 0, 255).astype(np.uint8)
 
 
 def dequantize(q, scale, zp):

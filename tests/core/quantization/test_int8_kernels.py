@@ -32,8 +32,17 @@ LINEAR_CASES = [  # M, K, N, per_channel, weight zero points, bias, relu, activa
 ]
 
 
+@pytest.fixture(params=["fbgemm", "qnnpack"])
+def engine(request):
+    """The engine whose output-stage rounding linear and conv follow."""
+    before = core.backends.quantized.engine
+    core.backends.quantized.engine = request.param
+    yield request.param
+    core.backends.quantized.engine = before
+
+
 @pytest.mark.parametrize("M,K,N,pc,wzp,has_bias,relu,amax", LINEAR_CASES)
-def test_quantized_linear_matches_reference(M, K, N, pc, wzp, has_bias, relu, amax):
+def test_quantized_linear_matches_reference(M, K, N, pc, wzp, has_bias, relu, amax, engine):
     x = RNG.integers(0, amax + 1, (M, K)).astype(np.uint8)
     w = RNG.integers(-128, 128, (N, K)).astype(np.int8)
     scales = RNG.uniform(0.001, 0.01, N).astype(np.float32) if pc else np.full(N, 0.004, np.float32)
@@ -44,9 +53,18 @@ def test_quantized_linear_matches_reference(M, K, N, pc, wzp, has_bias, relu, am
     packed = _Q.linear_prepack(weight(w, scales.astype(np.float64), zps, pc),
                                core.tensor(bias) if has_bias else None)
     y = (_Q.linear_relu if relu else _Q.linear)(qt(x, 0.02, 7), packed, 0.3, 120)
-    ref = qref.qlinear(x, 0.02, 7, w, scales.astype(np.float64).astype(np.float32), zps, bias, 0.3, 120, relu)
+    ref = qref.qlinear(x, 0.02, 7, w, scales.astype(np.float64).astype(np.float32), zps, bias, 0.3, 120, relu,
+                       qnnpack=engine == "qnnpack")
     np.testing.assert_array_equal(y.int_repr().numpy(), ref)
     assert y.q_scale() == 0.3 and y.q_zero_point() == 120
+
+
+def test_output_stage_follows_the_engine(engine):
+    """acc 1 with bias 0.5 (in accumulator units) and output scale 0.5: fbgemm keeps the float bias
+    (1.5 / 0.5 = 3), qnnpack rounds it to an int32 first (half to even: 0, so 1 / 0.5 = 2)."""
+    packed = _Q.linear_prepack(weight(np.ones((1, 1), np.int8), [1.0], [0], False), core.tensor([0.5]))
+    y = _Q.linear(qt(np.array([[11]], np.uint8), 1.0, 10), packed, 0.5, 0)
+    assert y.int_repr().tolist() == [[2 if engine == "qnnpack" else 3]]
 
 
 CONV_CASES = [  # x shape, weight shape, stride, padding, dilation, groups, per_channel
@@ -54,9 +72,20 @@ CONV_CASES = [  # x shape, weight shape, stride, padding, dilation, groups, per_
     ((2, 24, 9, 9), (24, 1, 3, 3), (1, 1), (1, 1), (1, 1), 24, True),     # depthwise
     ((1, 40, 11, 10), (40, 1, 5, 5), (2, 2), (2, 2), (1, 1), 40, False),  # depthwise 5x5 stride 2
     ((1, 16, 7, 7), (16, 1, 3, 3), (1, 1), (2, 2), (2, 2), 16, True),     # dilated depthwise
+    ((2, 5, 6, 7), (5, 1, 3, 3), (1, 1), (1, 1), (1, 1), 5, True),        # depthwise, fewer channels than lanes
+    ((1, 36, 5, 21), (36, 1, 3, 3), (2, 2), (1, 1), (1, 1), 36, False),   # depthwise: runs of 4 inner columns
+    ((1, 3, 9, 9), (3, 1, 9, 9), (1, 1), (4, 4), (1, 1), 3, False),       # 81 taps: im2col, not the direct kernel
     ((2, 32, 6, 5), (48, 32, 1, 1), (1, 1), (0, 0), (1, 1), 1, True),     # pointwise (GEMM on the input)
     ((1, 8, 8, 8), (12, 4, 3, 3), (1, 2), (1, 0), (1, 1), 2, False),      # grouped
     ((1, 6, 5, 5), (6, 2, 3, 3), (1, 1), (1, 1), (1, 1), 3, True),        # groups with 2 input channels each
+    # im2col: kernel-row runs of KW * C bytes of each length class, NCHW inputs of 3 and other channel counts
+    ((2, 3, 10, 9), (8, 3, 3, 3), (2, 2), (1, 1), (1, 1), 1, True),       # two RGB images
+    ((1, 1, 5, 8), (3, 1, 3, 3), (1, 1), (1, 1), (1, 1), 1, True),        # runs of 3 bytes
+    ((1, 2, 6, 9), (4, 2, 3, 3), (2, 1), (0, 2), (1, 1), 1, False),       # runs of 6
+    ((2, 8, 7, 6), (6, 8, 3, 3), (1, 1), (1, 1), (1, 1), 1, True),        # runs of 24
+    ((1, 16, 5, 7), (8, 16, 1, 3), (1, 2), (0, 1), (1, 1), 1, False),     # runs of 48
+    ((1, 20, 5, 4), (8, 20, 3, 5), (1, 1), (1, 1), (1, 1), 1, True),      # kernel wider than the image
+    ((1, 16, 6, 6), (8, 16, 3, 3), (1, 1), (2, 2), (2, 2), 1, False),     # dilated: tap by tap
 ]
 
 
@@ -96,7 +125,7 @@ def test_elementwise_activation_and_pooling_ops():
     np.testing.assert_array_equal(_Q.mul(qa, qb, 0.1, 64).int_repr().numpy(), qref.requant(prod.astype(np.float32) * mult, 64))
     hs = da * np.minimum(np.maximum(da + np.float32(3), 0), 6) / np.float32(6)
     np.testing.assert_array_equal(_Q.hardswish(qa, 0.04, 20).int_repr().numpy(),
-                                  qref.requant(hs * (np.float32(1) / np.float32(0.04)), 20))
+                                  qref.requant_zp_first(hs * (np.float32(1) / np.float32(0.04)), 20))
     hsig = np.minimum(np.maximum(da + np.float32(3), 0), 6) / np.float32(6)
     out = _Q.hardsigmoid(qa)
     assert out.q_scale() == 1 / 256 and out.q_zero_point() == 0
@@ -113,7 +142,18 @@ def test_elementwise_activation_and_pooling_ops():
     c = _Q.cat([qa, qb], 1, 0.05, 120)
     np.testing.assert_array_equal(c.int_repr().numpy()[:, :3], a)
     np.testing.assert_array_equal(c.int_repr().numpy()[:, 3:],
-                                  qref.quantize(db, 0.05, 120, 0, 255, np.uint8))
+                                  qref.quantize(db, 0.05, 120, 0, 255, np.uint8, zp_first=True))
+
+
+def test_adaptive_avg_pool_multiplier_per_engine(engine):
+    """Windows that tile the input: qnnpack multiplies the sum by s / (s * count), fbgemm by
+    1 / (1 / (s / s / count)); the two round some sums on a half differently."""
+    a = RNG.integers(0, 256, (2, 5, 6, 4)).astype(np.uint8)
+    pooled = core.nn.functional.adaptive_avg_pool2d(qt(a, 0.0268854, 120), (3, 2))
+    sums = a.astype(np.int64).reshape(2, 5, 3, 2, 2, 2).sum((3, 5)) - 4 * 120
+    s, count = np.float32(0.0268854), np.float32(4)
+    mult = s / (s * count) if engine == "qnnpack" else np.float32(1) / (np.float32(1) / (s / s / count))
+    np.testing.assert_array_equal(pooled.int_repr().numpy(), qref.requant(sums.astype(np.float32) * mult, 120))
 
 
 def test_dynamic_linear_and_choose_qparams():
@@ -123,7 +163,7 @@ def test_dynamic_linear_and_choose_qparams():
     packed = _Q.linear_prepack(weight(w, [0.01], [0], False), core.tensor(bias))
     y = _Q.linear_dynamic(core.tensor(x), packed, True).numpy()
     scale, zp = _Q.choose_qparams(float(x.min()), float(x.max()), 0, 127)
-    xq = qref.quantize(x, scale, zp, 0, 255, np.uint8)
+    xq = qref.quantize(x, scale, zp, 0, 255, np.uint8, zp_first=True)
     acc = (xq.astype(np.int64) - zp) @ w.astype(np.int64).T
     ref = acc.astype(np.float32) * (np.float32(scale) * np.float32(0.01)) + bias
     np.testing.assert_array_equal(y, ref)
@@ -158,8 +198,10 @@ for name, amax, wmax in (("full", 255, 128), ("reduced", 127, 128), ("small_w", 
     p = Q.linear_prepack(wq, core.tensor(rng.normal(0, 1, 70).astype(np.float32)))
     out[name] = Q.linear(qt(x, 0.02, 9), p, 0.2, 100).int_repr().numpy().tobytes().hex()
     out[name + "_dyn"] = Q.linear_dynamic(core.tensor(rng.normal(0, 1, (5, 200)).astype(np.float32)), p, True).numpy().tobytes().hex()
-for i, (xs, ws, s, pad, g) in enumerate([((1, 3, 20, 20), (16, 3, 3, 3), 2, 1, 1), ((2, 72, 9, 9), (72, 1, 5, 5), 2, 2, 72),
-                                         ((1, 40, 7, 7), (120, 40, 1, 1), 1, 0, 1)]):
+CONVS = [((1, 3, 20, 20), (16, 3, 3, 3), 2, 1, 1), ((2, 72, 9, 9), (72, 1, 5, 5), 2, 2, 72),
+         ((1, 40, 7, 7), (120, 40, 1, 1), 1, 0, 1), ((1, 20, 9, 9), (20, 1, 3, 3), 1, 1, 20),
+         ((2, 5, 6, 6), (5, 1, 3, 3), 1, 1, 5), ((1, 36, 5, 21), (36, 1, 3, 3), 2, 1, 36)]
+for i, (xs, ws, s, pad, g) in enumerate(CONVS):
     x = rng.integers(0, 256, xs).astype(np.uint8)
     w = core._make_per_tensor_quantized_tensor(core.tensor(rng.integers(-128, 128, ws).astype(np.int8)), 0.01, 0)
     p = Q.conv2d_prepack(w, core.tensor(rng.normal(0, 1, ws[0]).astype(np.float32)), [s, s], [pad, pad], [1, 1], g)
@@ -168,6 +210,14 @@ a = rng.integers(0, 256, 1000).astype(np.uint8); b = rng.integers(0, 256, 1000).
 out["add"] = Q.add(qt(a, 0.1, 3), qt(b, 0.07, 200), 0.2, 50).int_repr().numpy().tobytes().hex()
 out["mul"] = Q.mul(qt(a, 0.1, 3), qt(b, 0.07, 200), 0.9, 50).int_repr().numpy().tobytes().hex()
 out["hswish"] = Q.hardswish(qt(a, 0.1, 30), 0.05, 10).int_repr().numpy().tobytes().hex()
+out["hsigmoid"] = Q.hardsigmoid(qt(a, 0.1, 30)).int_repr().numpy().tobytes().hex()
+out["add_relu"] = Q.add_relu(qt(a, 0.1, 3), qt(b, 0.07, 200), 0.2, 50).int_repr().numpy().tobytes().hex()
+out["relu6"] = core.nn.functional.relu6(qt(a, 0.03, 40)).int_repr().numpy().tobytes().hex()
+out["dequant"] = qt(a, 0.1, 3).dequantize().numpy().tobytes().hex()
+img = qt(rng.integers(0, 256, (2, 37, 9, 11)).astype(np.uint8), 0.05, 7).contiguous(memory_format=core.channels_last)
+out["avgpool"] = "".join(Q.adaptive_avg_pool2d(img, [s, s]).int_repr().numpy().tobytes().hex() for s in (1, 3, 5))
+out["cat"] = Q.cat([img, qt(rng.integers(0, 256, (2, 5, 9, 11)).astype(np.uint8), 0.08, 100)], 1, 0.06,
+                   20).int_repr().numpy().tobytes().hex()
 xs = rng.normal(0, 3, 999).astype(np.float32)
 out["quant"] = core.quantize_per_tensor(core.tensor(xs), 0.01, 5, core.qint8).int_repr().numpy().tobytes().hex()
 out["fake"] = core.fake_quantize_per_tensor_affine(core.tensor(xs), 0.01, 5, -128, 127).numpy().tobytes().hex()

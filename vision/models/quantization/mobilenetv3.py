@@ -4,13 +4,13 @@ fuse_model(); quantize=True gives the int8 model of the official QAT checkpoint.
 import core
 from core import nn
 from core.nn.quantized import FloatFunctional
-from core.quantization import DeQuantStub, QuantStub, fuse_modules
+from core.quantization import fuse_modules
 from vision.models._api import classification_weights, weights_enum
 from vision.models._utils import load_pretrained
 from vision.models.mobilenetv2 import ConvBNActivation
 from vision.models.mobilenetv3 import (InvertedResidual, MobileNet_V3_Large_Weights, MobileNetV3,
                                        SqueezeExcitation, _mobilenet_v3_conf, model_urls)
-from vision.models.quantization.utils import _replace_relu
+from vision.models.quantization.utils import _add_quant_stubs, _quantized_forward, _replace_relu
 
 __all__ = ["QuantizableMobileNetV3", "MobileNet_V3_Large_QuantizedWeights", "mobilenet_v3_large"]
 
@@ -55,13 +55,9 @@ class QuantizableMobileNetV3(MobileNetV3):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.quant = QuantStub()
-        self.dequant = DeQuantStub()
+        _add_quant_stubs(self)
 
-    def forward(self, x):
-        x = self.quant(x)
-        x = self._forward_impl(x)
-        return self.dequant(x)
+    forward = _quantized_forward
 
     def fuse_model(self):
         """Conv+BN(+ReLU) of every ConvBNActivation and the SE's fc1+ReLU (Hardswish is not fused)."""
@@ -105,8 +101,6 @@ def mobilenet_v3_large(pretrained=False, progress=True, quantize=False, *, weigh
     inverted_residual_setting, last_channel = _mobilenet_v3_conf(arch, kwargs)
     return _mobilenet_v3_model(arch, inverted_residual_setting, last_channel, pretrained, progress, quantize,
                                **kwargs)
-
-
 
 
 def quantized_mobilenet_v3_large(pretrained=False, progress=True, **kwargs):

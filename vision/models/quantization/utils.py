@@ -3,6 +3,17 @@ import core
 from core import nn
 
 
+def _add_quant_stubs(model):
+    """The QuantStub / DeQuantStub pair of a quantizable classifier (names quant, dequant)."""
+    model.quant = core.quantization.QuantStub()
+    model.dequant = core.quantization.DeQuantStub()
+
+
+def _quantized_forward(model, x):
+    """forward of the quantizable classifiers: the float model between the stubs."""
+    return model.dequant(model._forward_impl(model.quant(x)))
+
+
 def _replace_relu(module):
     """Replaces every nn.ReLU / nn.ReLU6 (exact types) with nn.ReLU(inplace=False), recursively."""
     reassign = {}

@@ -8,6 +8,7 @@
 
 #include "kernels/isa_vector.h"
 #include "kernels/quant.h"
+#include "kernels/simd_vec.h"
 
 namespace tz {
 namespace TZ_CPU_CAPABILITY {
@@ -22,10 +23,49 @@ inline int32_t requant(float v, float zp, float lo, float hi) {
   return static_cast<int32_t>(std::min(std::max(r, lo), hi));
 }
 
+// fbgemm's per-tensor 8-bit quantize, a vector at a time: clamp(nearbyint(fma(x, inv, zp))).
+// Clamping to the integer bounds before rounding gives the same result and keeps the
+// 1.5 * 2^23 rounding exact; NaN lanes are reported (and stored as qmin).
 template <typename Q>
-bool quantize_run(const float* x, Q* q, int64_t n, float inv_scale, int64_t zp) {
+bool quantize_zp_first_run(const float* x, Q* q, int64_t n, float inv_scale, float fzp) {
+  using vm::vfloat;
+  using vm::vint32;
+  constexpr int64_t L = vm::kLanes<float>;
+  typedef Q vq __attribute__((vector_size(L * sizeof(Q))));
+  const vfloat inv = vm::splat<vfloat>(inv_scale), zp = vm::splat<vfloat>(fzp);
+  const vfloat lo = vm::splat<vfloat>(static_cast<float>(quant_lo<Q>()));
+  const vfloat hi = vm::splat<vfloat>(static_cast<float>(quant_hi<Q>()));
+  const vfloat kShift = vm::splat<vfloat>(12582912.0f);
+  vint32 nan = {};
+  int64_t i = 0;
+  for (; i + L <= n; i += L) {
+    vfloat v = vm::vfma(vm::load(x + i), inv, zp);
+    nan |= v != v;
+    v = v > lo ? v : lo;  // NaN compares false: it becomes lo
+    v = v < hi ? v : hi;
+    v = (v + kShift) - kShift;
+    const vq out = __builtin_convertvector(__builtin_convertvector(v, vint32), vq);
+    std::memcpy(q + i, &out, sizeof(out));
+  }
+  bool any_nan = false;
+  for (int64_t l = 0; l < L; ++l) any_nan |= nan[l] != 0;
+  for (; i < n; ++i) {
+    any_nan |= x[i] != x[i];
+    const float v = std::fma(x[i], inv_scale, fzp);
+    const float r = std::nearbyint(std::min(std::max(v, static_cast<float>(quant_lo<Q>())),
+                                            static_cast<float>(quant_hi<Q>())));
+    q[i] = static_cast<Q>(r == r ? r : static_cast<float>(quant_lo<Q>()));
+  }
+  return any_nan;
+}
+
+template <typename Q>
+bool quantize_run(const float* x, Q* q, int64_t n, float inv_scale, int64_t zp, bool zp_before_rounding) {
   const float lo = static_cast<float>(quant_lo<Q>()), hi = static_cast<float>(quant_hi<Q>());
   const float fzp = static_cast<float>(zp);
+  if constexpr (sizeof(Q) == 1) {
+    if (zp_before_rounding) return quantize_zp_first_run(x, q, n, inv_scale, fzp);
+  }
   bool nan = false;
   for (int64_t i = 0; i < n; ++i) {
     nan |= x[i] != x[i];
@@ -39,11 +79,12 @@ bool quantize_run(const float* x, Q* q, int64_t n, float inv_scale, int64_t zp) 
   return nan;
 }
 
-bool quantize_kernel(DType qdtype, const float* x, void* q, int64_t n, float inv_scale, int64_t zp) {
+bool quantize_kernel(DType qdtype, const float* x, void* q, int64_t n, float inv_scale, int64_t zp,
+                     bool zp_before_rounding) {
   switch (qdtype) {
-    case DType::QUInt8: return quantize_run(x, static_cast<uint8_t*>(q), n, inv_scale, zp);
-    case DType::QInt8: return quantize_run(x, static_cast<int8_t*>(q), n, inv_scale, zp);
-    default: return quantize_run(x, static_cast<int32_t*>(q), n, inv_scale, zp);
+    case DType::QUInt8: return quantize_run(x, static_cast<uint8_t*>(q), n, inv_scale, zp, zp_before_rounding);
+    case DType::QInt8: return quantize_run(x, static_cast<int8_t*>(q), n, inv_scale, zp, zp_before_rounding);
+    default: return quantize_run(x, static_cast<int32_t*>(q), n, inv_scale, zp, false);
   }
 }
 
@@ -130,7 +171,8 @@ void qadaptive_avg_pool_kernel(const QAvgPoolArgs& a, int64_t oh0, int64_t oh1) 
           for (int64_t c = 0; c < a.C; ++c) s[c] += px[c];
         }
       const float multiplier = a.in_scale / a.out_scale / static_cast<float>(count);
-      const float inv = 1.0f / (1.0f / multiplier);  // PyTorch quantizes with scale 1 / multiplier
+      const float inv = a.qnnpack_scale ? a.in_scale / (a.out_scale * static_cast<float>(count))
+                                        : 1.0f / (1.0f / multiplier);  // fbgemm quantizes with scale 1 / multiplier
       uint8_t* py = a.y + (oh * a.OW + ow) * a.C;
       for (int64_t c = 0; c < a.C; ++c)
         py[c] = static_cast<uint8_t>(requant(static_cast<float>(s[c]) * inv, zy, 0.0f, 255.0f));
@@ -138,35 +180,159 @@ void qadaptive_avg_pool_kernel(const QAvgPoolArgs& a, int64_t oh0, int64_t oh1) 
   }
 }
 
+// The taps of one output pixel that fall inside the image: offsets into the image relative to
+// the pixel's first column (ow * sw * C), and weight rows. Pixels whose valid kw range is the
+// same share them, so the list is rebuilt only at the borders.
+struct DepthwiseTaps {
+  int64_t count = 0;
+  int64_t x_offset[kMaxDepthwiseTaps];
+  int64_t w_offset[kMaxDepthwiseTaps];  // (kh * KW + kw) * C
+};
+
+// The output stage of one lane: clamp(nearbyint((acc + bias) * mult) + zy, lo, hi).
+inline uint8_t depthwise_out(int32_t acc, float bias, float mult, float zy, float lo, float hi) {
+  return static_cast<uint8_t>(requant((static_cast<float>(acc) + bias) * mult, zy, lo, hi));
+}
+
+// The same on a vector: clamping to the integers [lo - zy, hi - zy] first, then rounding and
+// adding zy, gives clamp(nearbyint(v) + zy, lo, hi).
+TZ_VINLINE void depthwise_out_vector(const QDepthwiseArgs& a, int64_t c, vm::vint32 acc, uint8_t* y, float zy,
+                                     float lo, float hi) {
+  using vm::vfloat;
+  constexpr int64_t L = vm::kLanes<int32_t>;
+  typedef uint8_t vbytes __attribute__((vector_size(L)));
+  const vfloat vlo = vm::splat<vfloat>(lo - zy), vhi = vm::splat<vfloat>(hi - zy);
+  vfloat v = __builtin_convertvector(acc, vfloat);
+  if (a.bias) v += vm::load(a.bias + c);
+  v *= vm::load(a.mult + c);
+  v = v < vlo ? vlo : v;
+  v = v > vhi ? vhi : v;
+  const vm::vint32 q = vm::round_to_int(v) + vm::splat<vm::vint32>(static_cast<int32_t>(zy));
+  const vbytes out = __builtin_convertvector(q, vbytes);
+  std::memcpy(y + c, &out, L);
+}
+
+// L bytes widened to int32 lanes (GCC 12 spells __builtin_convertvector of bytes lane by lane).
+TZ_VINLINE vm::vint32 load_u8_as_i32(const uint8_t* p) {
+#if defined(__AVX512F__)
+  // the zero-masked form: the plain one's undefined source trips GCC 12's -Wmaybe-uninitialized
+  return reinterpret_cast<vm::vint32>(
+      _mm512_maskz_cvtepu8_epi32(0xFFFF, _mm_loadu_si128(reinterpret_cast<const __m128i*>(p))));
+#elif defined(__AVX2__)
+  return reinterpret_cast<vm::vint32>(_mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p))));
+#else
+  int32_t v;
+  std::memcpy(&v, p, 4);
+  const __m128i zero = _mm_setzero_si128();
+  const __m128i bytes = _mm_cvtsi32_si128(v);
+  return reinterpret_cast<vm::vint32>(_mm_unpacklo_epi16(_mm_unpacklo_epi8(bytes, zero), zero));
+#endif
+}
+
+// NV vectors of channels from c of one output pixel, accumulated in registers over the taps;
+// acc starts at -x_zp * (the sum of the taps' weights), so each tap is one multiply-add.
+template <int NV>
+TZ_VINLINE void depthwise_vectors(const QDepthwiseArgs& a, const uint8_t* x, const DepthwiseTaps& taps,
+                                  const int32_t* zp_wsum, int64_t c, uint8_t* y, float zy, float lo, float hi) {
+  constexpr int64_t L = vm::kLanes<int32_t>;
+  vm::vint32 acc[NV];
+  for (int v = 0; v < NV; ++v) acc[v] = -vm::load(zp_wsum + c + v * L);
+  for (int64_t t = 0; t < taps.count; ++t) {
+    const uint8_t* px = x + taps.x_offset[t] + c;
+    const int32_t* w = a.w + taps.w_offset[t] + c;
+    for (int v = 0; v < NV; ++v) acc[v] += load_u8_as_i32(px + v * L) * vm::load(w + v * L);
+  }
+  for (int v = 0; v < NV; ++v) depthwise_out_vector(a, c + v * L, acc[v], y, zy, lo, hi);
+}
+
+// One vector of channels from c of kPixels neighbouring output pixels with the same taps:
+// each tap's weights are loaded once for all of them.
+template <int kPixels>
+void depthwise_pixel_run(const QDepthwiseArgs& a, const uint8_t* x, const DepthwiseTaps& taps,
+                         const int32_t* zp_wsum, int64_t c, uint8_t* y, float zy, float lo, float hi) {
+  const int64_t x_step = a.sw * a.C;
+  vm::vint32 acc[kPixels];
+  for (int p = 0; p < kPixels; ++p) acc[p] = -vm::load(zp_wsum + c);
+  for (int64_t t = 0; t < taps.count; ++t) {
+    const vm::vint32 w = vm::load(a.w + taps.w_offset[t] + c);
+    const uint8_t* px = x + taps.x_offset[t] + c;
+    for (int p = 0; p < kPixels; ++p) acc[p] += load_u8_as_i32(px + p * x_step) * w;
+  }
+  for (int p = 0; p < kPixels; ++p) depthwise_out_vector(a, c, acc[p], y + p * a.C, zy, lo, hi);
+}
+
+// kPixels neighbouring output pixels with the same taps, every vector of channels (C >= L).
+template <int kPixels>
+void depthwise_pixels(const QDepthwiseArgs& a, const uint8_t* x, const DepthwiseTaps& taps, const int32_t* zp_wsum,
+                      uint8_t* y, float zy, float lo, float hi) {
+  constexpr int64_t L = vm::kLanes<int32_t>;
+  for (int64_t c0 = 0; c0 < a.C; c0 += L)
+    depthwise_pixel_run<kPixels>(a, x, taps, zp_wsum, std::min(c0, a.C - L), y, zy, lo, hi);
+}
+
+// One output pixel: four vectors of channels at a time, then one; a ragged end is one more
+// vector ending at C (it recomputes a few channels, with the same values), so only C < L
+// takes the scalar loop.
+void depthwise_pixel(const QDepthwiseArgs& a, const uint8_t* x, const DepthwiseTaps& taps, const int32_t* zp_wsum,
+                     uint8_t* y, float zy, float lo, float hi) {
+  constexpr int64_t L = vm::kLanes<int32_t>;
+  int64_t c = 0;
+  for (; c + 4 * L <= a.C; c += 4 * L) depthwise_vectors<4>(a, x, taps, zp_wsum, c, y, zy, lo, hi);
+  for (; c + L <= a.C; c += L) depthwise_vectors<1>(a, x, taps, zp_wsum, c, y, zy, lo, hi);
+  if (c < a.C && a.C >= L) depthwise_vectors<1>(a, x, taps, zp_wsum, a.C - L, y, zy, lo, hi);
+  for (c = a.C >= L ? a.C : 0; c < a.C; ++c) {
+    int32_t acc = -zp_wsum[c];
+    for (int64_t t = 0; t < taps.count; ++t)
+      acc += static_cast<int32_t>(x[taps.x_offset[t] + c]) * a.w[taps.w_offset[t] + c];
+    y[c] = depthwise_out(acc, a.bias ? a.bias[c] : 0.0f, a.mult[c], zy, lo, hi);
+  }
+}
+
 void qconv_depthwise_kernel(const QDepthwiseArgs& a, int64_t begin, int64_t end) {
-  const int64_t C = a.C;
-  Vector<int32_t> acc_buf(C);
-  int32_t* acc = acc_buf.data();
   const float zy = static_cast<float>(a.out_zp), lo = static_cast<float>(a.lo), hi = static_cast<float>(a.hi);
+  DepthwiseTaps taps;
+  Vector<int32_t> zp_wsum(a.C);
   for (int64_t task = begin; task < end; ++task) {
     const int64_t n = task / a.OH, oh = task % a.OH;
-    const uint8_t* x = a.x + n * a.H * a.W * C;
-    uint8_t* y = a.y + (n * a.OH + oh) * a.OW * C;
-    for (int64_t ow = 0; ow < a.OW; ++ow, y += C) {
-      std::memset(acc, 0, C * sizeof(int32_t));
-      for (int64_t kh = 0; kh < a.KH; ++kh) {
-        const int64_t ih = oh * a.sh - a.ph + kh * a.dh;
-        if (ih < 0 || ih >= a.H) continue;
-        for (int64_t kw = 0; kw < a.KW; ++kw) {
-          const int64_t iw = ow * a.sw - a.pw + kw * a.dw;
-          if (iw < 0 || iw >= a.W) continue;
-          const uint8_t* px = x + (ih * a.W + iw) * C;
-          const int32_t* w = a.w + (kh * a.KW + kw) * C;
-          const int32_t zp = a.x_zp;
-          for (int64_t c = 0; c < C; ++c) acc[c] += (static_cast<int32_t>(px[c]) - zp) * w[c];
+    const uint8_t* x = a.x + n * a.H * a.W * a.C;
+    uint8_t* y = a.y + (n * a.OH + oh) * a.OW * a.C;
+    int64_t kw0 = -1, kw1 = -1;  // the valid kw range the taps were built for
+    // Columns whose whole kernel row lies inside the image share their taps.
+    const int64_t first_inside = (a.pw + a.sw - 1) / a.sw;
+    const int64_t reach = a.W - 1 - (a.KW - 1) * a.dw + a.pw;  // iw0 <= this keeps the kernel inside
+    const int64_t last_inside = reach < 0 ? -1 : reach / a.sw;
+    constexpr int64_t kPixels = 4;
+    for (int64_t ow = 0; ow < a.OW;) {
+      const int64_t iw0 = ow * a.sw - a.pw;
+      const int64_t lo_kw = iw0 >= 0 ? 0 : (-iw0 + a.dw - 1) / a.dw;
+      const int64_t hi_kw = std::min(a.KW, a.W - iw0 <= 0 ? 0 : (a.W - iw0 + a.dw - 1) / a.dw);
+      if (lo_kw != kw0 || hi_kw != kw1) {
+        kw0 = lo_kw;
+        kw1 = hi_kw;
+        taps.count = 0;
+        for (int64_t kh = 0; kh < a.KH; ++kh) {
+          const int64_t ih = oh * a.sh - a.ph + kh * a.dh;
+          if (ih < 0 || ih >= a.H) continue;
+          for (int64_t kw = kw0; kw < kw1; ++kw) {
+            taps.x_offset[taps.count] = (ih * a.W + kw * a.dw - a.pw) * a.C;
+            taps.w_offset[taps.count++] = (kh * a.KW + kw) * a.C;
+          }
         }
+        std::fill(zp_wsum.begin(), zp_wsum.end(), 0);
+        for (int64_t t = 0; t < taps.count; ++t)
+          for (int64_t c = 0; c < a.C; ++c) zp_wsum[c] += a.w[taps.w_offset[t] + c];
+        for (int64_t c = 0; c < a.C; ++c) zp_wsum[c] *= a.x_zp;
       }
-      if (a.bias) {
-        for (int64_t c = 0; c < C; ++c)
-          y[c] = static_cast<uint8_t>(requant((static_cast<float>(acc[c]) + a.bias[c]) * a.mult[c], zy, lo, hi));
+      const bool run = a.C >= vm::kLanes<int32_t> && ow >= first_inside && ow + kPixels - 1 <= last_inside &&
+                       ow + kPixels <= a.OW;
+      if (run) {
+        depthwise_pixels<kPixels>(a, x + ow * a.sw * a.C, taps, zp_wsum.data(), y, zy, lo, hi);
+        ow += kPixels;
+        y += kPixels * a.C;
       } else {
-        for (int64_t c = 0; c < C; ++c)
-          y[c] = static_cast<uint8_t>(requant(static_cast<float>(acc[c]) * a.mult[c], zy, lo, hi));
+        depthwise_pixel(a, x + ow * a.sw * a.C, taps, zp_wsum.data(), y, zy, lo, hi);
+        ++ow;
+        y += a.C;
       }
     }
   }

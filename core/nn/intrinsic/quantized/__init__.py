@@ -2,10 +2,11 @@
 from core._native import _C
 from core.nn import intrinsic as nni
 from core.nn.quantized import modules as nnq
+from core.nn.quantized import normalization_embedding as nnq_bn
 
 _Q = _C._quantized
 
-__all__ = ["ConvReLU2d", "LinearReLU"]
+__all__ = ["BNReLU2d", "ConvReLU2d", "LinearReLU"]
 
 
 class ConvReLU2d(nnq.Conv2d):
@@ -42,3 +43,13 @@ class LinearReLU(nnq.Linear):
         return super().from_float(mod)
 
 
+
+
+class BNReLU2d(nnq_bn.BatchNorm2d):
+    """Quantized BatchNorm2d with a fused ReLU (the zero point is the output floor)."""
+
+    _FLOAT_MODULE = nni.BNReLU2d
+    _FUSED_RELU = True
+
+    def _get_name(self):
+        return "QuantizedBNReLU2d"

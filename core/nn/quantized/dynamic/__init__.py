@@ -6,7 +6,7 @@ from core.nn.quantized import modules as nnq
 
 _Q = _C._quantized
 
-__all__ = ["Linear"]
+__all__ = ["Linear", "LSTM", "GRU", "LSTMCell", "GRUCell", "RNNCell"]
 
 
 class Linear(nnq.Linear):
@@ -46,3 +46,6 @@ class Linear(nnq.Linear):
         qlinear = cls(mod.in_features, mod.out_features, dtype=dtype)
         qlinear.set_weight_bias(qweight, None if mod.bias is None else mod.bias.detach())
         return qlinear
+
+
+from core.nn.quantized.dynamic.rnn import GRU, LSTM, GRUCell, LSTMCell, RNNCell  # noqa: E402,F401

@@ -1,0 +1,75 @@
+"""The quantizable MobileNetV2 and ResNets: int8 models through quantize=True, the official
+quantized checkpoints' names, and loading through the hub (a local mirror stands in for
+download.pytorch.org) under their hub names and the float builders' quantize=True."""
+import hashlib
+import warnings
+
+import numpy as np
+import pytest
+
+import core
+from vision.models.quantization import mobilenetv2 as qmnv2
+from vision.models.quantization import resnet as qresnet
+
+CASES = [  # module, arch, hub name, quant_model_urls key, official file name
+    (qmnv2, "mobilenet_v2", "quantized_mobilenet_v2", "mobilenet_v2_qnnpack", "mobilenet_v2_qnnpack_37f702c5.pth"),
+    (qresnet, "resnet18", "quantized_resnet18", "resnet18_fbgemm", "resnet18_fbgemm_16fa66dd.pth"),
+]
+
+
+def test_official_quantized_urls():
+    base = "https://download.pytorch.org/models/quantized/"
+    assert qresnet.quant_model_urls == {
+        "resnet18_fbgemm": base + "resnet18_fbgemm_16fa66dd.pth",
+        "resnet50_fbgemm": base + "resnet50_fbgemm_bf931d71.pth",
+        "resnext101_32x8d_fbgemm": base + "resnext101_32x8_fbgemm_09835ccf.pth",
+    }
+    assert qmnv2.quant_model_urls == {"mobilenet_v2_qnnpack": base + "mobilenet_v2_qnnpack_37f702c5.pth"}
+
+
+@pytest.mark.parametrize("module,arch,hub_name,key,official", CASES)
+def test_int8_model_through_the_hub(module, arch, hub_name, key, official, tmp_path, monkeypatch):
+    import hub
+    import hub._dirs
+
+    core.manual_seed(0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = getattr(module, arch)(quantize=True)
+    assert model.quant._get_name() == "Quantize" and model.dequant._get_name() == "DeQuantize"
+    names = {m._get_name() for m in model.modules()}
+    assert "QuantizedConvReLU2d" in names and "QuantizedConv2d" in names and "QuantizedLinear" in names
+    x = core.rand(1, 3, 48, 48)
+    y = model(x)
+    assert y.shape == (1, 1000) and y.dtype == core.float32
+    mirror = tmp_path / "mirror"
+    mirror.mkdir()
+    staging = mirror / "staging.pth"
+    core.save(model.state_dict(), str(staging))
+    name = official.rsplit("_", 1)[0] + "_" + hashlib.sha256(staging.read_bytes()).hexdigest()[:8] + ".pth"
+    staging.rename(mirror / name)
+    monkeypatch.setenv("TENSORZOO_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("TENSORZOO_HUB_MIRROR", mirror.as_uri())
+    monkeypatch.setattr(hub._dirs, "_hub_dir", None)
+    monkeypatch.setitem(module.quant_model_urls, key, hub.OFFICIAL_BASE + name)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        loaded = hub.load(hub_name, pretrained=True, progress=False)
+        same = hub.load(arch, pretrained=True, quantize=True, progress=False)
+    np.testing.assert_array_equal(loaded(x).numpy(), y.numpy())
+    np.testing.assert_array_equal(same(x).numpy(), y.numpy())
+
+
+def test_quantize_false_is_the_float_quantizable_model():
+    model = qresnet.resnet18()
+    assert type(model).__name__ == "QuantizableResNet" and model.layer1[0].add_relu._get_name() == "FloatFunctional"
+    model.eval()
+    fused = qresnet.resnet18()
+    fused.load_state_dict(model.state_dict())
+    fused.eval()
+    fused.fuse_model()
+    x = core.rand(1, 3, 32, 32)
+    np.testing.assert_allclose(fused(x).detach().numpy(), model(x).detach().numpy(), rtol=1e-4, atol=1e-4)
+    with pytest.raises(ValueError, match="no quantized version"):
+        import vision.models as models
+        models.resnet34(quantize=True)

@@ -369,28 +369,8 @@ class Tensor(NamedTensorMethods, _C._TensorBase):
                 raise
             return NotImplemented
 
-    # ---- Python operators, all through the op table
-    # Each calls an op callable directly (core/_elementwise.py); operands that are neither
-    # tensors nor numbers give NotImplemented, so `t == None` is False and `t + "a"` raises
-    # Python's usual TypeError. Numpy defers to these, as it does to PyTorch's tensors.
-    from core._elementwise import forward as _fw, reflected as _rf, inplace as _ip
-    __add__, __radd__, __iadd__ = _fw("add"), _rf("add"), _ip("add_")
-    __sub__, __rsub__, __isub__ = _fw("sub"), _rf("sub"), _ip("sub_")
-    __mul__, __rmul__, __imul__ = _fw("mul"), _rf("mul"), _ip("mul_")
-    __truediv__, __rtruediv__, __itruediv__ = _fw("div"), _rf("div"), _ip("div_")
-    __floordiv__, __rfloordiv__, __ifloordiv__ = _fw("floor_divide"), _rf("floor_divide"), _ip("floor_divide_")
-    __mod__, __rmod__, __imod__ = _fw("remainder"), _rf("remainder"), _ip("remainder_")
-    __pow__, __rpow__, __ipow__ = _fw("pow"), _rf("pow"), _ip("pow_")
-    __and__, __rand__, __iand__ = _fw("bitwise_and"), _rf("bitwise_and"), _ip("bitwise_and_")
-    __or__, __ror__, __ior__ = _fw("bitwise_or"), _rf("bitwise_or"), _ip("bitwise_or_")
-    __xor__, __rxor__, __ixor__ = _fw("bitwise_xor"), _rf("bitwise_xor"), _ip("bitwise_xor_")
-    __lshift__, __rlshift__, __ilshift__ = (
-        _fw("bitwise_left_shift"), _rf("bitwise_left_shift"), _ip("bitwise_left_shift_"))
-    __rshift__, __rrshift__, __irshift__ = (
-        _fw("bitwise_right_shift"), _rf("bitwise_right_shift"), _ip("bitwise_right_shift_"))
-    __eq__, __ne__ = _fw("eq"), _fw("ne")
-    __lt__, __le__, __gt__, __ge__ = _fw("lt"), _fw("le"), _fw("gt"), _fw("ge")
-    del _fw, _rf, _ip
+    # ---- Python operators: + - * / // % ** & | ^ << >>, their in-place and reflected forms
+    # and the comparisons are C slots of _C._TensorBase (core/bindings/py_operators.cpp).
     __neg__ = _C._functions["neg"]
     __pos__ = _C._functions["positive"]
     __abs__ = _C._functions["abs"]

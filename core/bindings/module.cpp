@@ -6,6 +6,7 @@
 #include "bindings/py_errors.h"
 #include "bindings/py_generator.h"
 #include "bindings/py_memory_format.h"
+#include "bindings/py_operators.h"
 #include "bindings/py_ops.h"
 #include "bindings/py_tensor.h"
 #include "bindings/python_api.h"
@@ -35,9 +36,11 @@ PYBIND11_MODULE(_C, m) {
   tz::py::init_dtypes(m.ptr());
   tz::py::init_memory_formats(m.ptr());
   tz::py::init_indexing(m);  // before init_tensor_type: it fills _TensorBase's mapping slots
+  tz::py::init_operator_slots();  // likewise: _TensorBase's number and comparison slots
   tz::py::init_tensor_type(m.ptr());
   tz::py::init_generator(m);
   tz::py::init_ops(m.ptr());
+  tz::py::init_operators(m.ptr());
   tz::py::init_numpy(m);
   tz::py::init_runtime(m);
   tz::py::init_dlpack(m);

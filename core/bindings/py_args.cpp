@@ -1,6 +1,7 @@
 #include "bindings/py_args.h"
 
 #include <cstring>
+#include <memory>
 
 #include "bindings/py_dtype.h"
 #include "bindings/py_errors.h"
@@ -244,7 +245,10 @@ bool parse_args(const Schema& schema, PyObject* const* args, size_t nargs, PyObj
     if (!std::strcmp(key, "input") || !std::strcmp(key, "self") || !std::strcmp(key, "tensors")) first = args[nargs + k];
   }
   const Tensor* dims_of = dims_source(first);
-  std::vector<bool> filled(nparams, false);
+  // Which parameters got a value; on the stack for every schema of a sane size.
+  bool filled_inline[32] = {};
+  std::unique_ptr<bool[]> filled_heap(nparams > 32 ? new bool[nparams]() : nullptr);
+  bool* filled = nparams > 32 ? filled_heap.get() : filled_inline;
   size_t npositional = 0;
   while (npositional < nparams && !schema.args[npositional].kwarg_only) npositional++;
 

@@ -86,6 +86,21 @@ PyObject* value_to_py(const Value& v, const Op* op) {
 
 PyObject* op_vectorcall_schema(PyObject* self, PyObject* const* args, size_t nargsf, PyObject* kwnames);
 
+// Ops on small tensors and numbers keep the GIL: they finish in a microsecond or two, about
+// what releasing and retaking it costs. Larger tensors, and sizes or lists (which can make
+// large outputs), let other Python threads run meanwhile.
+constexpr int64_t kHoldGilMaxElements = 4096;
+bool may_run_long(const Stack& args) {
+  for (const Value& v : args) {
+    if (v.is_tensor()) {
+      if (v.tensor().defined() && v.tensor().numel() > kHoldGilMaxElements) return true;
+    } else if (!(v.is_none() || v.holds<Scalar>() || v.holds<bool>() || v.holds<double>() || v.holds<DType>())) {
+      return true;
+    }
+  }
+  return false;
+}
+
 // Keywords PyTorch's ops take beside their schemas. Tensor-creating ops (factories and the *_like
 // forms) take TensorOptions: requires_grad is applied to the result; device, pin_memory and
 // layout are checked by core/_device.py (tensors live on the CPU) and dropped. Ops whose PyTorch
@@ -248,7 +263,9 @@ PyObject* op_vectorcall_schema(PyObject* self, PyObject* const* args, size_t nar
     Value result;
     const bool named = any_named(stack);  // unnamed calls pay this one scan
     if (named) [[unlikely]] check_names_before(*candidate, stack);
-    {
+    if (!may_run_long(stack)) {
+      result = call_op(*candidate, stack);
+    } else {
       WithoutGil nogil;  // kernels never touch Python objects: let other Python threads run
       result = call_op(*candidate, stack);
     }

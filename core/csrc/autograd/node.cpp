@@ -21,16 +21,17 @@ uint64_t next_hook_id() {
 }
 
 Node::~Node() {
-  std::vector<NodePtr> local;
-  bool outermost = !t_draining;
-  if (outermost) {
-    t_draining = true;
-    t_pending = &local;
+  if (t_draining) {  // inside an outer destructor: hand the edges to its queue
+    for (Edge& e : next_edges)
+      if (e.fn) t_pending->push_back(std::move(e.fn));
+    return;
   }
-  for (Edge& e : next_edges)
-    if (e.fn) t_pending->push_back(std::move(e.fn));
-  next_edges.clear();
-  if (!outermost) return;
+  // The outermost destructor drops its edges in place: a node that dies of it queues its own
+  // edges instead of recursing, so the queue is only allocated for graphs that chain.
+  std::vector<NodePtr> local;
+  t_draining = true;
+  t_pending = &local;
+  for (Edge& e : next_edges) e.fn.reset();
   while (!local.empty()) {
     NodePtr n = std::move(local.back());
     local.pop_back();

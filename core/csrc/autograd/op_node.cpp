@@ -47,13 +47,21 @@ void for_each_output(const Value& v, F f) {
 
 class OpNode final : public Node {
  public:
-  OpNode(const Op& op, const Stack& args) : op_(&op), args_(args) {
+  OpNode(const Op& op, const Stack& args) : op_(&op) {
     // Keep non-tensor arguments; tensors only if the entry saves them (below).
-    for (size_t i = 0; i < args_.size(); ++i) {
+    args_.reserve(args.size());
+    for (size_t i = 0; i < args.size(); ++i) {
       ArgType type = op.schema.args[i].type;
-      if (type == ArgType::Tensor || type == ArgType::TensorList || type == ArgType::OptTensorList)
-        args_[i] = Value();
+      const bool tensors = type == ArgType::Tensor || type == ArgType::TensorList || type == ArgType::OptTensorList;
+      args_.push_back(tensors ? Value() : args[i]);
     }
+    // One allocation per list: an op's inputs are known before they are walked.
+    size_t inputs = 0;
+    for_each_input(args, op, [&](const Tensor&) { ++inputs; });
+    needs_.reserve(inputs);
+    input_meta_.reserve(inputs);
+    next_edges.reserve(inputs);
+    if (op.saves_geometry) geometry_.reserve(inputs);
     for_each_input(args, op, [&](const Tensor& t) {
       needs_.push_back(t.defined() && autograd::requires_grad(t));
       input_meta_.push_back(t.defined() ? OutputMeta{t.sizes(), t.dtype()} : OutputMeta{});
@@ -248,6 +256,9 @@ Value call_with_autograd(const Op& op, Stack& args) {
   check_derivative_exists(op);
 
   uint32_t index = 0;
+  for_each_output(out, [&](const Tensor&) { ++index; });
+  node->outputs.reserve(index);
+  index = 0;
   for_each_output(out, [&](const Tensor& t) {
     // An input handed back as is (contiguous() of a contiguous tensor) keeps its history.
     if (t.defined() && differentiable(t) && (inplace || !is_input(t, args, op))) set_history(t, node, index);

@@ -1,7 +1,6 @@
 #include "iter/tensor_iter.h"
 
 #include <algorithm>
-#include <numeric>
 
 namespace tz {
 
@@ -19,20 +18,21 @@ Shape broadcast_shapes(const Shape& a, const Shape& b, const char* op) {
   return out;
 }
 
-TensorIter::TensorIter(const std::vector<Tensor>& operands, const Shape& shape) {
-  nops_ = static_cast<int>(operands.size());
+TensorIter::TensorIter(const Tensor* operands, int num_operands, const Shape& shape) {
+  nops_ = num_operands;
   TZ_CHECK(nops_ <= kMaxOperands, Runtime, "TensorIter: too many operands");
-  TZ_CHECK(shape.size() <= 16, Runtime, "tensors with more than 16 dimensions are not supported");
+  TZ_CHECK(shape.size() <= kMaxDims, Runtime, "tensors with more than 16 dimensions are not supported");
   numel_ = numel_of(shape);
   const int nd = static_cast<int>(shape.size());
 
   // Byte strides of each operand in the broadcast shape (0 along broadcast dims).
-  std::vector<std::vector<int64_t>> st(nops_, std::vector<int64_t>(nd, 0));
+  std::array<std::array<int64_t, kMaxDims>, kMaxOperands> st;
   for (int k = 0; k < nops_; ++k) {
     const Tensor& t = operands[k];
     base_[k] = static_cast<char*>(t.raw_data());
     int off = nd - static_cast<int>(t.dim());
     TZ_CHECK(off >= 0, Runtime, "TensorIter: operand has more dims than the iteration shape");
+    for (int d = 0; d < off; ++d) st[k][d] = 0;
     for (int d = 0; d < t.dim(); ++d) {
       int64_t sz = t.sizes()[d];
       TZ_CHECK(sz == shape[d + off] || sz == 1, Runtime, "TensorIter: operand of shape ",
@@ -42,40 +42,50 @@ TensorIter::TensorIter(const std::vector<Tensor>& operands, const Shape& shape) 
   }
 
   // Order dims fastest-first by the first operand's strides (ties: keep the natural order).
-  std::vector<int> perm(nd);
-  std::iota(perm.begin(), perm.end(), 0);
-  std::reverse(perm.begin(), perm.end());
-  std::stable_sort(perm.begin(), perm.end(), [&](int x, int y) {
+  // A stable insertion sort: at most 16 dims.
+  auto faster = [&](int x, int y) {
     for (int k = 0; k < nops_; ++k) {
       int64_t sx = std::abs(st[k][x]), sy = std::abs(st[k][y]);
       if (sx == 0 || sy == 0) continue;
       if (sx != sy) return sx < sy;
     }
     return false;
-  });
+  };
+  std::array<int, kMaxDims> perm;
+  for (int i = 0; i < nd; ++i) {
+    int d = nd - 1 - i, j = i;
+    for (; j > 0 && faster(d, perm[j - 1]); --j) perm[j] = perm[j - 1];
+    perm[j] = d;
+  }
 
   // Coalesce neighbours that every operand walks contiguously; drop size-1 dims.
-  shape_.clear();
-  for (int k = 0; k < nops_; ++k) strides_[k].clear();
-  for (int d : perm) {
+  ndim_ = 0;
+  for (int i = 0; i < nd; ++i) {
+    const int d = perm[i];
     if (shape[d] == 1) continue;
-    if (!shape_.empty()) {
+    if (ndim_ > 0) {
       bool mergeable = true;
       for (int k = 0; k < nops_ && mergeable; ++k)
-        mergeable = st[k][d] == strides_[k].back() * shape_.back();
+        mergeable = st[k][d] == strides_[k][ndim_ - 1] * shape_[ndim_ - 1];
       if (mergeable) {
-        shape_.back() *= shape[d];
+        shape_[ndim_ - 1] *= shape[d];
         continue;
       }
     }
-    shape_.push_back(shape[d]);
-    for (int k = 0; k < nops_; ++k) strides_[k].push_back(st[k][d]);
+    shape_[ndim_] = shape[d];
+    for (int k = 0; k < nops_; ++k) strides_[k][ndim_] = st[k][d];
+    ++ndim_;
   }
-  if (shape_.empty() && numel_ == 1) {
-    shape_.push_back(1);
-    for (int k = 0; k < nops_; ++k) strides_[k].push_back(0);
+  if (ndim_ == 0 && numel_ == 1) {
+    shape_[0] = 1;
+    for (int k = 0; k < nops_; ++k) strides_[k][0] = 0;
+    ndim_ = 1;
   }
-  if (numel_ == 0) shape_.assign(1, 0);
+  if (numel_ == 0) {
+    shape_[0] = 0;
+    for (int k = 0; k < nops_; ++k) strides_[k][0] = 0;
+    ndim_ = 1;
+  }
 }
 
 }  // namespace tz

@@ -4,6 +4,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <initializer_list>
 #include <vector>
 
 #include "iter/thread_pool.h"
@@ -17,15 +18,21 @@ Shape broadcast_shapes(const Shape& a, const Shape& b, const char* op);
 class TensorIter {
  public:
   static constexpr int kMaxOperands = 8;
+  static constexpr int kMaxDims = 16;
   static constexpr int64_t kGrain = 32768;  // elements per parallel chunk, at least
 
   // `operands` = outputs then inputs; every operand must broadcast to `shape`. The iterator
   // keeps raw pointers: the operands must stay alive while it is used.
-  TensorIter(const std::vector<Tensor>& operands, const Shape& shape);
+  // Building one allocates nothing: small ops spend most of their time here otherwise.
+  TensorIter(const std::vector<Tensor>& operands, const Shape& shape)
+      : TensorIter(operands.data(), static_cast<int>(operands.size()), shape) {}
+  TensorIter(std::initializer_list<Tensor> operands, const Shape& shape)
+      : TensorIter(operands.begin(), static_cast<int>(operands.size()), shape) {}
+  TensorIter(const Tensor* operands, int num_operands, const Shape& shape);
 
   int64_t numel() const { return numel_; }
   int num_operands() const { return nops_; }
-  int ndim() const { return static_cast<int>(shape_.size()); }
+  int ndim() const { return ndim_; }
 
   // f(char** data, const int64_t* strides, int64_t n): process n elements; element i of
   // operand k is at data[k] + i * strides[k]. Runs in parallel when large enough.
@@ -44,7 +51,7 @@ class TensorIter {
   void run_range(const F& f, int64_t begin, int64_t end) const {
     std::array<char*, kMaxOperands> ptrs;
     std::array<int64_t, kMaxOperands> inner;
-    std::array<int64_t, 16> idx{};
+    std::array<int64_t, kMaxDims> idx{};
     const int nd = ndim();
     if (nd == 0) {
       for (int k = 0; k < nops_; ++k) ptrs[k] = base_[k], inner[k] = 0;
@@ -72,10 +79,12 @@ class TensorIter {
 
  private:
   int nops_ = 0;
+  int ndim_ = 0;
   int64_t numel_ = 0;
-  Shape shape_;                                        // iteration shape, fastest dim first
+  // Only the first ndim_ dims (and nops_ operands) are set.
+  std::array<int64_t, kMaxDims> shape_;  // iteration shape, fastest dim first
   std::array<char*, kMaxOperands> base_{};
-  std::array<std::vector<int64_t>, kMaxOperands> strides_;  // byte strides per operand
+  std::array<std::array<int64_t, kMaxDims>, kMaxOperands> strides_;  // byte strides per operand
 };
 
 }  // namespace tz

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <exception>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -42,6 +43,11 @@ struct Job {
   }
 };
 
+// Workers take part in a job by counting themselves in `active_` before they read `job_`;
+// run() clears `job_` and then waits for `active_` to reach zero, so no worker can still be
+// looking at a finished job (it lives on run()'s stack). Both sides spin: a job is a few
+// hundred microseconds at most, and sleeping on a condition variable there (a futex wake-up
+// of tens of microseconds) was what kept 1M-element ops from gaining from a second thread.
 class ThreadPool {
  public:
   // Starts up to `workers` threads; when the system refuses one (a memory or process limit)
@@ -59,6 +65,7 @@ class ThreadPool {
     {
       std::lock_guard<std::mutex> g(mutex_);
       stop_ = true;
+      generation_.fetch_add(1);
     }
     wake_.notify_all();
     for (auto& t : threads_) t.join();
@@ -68,54 +75,59 @@ class ThreadPool {
 
   void run(Job& job) {
     std::lock_guard<std::mutex> one_job_at_a_time(run_mutex_);
+    job_.store(&job);
+    bool sleepers;
     {
-      std::lock_guard<std::mutex> g(mutex_);
-      job_ = &job;
-      generation_.fetch_add(1, std::memory_order_release);
+      std::lock_guard<std::mutex> g(mutex_);  // a worker going to sleep cannot miss this
+      generation_.fetch_add(1);
+      sleepers = sleeping_ > 0;
     }
-    wake_.notify_all();
+    if (sleepers) wake_.notify_all();
     job.run_chunks();
-    // Short spin, then yield: the other workers are finishing their last chunk.
+    // The other workers are finishing their last chunk.
     for (int spins = 0; job.chunks_done.load(std::memory_order_acquire) < job.num_chunks; ++spins)
-      if (spins > 2000) std::this_thread::yield();
-    std::unique_lock<std::mutex> lock(mutex_);
-    job_ = nullptr;
-    // `job` lives on this stack frame: wait until no worker still looks at it.
-    idle_.wait(lock, [&] { return active_ == 0; });
+      spins < kSpinsBeforeYield ? pause() : std::this_thread::yield();
+    job_.store(nullptr);
+    for (int spins = 0; active_.load() != 0; ++spins)
+      spins < kSpinsBeforeYield ? pause() : std::this_thread::yield();
   }
 
  private:
+  static constexpr int kSpinsBeforeYield = 2000;
+  // Spinning for the next job before sleeping: ops often come back to back.
+  static constexpr int kSpinsBeforeSleep = 20000;
+  static void pause() { __builtin_ia32_pause(); }
+
   void worker_loop() {
     t_in_parallel = true;
-    uint64_t seen = 0;
+    uint64_t seen = 0;  // joins a job published before it started
     for (;;) {
-      // Spin briefly for the next job before sleeping: ops often come back to back.
-      for (int spins = 0; spins < 20000 && generation_.load(std::memory_order_acquire) == seen; ++spins)
-        __builtin_ia32_pause();
-      std::unique_lock<std::mutex> lock(mutex_);
-      wake_.wait(lock, [&] { return stop_ || generation_.load() != seen; });
+      for (int spins = 0; spins < kSpinsBeforeSleep && generation_.load(std::memory_order_acquire) == seen; ++spins)
+        pause();
+      if (generation_.load() == seen) {
+        std::unique_lock<std::mutex> lock(mutex_);
+        ++sleeping_;
+        wake_.wait(lock, [&] { return generation_.load() != seen; });
+        --sleeping_;
+      }
       if (stop_) return;
       seen = generation_.load();
-      Job* job = job_;
-      if (!job) continue;
-      active_++;
-      lock.unlock();
-      job->run_chunks();
-      lock.lock();
-      if (--active_ == 0) idle_.notify_all();
+      active_.fetch_add(1);
+      if (Job* job = job_.load()) job->run_chunks();
+      active_.fetch_sub(1);
     }
   }
 
   const int requested_;
   std::vector<std::thread> threads_;
   std::mutex run_mutex_;
-  std::mutex mutex_;
+  std::mutex mutex_;  // guards sleeping_, and orders generation_ with the sleepers
   std::condition_variable wake_;
-  std::condition_variable idle_;
-  Job* job_ = nullptr;
+  std::atomic<Job*> job_{nullptr};
   std::atomic<uint64_t> generation_{0};
-  int active_ = 0;
-  bool stop_ = false;
+  std::atomic<int> active_{0};
+  int sleeping_ = 0;
+  std::atomic<bool> stop_{false};
 };
 
 int default_threads() {
@@ -129,25 +141,29 @@ int max_pool_threads() { return std::max(4 * default_threads(), 16); }
 
 std::mutex g_pool_mutex;
 int g_num_threads = default_threads();
-ThreadPool* g_pool = nullptr;  // created lazily; deliberately leaked at exit and after fork
+// Created lazily and shared with the parallel_for calls running on it: a pool replaced by
+// set_num_threads() while another thread runs a job is destroyed by the last of them.
+// Never destroyed at exit (its workers are not joined in static teardown) nor after fork.
+std::shared_ptr<ThreadPool>& current_pool() {
+  static auto* pool = new std::shared_ptr<ThreadPool>();
+  return *pool;
+}
 
 void forget_pool_after_fork() {
-  // The child has none of the parent's threads: drop the pool and start afresh on demand.
-  g_pool = nullptr;
+  // The child has none of the parent's threads: drop the pool (leaked) and start afresh on demand.
+  new (&current_pool()) std::shared_ptr<ThreadPool>();
   new (&g_pool_mutex) std::mutex();
 }
 
-ThreadPool* pool() {
+std::shared_ptr<ThreadPool> pool() {
   static bool registered = (pthread_atfork(nullptr, nullptr, forget_pool_after_fork), true);
   (void)registered;
   std::lock_guard<std::mutex> g(g_pool_mutex);
+  std::shared_ptr<ThreadPool>& current = current_pool();
   int wanted = std::min(g_num_threads, max_pool_threads()) - 1;
-  if (g_pool && g_pool->requested() != wanted) {
-    delete g_pool;
-    g_pool = nullptr;
-  }
-  if (!g_pool && wanted > 0) g_pool = new ThreadPool(wanted);
-  return g_pool && g_pool->workers() > 0 ? g_pool : nullptr;
+  if (current && current->requested() != wanted) current.reset();
+  if (!current && wanted > 0) current = std::make_shared<ThreadPool>(wanted);
+  return current && current->workers() > 0 ? current : nullptr;
 }
 
 }  // namespace
@@ -172,7 +188,7 @@ void parallel_for(int64_t begin, int64_t end, int64_t grain,
     fn(begin, end);
     return;
   }
-  ThreadPool* p = pool();
+  std::shared_ptr<ThreadPool> p = pool();
   if (!p) {
     fn(begin, end);
     return;

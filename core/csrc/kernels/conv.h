@@ -15,6 +15,10 @@
 //     lanes (kernels/isa/conv_direct_kernels.cpp).
 //   - the inference epilogue of _conv2d_fused (residual add, activation) on a block of
 //     output (kernels/isa/conv_epilogue_kernels.cpp).
+//   - regular KxK (groups == 1, more input channels): a direct kernel over a zero-padded NHWC
+//     copy of the input, tiles of pixels x blocks of output channels in lanes, weights packed
+//     per block (kernels/isa/conv_tile_kernels.cpp); also the stride-1 input gradient, as the
+//     convolution of the padded output gradient with the flipped, transposed weight.
 #pragma once
 #include <cstdint>
 
@@ -111,5 +115,32 @@ extern DispatchStub<SmallInputWeightGradFn> conv_small_input_weight_grad_stub;
 enum class ConvAct : uint8_t { None, Relu, Relu6, Hardswish, Hardsigmoid };
 using ConvEpilogueFn = void (*)(DType dtype, ConvAct act, void* y, const void* residual, int64_t n);
 extern DispatchStub<ConvEpilogueFn> conv_epilogue_stub;
+
+// Regular convolutions (groups == 1) as tiles of pixels x blocks of output channels in
+// vector lanes. The input is a zero-padded NHWC copy, so every tap of every pixel is inside
+// it: x (N, Hp, Wp, C) with Hp = (OH - 1) * sh + (KH - 1) * dh + 1 or more, likewise Wp.
+// The weight is packed per block of `block` output channels, (ceil(O / block), KH, KW, C,
+// block), zeros past O; `block` is conv_tile_block_stub's answer for the dtype (each ISA
+// build has its own). Output y (N, OH, OW, O) in NHWC memory. Every build adds each output's
+// taps in (kh, kw, c) order, bias first, with fused multiply-adds: bit-identical results.
+struct TileConvArgs {
+  ConvShape s;  // s.H, s.W and the paddings are ignored: Hp and Wp describe the input
+  int64_t Hp, Wp;
+  const void* x;
+  const void* w;     // packed as above
+  const void* bias;  // (O,), may be null
+  void* y;
+};
+// Output channels per block of this build for float32 / float64.
+using TileConvBlockFn = int64_t (*)(DType dtype);
+extern DispatchStub<TileConvBlockFn> conv_tile_block_stub;
+// Output pixels per tile (consecutive in (n, oh, ow) order; the last tile may be shorter),
+// and the tasks: (block, tile) pairs, blocks outermost.
+constexpr int64_t kConvTilePixels = 6;
+inline int64_t conv_tile_count(const ConvShape& s) { return (s.N * s.OH * s.OW + kConvTilePixels - 1) / kConvTilePixels; }
+inline int64_t conv_tile_tasks(const ConvShape& s, int64_t block) { return (s.O + block - 1) / block * conv_tile_count(s); }
+// Runs tasks [begin, end).
+using TileConvFn = void (*)(DType dtype, const TileConvArgs& a, int64_t begin, int64_t end);
+extern DispatchStub<TileConvFn> conv_tile_stub;
 
 }  // namespace tz

@@ -1,5 +1,5 @@
 // The convolution dispatch stubs; kernels/isa/conv_kernels.cpp, conv_direct_kernels.cpp and
-// conv_epilogue_kernels.cpp fill them in.
+// conv_epilogue_kernels.cpp and conv_tile_kernels.cpp fill them in.
 #include "kernels/conv.h"
 
 namespace tz {
@@ -11,4 +11,6 @@ DispatchStub<DepthwiseFn> dw_bwd_input_nchw_stub("depthwise_conv_backward_input_
 DispatchStub<SmallInputConvFn> conv_small_input_stub("conv_small_input");
 DispatchStub<SmallInputWeightGradFn> conv_small_input_weight_grad_stub("conv_small_input_weight_grad");
 DispatchStub<ConvEpilogueFn> conv_epilogue_stub("conv_epilogue");
+DispatchStub<TileConvBlockFn> conv_tile_block_stub("conv_tile_block");
+DispatchStub<TileConvFn> conv_tile_stub("conv_tile");
 }  // namespace tz

@@ -3,6 +3,8 @@
 //   depthwise (groups == C)       hand-written kernels (kernels/isa/conv_kernels.cpp)
 //   pointwise (1x1, stride 1)     one GEMM per group: NCHW weight x image, NHWC pixels x weight^T
 //   dilated (groups 1, stride 1)  GEMMs over output regions of constant in-image taps (ops/conv_dilated.cpp)
+//   regular, groups == 1          the tile kernel (ops/conv_tile.cpp) where it wins
+//   (core._C._set_conv_algorithm('tile' / 'gemm') forces one of the last two, for tests and benchmarks)
 //   anything else                 im2col + GEMM, images split over the thread pool
 // A transposed convolution is the data gradient of the regular one with the roles swapped.
 #include "ops/conv.h"
@@ -17,6 +19,7 @@
 #include "kernels/conv.h"
 #include "kernels/gemm.h"
 #include "ops/conv_dilated.h"
+#include "ops/conv_tile.h"
 #include "ops/conversion.h"
 #include "ops/creation.h"
 #include "ops/compare.h"
@@ -407,13 +410,16 @@ Tensor forward_4d(const Tensor& x_, const Tensor& w_, const Tensor& bias_, const
     depthwise_forward(x, w_, bias, y, s, nhwc, ep);
     return y;
   }
-  if (uses_dilated_gemm(s)) {
-    y = dilated_conv_forward(x, w_, bias, s, nhwc_out);
-    if (ep.residual.defined()) ep.residual = to_dtype(in_layout(ep.residual, suggest_memory_format(y) ==
-                                                                      MemoryFormat::ChannelsLast), dt);
-    epilogue_all(ep, y);
-    return y;
-  }
+  // Paths that write the whole output first: the epilogue follows over it, in the output's layout.
+  auto with_epilogue = [&](Tensor out) {
+    if (ep.residual.defined())
+      ep.residual = to_dtype(in_layout(ep.residual, suggest_memory_format(out) == MemoryFormat::ChannelsLast), dt);
+    epilogue_all(ep, out);
+    return out;
+  };
+  if (uses_dilated_gemm(s) && conv_algorithm() == ConvAlgorithm::Auto)
+    return with_epilogue(dilated_conv_forward(x, w_, bias, s, nhwc_out));
+  if (!is_pointwise(s) && conv_tile_forward_applies(s, dt)) return with_epilogue(conv_tile_forward(x, w_, bias, s, nhwc_out));
   Tensor w = gemm_weight(w_, nhwc);
   for_float(dt, [&](auto tag) {
     using T = decltype(tag);
@@ -439,7 +445,9 @@ Tensor backward_data_4d(const Tensor& gy_, const Tensor& w_, const ConvShape& s,
     depthwise_backward_data(gy, w_, gx, s, nhwc);
     return gx;
   }
-  if (dilated_gemm_has_data_grad(s)) return dilated_conv_backward_data(gy, w_, s, nhwc_out);
+  if (dilated_gemm_has_data_grad(s) && conv_algorithm() == ConvAlgorithm::Auto)
+    return dilated_conv_backward_data(gy, w_, s, nhwc_out);
+  if (!is_pointwise(s) && conv_tile_backward_data_applies(s, dt)) return conv_tile_backward_data(gy, w_, s, nhwc_out);
   Tensor w = gemm_weight(w_, nhwc);
   for_float(dt, [&](auto tag) {
     using T = decltype(tag);

@@ -20,11 +20,11 @@ std::shared_ptr<Storage> Storage::allocate(size_t nbytes) {
     TZ_CHECK(data != nullptr, Runtime, "out of memory: tried to allocate ", nbytes, " bytes");
     g_bytes_in_use += static_cast<int64_t>(nbytes);
   }
-  return std::shared_ptr<Storage>(new Storage(data, nbytes, true, nullptr));
+  return std::make_shared<Storage>(Key(), data, nbytes, true, nullptr);
 }
 
 std::shared_ptr<Storage> Storage::wrap(void* data, size_t nbytes, std::shared_ptr<void> owner) {
-  return std::shared_ptr<Storage>(new Storage(data, nbytes, false, std::move(owner)));
+  return std::make_shared<Storage>(Key(), data, nbytes, false, std::move(owner));
 }
 
 Storage::~Storage() {

@@ -13,6 +13,14 @@ class Storage {
   // Borrowed memory; `owner` is released when the storage dies.
   static std::shared_ptr<Storage> wrap(void* data, size_t nbytes, std::shared_ptr<void> owner);
 
+  // Made only by allocate() and wrap() (the key is private): one allocation with its
+  // reference count.
+  class Key {
+    friend class Storage;
+    Key() = default;
+  };
+  Storage(Key, void* data, size_t nbytes, bool owns, std::shared_ptr<void> owner)
+      : data_(data), nbytes_(nbytes), owns_(owns), owner_(std::move(owner)) {}
   Storage(const Storage&) = delete;
   Storage& operator=(const Storage&) = delete;
   ~Storage();
@@ -25,8 +33,6 @@ class Storage {
   static int64_t bytes_in_use();
 
  private:
-  Storage(void* data, size_t nbytes, bool owns, std::shared_ptr<void> owner)
-      : data_(data), nbytes_(nbytes), owns_(owns), owner_(std::move(owner)) {}
   void* data_;
   size_t nbytes_;
   bool owns_;

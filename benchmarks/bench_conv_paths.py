@@ -1,0 +1,67 @@
+"""Our two algorithms for regular convolutions against each other: the tile kernel
+(ops/conv_tile.cpp) and im2col + GEMM, forward and input gradient, on ResNet's KxK shapes and
+a few others. The measurements behind ops/conv_tile.cpp's tile_kernel_wins table.
+
+    PYTHONPATH=. python benchmarks/bench_conv_paths.py [--threads 1,2] [--repeats 5] [--filter S]
+
+Median times (harness.time_interleaved: the two algorithms take turns); tile/gemm below 1
+means the tile kernel is faster.
+"""
+import sys
+
+import _paths  # noqa: F401  (an in-place build wins over an installed one)
+
+import numpy as np  # noqa: E402
+
+import harness  # noqa: E402
+
+# (batch, in channels, out channels, kernel, stride, spatial size)
+SHAPES = [
+    (1, 64, 64, 3, 1, 56), (1, 128, 128, 3, 1, 28), (1, 256, 256, 3, 1, 14), (1, 512, 512, 3, 1, 7),
+    (1, 128, 128, 3, 2, 56), (1, 256, 256, 3, 2, 28), (1, 512, 512, 3, 2, 14),
+    (8, 64, 64, 3, 1, 56), (8, 256, 256, 3, 1, 14), (8, 512, 512, 3, 1, 7),
+    (1, 16, 16, 3, 1, 56), (1, 8, 32, 3, 1, 32), (1, 32, 64, 5, 1, 28), (1, 16, 64, 7, 2, 112),
+]
+
+
+def _timed(core, algorithm, fn):
+    def run():
+        core._C._set_conv_algorithm(algorithm)
+        return fn()
+    return run
+
+
+def benches():
+    import core
+    import core.nn.functional as F
+
+    out = []
+    for n, cin, cout, k, stride, size in SHAPES:
+        rng = np.random.default_rng(0)
+        x = core.tensor(rng.standard_normal((n, cin, size, size), dtype=np.float32))
+        w = core.tensor(rng.standard_normal((cout, cin, k, k), dtype=np.float32) * 0.05)
+        y = F.conv2d(x, w, None, stride, k // 2)
+        gy = core.ones_like(y)
+        name = f"{n}x{cin}x{size}x{size} {k}x{k} s{stride} ->{cout}"
+        fwd = lambda x=x, w=w, s=stride, p=k // 2: F.conv2d(x, w, None, s, p)  # noqa: E731
+        # The input gradient alone: conv_transpose2d runs the same kernels.
+        bwd = lambda gy=gy, w=w, s=stride, p=k // 2: F.conv_transpose2d(gy, w, None, s, p, output_padding=s - 1)  # noqa: E731
+        for what, fn in (("fwd", fwd), ("grad input", bwd)):
+            out.append(harness.Bench(f"{name} {what}",
+                                     {"ours": lambda fn=fn: _timed(core, "tile", fn),
+                                      "pytorch": lambda fn=fn: _timed(core, "gemm", fn)}, check=False))
+    return out
+
+
+def main(argv=None):
+    import core
+
+    print("columns: ours = tile kernel, pytorch = im2col + GEMM (both ours); ratio tile / gemm")
+    try:
+        return harness.bench_main(__doc__, benches, argv)
+    finally:
+        core._C._set_conv_algorithm("auto")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,124 @@
+// Regular convolutions as tiles of pixels x blocks of output channels (see TileConvArgs in
+// kernels/conv.h). A tile holds kConvTilePixels output pixels in (n, oh, ow) order, each with
+// its own input pointer, so tiles run on across rows and images; a block is kBlockVectors
+// vectors of output channels. Per input channel of a tap: the block's weight vectors are
+// loaded once and each pixel's input value is broadcast once, for pixels x vectors FMAs.
+#include <algorithm>
+#include <cstring>
+
+#include "kernels/conv.h"
+#include "kernels/simd_vec.h"
+
+namespace tz {
+namespace TZ_CPU_CAPABILITY {
+namespace {
+
+using vm::kLanes;
+using vm::vec;
+using vm::vfma;
+
+// Accumulators: pixels x vectors of them, plus the weight vectors and one broadcast, fit the
+// register file: 6 x 4 of 32 on AVX-512, 6 x 2 of 16 with AVX2 or SSE2.
+constexpr int kBlockVectors = vm::kVecBytes == 64 ? 4 : 2;
+constexpr int kPixels = static_cast<int>(kConvTilePixels);
+template <typename T> constexpr int64_t kBlock = kBlockVectors * kLanes<T>;
+
+int64_t block_width(DType dtype) { return dtype == DType::Float64 ? kBlock<double> : kBlock<float>; }
+
+// P pixels (P <= kPixels) of one block: x[p] is pixel p's input at tap (0, 0), y[p] its
+// output at the block's first channel; `count` of the block's channels are real.
+template <typename T, int P>
+TZ_VINLINE void tile(const TileConvArgs& a, const T* const* x, const T* w, const T* bias, int64_t count,
+                     T* const* y) {
+  using V = vec<T>;
+  constexpr int L = kLanes<T>, NV = kBlockVectors;
+  constexpr int64_t B = kBlock<T>;
+  const ConvShape& s = a.s;
+  const int64_t C = s.C;
+  V init[NV];
+  for (int v = 0; v < NV; ++v) init[v] = V{};
+  if (bias) {
+    alignas(vm::kVecBytes) T lanes[B] = {};
+    std::memcpy(lanes, bias, count * sizeof(T));
+    for (int v = 0; v < NV; ++v) init[v] = vm::load(lanes + v * L);
+  }
+  V acc[P][NV];
+#pragma GCC unroll 8
+  for (int p = 0; p < P; ++p)
+#pragma GCC unroll 4
+    for (int v = 0; v < NV; ++v) acc[p][v] = init[v];
+  for (int64_t kh = 0; kh < s.KH; ++kh)
+    for (int64_t kw = 0; kw < s.KW; ++kw) {
+      const int64_t off = (kh * s.dh * a.Wp + kw * s.dw) * C;
+      const T* xt[P];
+#pragma GCC unroll 8
+      for (int p = 0; p < P; ++p) xt[p] = x[p] + off;
+      const T* wt = w + (kh * s.KW + kw) * C * B;
+      for (int64_t c = 0; c < C; ++c, wt += B) {
+        V wv[NV];
+#pragma GCC unroll 4
+        for (int v = 0; v < NV; ++v) wv[v] = vm::load(wt + v * L);
+#pragma GCC unroll 8
+        for (int p = 0; p < P; ++p) {
+          const V xv = vm::splat<V>(xt[p][c]);
+#pragma GCC unroll 4
+          for (int v = 0; v < NV; ++v) acc[p][v] = vfma(xv, wv[v], acc[p][v]);
+        }
+      }
+    }
+#pragma GCC unroll 8
+  for (int p = 0; p < P; ++p) {
+    if (count == B) {
+#pragma GCC unroll 4
+      for (int v = 0; v < NV; ++v) vm::store(y[p] + v * L, acc[p][v]);
+    } else {
+      alignas(vm::kVecBytes) T lanes[B];
+      for (int v = 0; v < NV; ++v) vm::store(lanes + v * L, acc[p][v]);
+      std::memcpy(y[p], lanes, count * sizeof(T));
+    }
+  }
+}
+
+template <typename T>
+void tiles(const TileConvArgs& a, int64_t begin, int64_t end) {
+  const ConvShape& s = a.s;
+  constexpr int64_t B = kBlock<T>;
+  const T* x = static_cast<const T*>(a.x);
+  const T* w = static_cast<const T*>(a.w);
+  const T* bias = static_cast<const T*>(a.bias);
+  T* y = static_cast<T*>(a.y);
+  const int64_t pixels = s.N * s.OH * s.OW, ntiles = conv_tile_count(s);
+  for (int64_t task = begin; task < end; ++task) {
+    const int64_t block = task / ntiles, first = task % ntiles * kPixels, o0 = block * B;
+    const int64_t count = std::min(B, s.O - o0), P = std::min<int64_t>(kPixels, pixels - first);
+    const T* xp[kPixels];
+    T* yp[kPixels];
+    for (int64_t p = 0; p < P; ++p) {
+      const int64_t q = first + p, ow = q % s.OW, oh = q / s.OW % s.OH, n = q / (s.OW * s.OH);
+      xp[p] = x + ((n * a.Hp + oh * s.sh) * a.Wp + ow * s.sw) * s.C;
+      yp[p] = y + q * s.O + o0;
+    }
+    const T* wb = w + block * s.KH * s.KW * s.C * B;
+    const T* bb = bias ? bias + o0 : nullptr;
+    switch (P) {
+      case 6: tile<T, 6>(a, xp, wb, bb, count, yp); break;
+      case 5: tile<T, 5>(a, xp, wb, bb, count, yp); break;
+      case 4: tile<T, 4>(a, xp, wb, bb, count, yp); break;
+      case 3: tile<T, 3>(a, xp, wb, bb, count, yp); break;
+      case 2: tile<T, 2>(a, xp, wb, bb, count, yp); break;
+      default: tile<T, 1>(a, xp, wb, bb, count, yp); break;
+    }
+  }
+}
+static_assert(kPixels == 6, "tiles() dispatches tile sizes 1 to 6");
+
+void tile_conv(DType dtype, const TileConvArgs& a, int64_t begin, int64_t end) {
+  if (dtype == DType::Float64) tiles<double>(a, begin, end);
+  else tiles<float>(a, begin, end);
+}
+
+}  // namespace
+TZ_REGISTER_KERNEL(conv_tile_block_stub, &block_width);
+TZ_REGISTER_KERNEL(conv_tile_stub, &tile_conv);
+}  // namespace TZ_CPU_CAPABILITY
+}  // namespace tz

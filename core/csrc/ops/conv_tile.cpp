@@ -1,0 +1,187 @@
+#include "ops/conv_tile.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <vector>
+
+#include "iter/thread_pool.h"
+#include "ops/conversion.h"
+#include "ops/creation.h"
+#include "ops/views.h"
+
+namespace tz {
+
+namespace {
+
+std::atomic<ConvAlgorithm> g_algorithm{ConvAlgorithm::Auto};
+constexpr int64_t kTileMinPixels = 256;
+
+bool tile_kernel_fits(const ConvShape& s, DType dtype) {
+  return s.groups == 1 && (dtype == DType::Float32 || dtype == DType::Float64);
+}
+
+// Where the tile kernel beats im2col + GEMM (benchmarks/bench_conv_paths.py on the 2-core
+// AVX-512 Xeon, issue 29): it loses where half or more of the lanes of its channel blocks
+// would be padding (32 output channels in a block of 64: 1.3-1.7x slower), and below about
+// 256 output pixels, where packing the weight (one pass over it per call) costs as much as
+// the GEMM path's whole convolution. `out_channels` and `pixels` of the convolution the
+// kernel runs (the input gradient's: the input's channels and pixels).
+bool tile_kernel_wins(int64_t out_channels, int64_t pixels, int64_t block) {
+  const int64_t padded = (out_channels + block - 1) / block * block;
+  return 2 * out_channels > padded && pixels >= kTileMinPixels;
+}
+
+// Dilated convolutions stay on their own paths (ops/conv_dilated.cpp, im2col + GEMM) unless
+// forced (the kernel takes them; the table has no measurements of them yet).
+bool chosen(const ConvShape& s, int64_t out_channels, int64_t pixels, DType dtype) {
+  switch (g_algorithm.load()) {
+    case ConvAlgorithm::Tile: return true;
+    case ConvAlgorithm::Gemm: return false;
+    case ConvAlgorithm::Auto: break;
+  }
+  return s.dh == 1 && s.dw == 1 && tile_kernel_wins(out_channels, pixels, conv_tile_block_stub(dtype));
+}
+
+// x (N, C, H, W) in any layout -> (N, Hp, Wp, C) contiguous with x at (top, left), zeros
+// around; rows and columns of x past Hp or Wp are left out (the kernel never reads them).
+Tensor padded_nhwc(const Tensor& x, int64_t top, int64_t left, int64_t Hp, int64_t Wp) {
+  const int64_t N = x.size(0), C = x.size(1);
+  const int64_t H = std::min(x.size(2), Hp - top), W = std::min(x.size(3), Wp - left);
+  Tensor out = zeros({N, Hp, Wp, C}, x.dtype());
+  if (H > 0 && W > 0)
+    copy_(narrow(narrow(out, 1, top, H), 2, left, W), permute(narrow(narrow(x, 2, 0, H), 3, 0, W), {0, 2, 3, 1}));
+  return out;
+}
+
+// The padded height (width) the tile kernel reads: every tap of every output.
+int64_t reach(int64_t out, int64_t stride, int64_t k, int64_t dilation) { return (out - 1) * stride + (k - 1) * dilation + 1; }
+
+// The weight as the kernel reads it: element (o, c, kh, kw) of the convolution at
+// w + o * so + c * sc + kh * skh + kw * skw (any layout, and the input gradient's flipped,
+// transposed view of the forward weight without a copy of it).
+struct WeightView {
+  const void* w;
+  int64_t O, C, KH, KW;
+  int64_t so, sc, skh, skw;
+};
+
+// -> (ceil(O / block), KH, KW, C, block), zeros past O. A blocked transpose in one pass: for
+// a few input channels at a time, each of the block's rows is read along its (c, kh, kw)
+// (neighbours in memory for the usual layouts) into the packed rows, which stay in L1 until
+// they are whole.
+template <typename T> void pack_blocks(const WeightView& v, int64_t block, int64_t b0, int64_t b1, T* out) {
+  constexpr int64_t kChannels = 8;
+  const T* w = static_cast<const T*>(v.w);
+  const int64_t row = v.C * block, taps = v.KH * v.KW;  // packed elements between taps
+  std::vector<int64_t> tap_src(taps);                   // source offset of each tap
+  for (int64_t k = 0; k < taps; ++k) tap_src[k] = k / v.KW * v.skh + k % v.KW * v.skw;
+  // What a chunk of channels reads, as windows of a cache line's length from the chunk's
+  // first element: its lines are those of each window's first and last element. Few for
+  // every layout (the usual weight's chunk is one run; channels-last's a run per tap; the
+  // input gradient's, whose channels are whole weight rows apart, a run per channel).
+  constexpr int64_t kLine = 64 / sizeof(T);  // elements per cache line
+  std::vector<int64_t> windows;
+  for (int64_t c = 0; c < kChannels; ++c)
+    for (int64_t k = 0; k < taps; ++k) {
+      const int64_t at = c * v.sc + tap_src[k];
+      windows.push_back((at >= 0 ? at : at - kLine + 1) / kLine * kLine);
+    }
+  std::sort(windows.begin(), windows.end());
+  windows.erase(std::unique(windows.begin(), windows.end()), windows.end());
+  for (int64_t b = b0; b < b1; ++b) {
+    const int64_t o0 = b * block, rows = std::min(block, v.O - o0);
+    T* dst = out + b * taps * row;
+    for (int64_t c0 = 0; c0 < v.C; c0 += kChannels) {
+      const int64_t c1 = std::min(v.C, c0 + kChannels);
+      for (int64_t j = 0; j < rows; ++j) {
+        const T* src = w + (o0 + j) * v.so;
+        // The block's rows are too many streams for the hardware prefetcher: ask for the
+        // chunk after next of this row (addresses as integers: past the weight's end is no
+        // pointer to form, and prefetching there is harmless).
+        if (c1 + kChannels < v.C) {
+          const uintptr_t next = reinterpret_cast<uintptr_t>(src) + (c1 + kChannels) * v.sc * sizeof(T);
+          for (int64_t at : windows) {
+            __builtin_prefetch(reinterpret_cast<const void*>(next + at * sizeof(T)));
+            __builtin_prefetch(reinterpret_cast<const void*>(next + (at + kLine - 1) * sizeof(T)));
+          }
+        }
+        for (int64_t c = c0; c < c1; ++c) {
+          const T* from = src + c * v.sc;
+          T* to = dst + c * block + j;
+          for (int64_t k = 0; k < taps; ++k) to[k * row] = from[tap_src[k]];
+        }
+      }
+      for (int64_t k = 0; k < taps && rows < block; ++k)
+        for (int64_t c = c0; c < c1; ++c) std::fill(dst + k * row + c * block + rows, dst + k * row + (c + 1) * block, T(0));
+    }
+  }
+}
+
+Tensor packed_weight(const WeightView& v, DType dt, int64_t block) {
+  const int64_t nb = (v.O + block - 1) / block, per_block = v.KH * v.KW * v.C * block;
+  Tensor out = Tensor::empty({nb, v.KH, v.KW, v.C, block}, dt);
+  parallel_for(0, nb, std::max<int64_t>(1, (int64_t(1) << 16) / per_block), [&](int64_t b0, int64_t b1) {
+    if (dt == DType::Float64) pack_blocks(v, block, b0, b1, out.data<double>());
+    else pack_blocks(v, block, b0, b1, out.data<float>());
+  });
+  return out;
+}
+
+WeightView forward_view(const Tensor& w) {
+  return {w.raw_data(), w.size(0), w.size(1), w.size(2), w.size(3), w.stride(0), w.stride(1), w.stride(2), w.stride(3)};
+}
+
+// The input gradient's weight: channels swapped, taps reversed.
+WeightView input_grad_view(const Tensor& w) {
+  const int64_t KH = w.size(2), KW = w.size(3), last = (KH - 1) * w.stride(2) + (KW - 1) * w.stride(3);
+  return {static_cast<const char*>(w.raw_data()) + last * w.itemsize(), w.size(1), w.size(0), KH, KW,
+          w.stride(1), w.stride(0), -w.stride(2), -w.stride(3)};
+}
+
+// The tile kernel on padded NHWC x (N, Hp, Wp, C) and the weight `v`.
+Tensor run_tiles(const Tensor& xpad, const WeightView& v, const Tensor& bias, const ConvShape& s, bool nhwc_out) {
+  const DType dt = xpad.dtype();
+  const int64_t block = conv_tile_block_stub(dt);
+  Tensor wp = packed_weight(v, dt, block);
+  Tensor b = bias.defined() ? contiguous(bias) : Tensor();
+  Tensor y = Tensor::empty({s.N, s.OH, s.OW, s.O}, dt);
+  TileConvArgs a{s, xpad.size(1), xpad.size(2), xpad.raw_data(), wp.raw_data(), b.defined() ? b.raw_data() : nullptr,
+                 y.raw_data()};
+  const int64_t work = kConvTilePixels * block * s.KH * s.KW * s.C;  // multiply-adds per task
+  parallel_for(0, conv_tile_tasks(s, block), std::max<int64_t>(1, (int64_t(1) << 18) / work),
+               [&](int64_t begin, int64_t end) { conv_tile_stub(dt, a, begin, end); });
+  Tensor nchw_shaped = permute(y, {0, 3, 1, 2});
+  return nhwc_out ? nchw_shaped : contiguous(nchw_shaped);
+}
+
+}  // namespace
+
+void set_conv_algorithm(ConvAlgorithm a) { g_algorithm = a; }
+ConvAlgorithm conv_algorithm() { return g_algorithm.load(); }
+
+bool conv_tile_forward_applies(const ConvShape& s, DType dtype) {
+  return tile_kernel_fits(s, dtype) && chosen(s, s.O, s.N * s.OH * s.OW, dtype);
+}
+
+bool conv_tile_backward_data_applies(const ConvShape& s, DType dtype) {
+  return tile_kernel_fits(s, dtype) && chosen(s, s.C, s.N * s.H * s.W, dtype) && s.sh == 1 && s.sw == 1 &&
+         s.ph <= s.dh * (s.KH - 1) && s.pw <= s.dw * (s.KW - 1);
+}
+
+Tensor conv_tile_forward(const Tensor& x, const Tensor& w, const Tensor& bias, const ConvShape& s, bool nhwc_out) {
+  const int64_t Hp = reach(s.OH, s.sh, s.KH, s.dh), Wp = reach(s.OW, s.sw, s.KW, s.dw);
+  return run_tiles(padded_nhwc(x, s.ph, s.pw, Hp, Wp), forward_view(w), bias, s, nhwc_out);
+}
+
+Tensor conv_tile_backward_data(const Tensor& gy, const Tensor& w, const ConvShape& s, bool nhwc_out) {
+  // gx = gy, padded by the taps' reach less the padding (more at the end where the input
+  // has rows no output reads: a transposed convolution's output_padding), convolved with
+  // w's taps reversed and its channel dims swapped.
+  const int64_t ph = s.dh * (s.KH - 1) - s.ph, pw = s.dw * (s.KW - 1) - s.pw;
+  ConvShape t{s.N, s.O, s.OH, s.OW, s.C, s.KH, s.KW, s.H, s.W, 1, 1, ph, pw, s.dh, s.dw, 1};
+  const int64_t Hp = reach(s.H, 1, s.KH, s.dh), Wp = reach(s.W, 1, s.KW, s.dw);
+  return run_tiles(padded_nhwc(gy, ph, pw, Hp, Wp), input_grad_view(w), Tensor(), t, nhwc_out);
+}
+
+}  // namespace tz

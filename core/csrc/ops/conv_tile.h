@@ -1,0 +1,26 @@
+// Regular convolutions through the tile kernel (kernels/conv.h, TileConvArgs): a zero-padded
+// NHWC copy of the input, the weight packed per block of output channels, and the stride-1
+// input gradient as the convolution of the padded output gradient with the flipped weight.
+#pragma once
+#include "kernels/conv.h"
+#include "tensor/tensor.h"
+
+namespace tz {
+
+// Which algorithm regular (not 1x1, groups == 1) convolutions take: by the measured table in
+// conv_tile.cpp, or forced (tests and benchmarks: core._C._set_conv_algorithm).
+enum class ConvAlgorithm { Auto, Tile, Gemm };
+void set_conv_algorithm(ConvAlgorithm a);
+ConvAlgorithm conv_algorithm();
+
+// Whether the tile kernel runs this forward convolution / this input gradient (groups == 1,
+// float32/64, by the table or forced).
+bool conv_tile_forward_applies(const ConvShape& s, DType dtype);
+bool conv_tile_backward_data_applies(const ConvShape& s, DType dtype);
+
+// conv(x, w) + bias as an (N, O, OH, OW) tensor in NHWC (nhwc_out) or NCHW memory; x in either.
+Tensor conv_tile_forward(const Tensor& x, const Tensor& w, const Tensor& bias, const ConvShape& s, bool nhwc_out);
+// The input gradient (N, C, H, W) from gy (N, O, OH, OW), stride 1.
+Tensor conv_tile_backward_data(const Tensor& gy, const Tensor& w, const ConvShape& s, bool nhwc_out);
+
+}  // namespace tz

@@ -75,7 +75,7 @@ const OpDef kLossOps[] = {
     // The gradient follows PyTorch's (see ctc_loss_backward): right once it passes log_softmax.
     {"_ctc_loss(Tensor log_probs, Tensor targets, int[] input_lengths, int[] target_lengths, int blank=0, "
      "bool zero_infinity=False) -> (Tensor neg_log_likelihood, Tensor log_alpha)",
-     kFunction, N::Unsupported,
+     kFunction, N::Custom,
      OP {
        return pair(ctc_loss_forward(a[0].tensor(), a[1].tensor(), a[2].int_list(), a[3].int_list(), a[4].to_int(),
                                     a[5].to_bool()));

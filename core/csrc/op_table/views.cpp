@@ -102,7 +102,7 @@ const OpDef kOps[] = {
     {"tensor_split.indices(Tensor self, int[] indices, int dim=0) -> Tensor[]", kBoth, N::Keep,
      OP { return tensor_split(a[0].tensor(), a[1].int_list(), a[2].to_int()); }, "tensor_split_indices",
      "", GRAD { return grad::pieces(c, c.arg("dim").to_int(), true); }},
-    {"unfold(Tensor self, int dimension, int size, int step) -> Tensor", kMethod, N::Unsupported,
+    {"unfold(Tensor self, int dimension, int size, int step) -> Tensor", kMethod, N::Custom,
      OP { return unfold(a[0].tensor(), a[1].to_int(), a[2].to_int(), a[3].to_int()); }, "unfold",
      "", &grad::strided_view},
     {"view_as_real(Tensor self) -> Tensor", kFunction, N::Custom,

@@ -10,10 +10,12 @@ namespace tz::op_table {
 namespace {
 
 const OpDef kOps[] = {
-    {"view(Tensor self, int[] size) -> Tensor", kMethod, N::Custom,
+    // view/reshape (and the _as forms) raise with named inputs, as in PyTorch: a new shape says
+    // nothing about which dims keep their meaning; flatten/unflatten are the named reshapes.
+    {"view(Tensor self, int[] size) -> Tensor", kMethod, N::Unsupported,
      OP { return view(a[0].tensor(), a[1].int_list()); }, "reshape",
      "", GRAD { return {F::reshape(c.grad(), c.input_sizes("self"))}; }},
-    {"reshape(Tensor self, int[] shape) -> Tensor", kBoth, N::Custom,
+    {"reshape(Tensor self, int[] shape) -> Tensor", kBoth, N::Unsupported,
      OP { return reshape(a[0].tensor(), a[1].int_list()); }, "reshape",
      "", GRAD { return {F::reshape(c.grad(), c.input_sizes("self"))}; }},
     {"permute(Tensor self, int[] dims) -> Tensor", kBoth, N::Permute,
@@ -39,10 +41,10 @@ const OpDef kOps[] = {
      "", GRAD { return {c.grad()}; }},
     {"is_contiguous(Tensor self, *, MemoryFormat memory_format=contiguous_format) -> bool", kMethod, N::None,
      OP { return is_contiguous_as(a[0].tensor(), a[1].memory_format()); }, ""},  // tests/core/test_memory_format.py
-    {"view_as(Tensor self, Tensor other) -> Tensor", kMethod, N::Custom,
+    {"view_as(Tensor self, Tensor other) -> Tensor", kMethod, N::Unsupported,
      OP { return view_as(a[0].tensor(), a[1].tensor()); }, "view_as",
      "", GRAD { return {F::reshape(c.grad(), c.input_sizes("self"))}; }},
-    {"reshape_as(Tensor self, Tensor other) -> Tensor", kMethod, N::Custom,
+    {"reshape_as(Tensor self, Tensor other) -> Tensor", kMethod, N::Unsupported,
      OP { return reshape_as(a[0].tensor(), a[1].tensor()); }, "view_as",
      "", GRAD { return {F::reshape(c.grad(), c.input_sizes("self"))}; }},
     {"expand_as(Tensor self, Tensor other) -> Tensor", kMethod, N::Custom,

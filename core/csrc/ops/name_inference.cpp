@@ -284,7 +284,7 @@ DimNames custom_names(const Op& op, const Stack& args, const Tensor& result, siz
     out.push_back(std::nullopt);
     return out;
   }
-  if (name == "one_hot" || name == "unfold") {  // an appended unnamed dim (classes; window)
+  if (name == "one_hot" || name == "unfold" || name == "view_as_real") {  // an appended unnamed dim (classes; window; re/im)
     in.push_back(std::nullopt);
     return in;
   }
@@ -305,6 +305,10 @@ DimNames custom_names(const Op& op, const Stack& args, const Tensor& result, siz
       if (d != d1 && d != d2) out.push_back(in[d]);
     out.push_back(std::nullopt);
     return out;
+  }
+  if (name == "view_as_complex") {  // the (re, im) pair goes
+    in.pop_back();
+    return in;
   }
   if (name == "diag") return DimNames(result.dim());  // vector <-> matrix: no dim keeps its meaning
   if (name == "rot90") {  // an odd number of quarter turns swaps the two dims

@@ -268,9 +268,11 @@ DimNames custom_names(const Op& op, const Stack& args, const Tensor& result, siz
     return stack_np_names(name, inputs);
   if (name == "atleast_1d" || name == "atleast_2d" || name == "atleast_3d")
     return atleast_names(inputs.at(index), name[8] - '0');  // the Sequence forms: one result per input
-  if (name == "broadcast_tensors") {
-    DimNames out = unify_all(inputs);
-    out.insert(out.begin(), result.dim() - out.size(), std::nullopt);
+  if (name == "broadcast_tensors") {  // names checked to unify; each result is its input expanded (PyTorch)
+    unify_all(inputs);
+    DimNames out(result.dim() - inputs.at(index).dim());
+    const DimNames own = names_of(inputs.at(index));
+    out.insert(out.end(), own.begin(), own.end());
     return out;
   }
   if (name == "meshgrid") {  // result dim i is input i's dim ('xy' swaps the first two)

@@ -624,3 +624,53 @@ def test_python_functions_take_dim_names():
     for op in ("view", "reshape"):  # as in PyTorch: use flatten/unflatten to reshape named tensors
         with pytest.raises(RuntimeError, match=f"aten::{op} is not yet supported with named tensors"):
             getattr(x, op)(12)
+
+
+def test_embedding_bag_unfold_fold_and_named_parameters_in_optimizers():
+    F = core.nn.functional
+    weight, wd = named(10, 3, names=("V", "E"))
+    idx = np.array([[1, 2], [3, 9]])
+    bags = F.embedding_bag(core.tensor(idx, names=("N", "L")), weight, mode="sum")
+    assert bags.names == ("N", None)
+    np.testing.assert_allclose(plain(bags), wd[idx].sum(1))
+    img, imgd = named(2, 3, 4, 4, names=("N", "C", "H", "W"))
+    cols = F.unfold(img, 2)
+    assert cols.names == ("N", None, None)
+    np.testing.assert_allclose(cols.numpy(), F.unfold(img.rename(None), 2).numpy())
+    back = F.fold(cols, (4, 4), 2)
+    assert back.names == ("N", None, None, None)
+    for make in (lambda p: core.optim.SGD(p, lr=0.1, momentum=0.9), lambda p: core.optim.Adam(p, lr=0.1),
+                 lambda p: core.optim.RMSprop(p, lr=0.1), lambda p: core.optim.Adagrad(p, lr=0.1),
+                 lambda p: core.optim.Adadelta(p), lambda p: core.optim.Adamax(p, lr=0.1)):
+        steps = []
+        for names in (NC, None):
+            p = core.nn.Parameter(core.ones(2, 3, dtype=core.float64, names=names))
+            opt = make([p])
+            for _ in range(2):
+                opt.zero_grad()
+                ((p * p).sum() if names is None else (p * p).sum(("N", "C"))).backward()
+                opt.step()
+            steps.append(p)
+        assert steps[0].names == NC and steps[0].grad.names == NC
+        np.testing.assert_allclose(plain(steps[0].detach()), steps[1].detach().numpy())
+
+
+def test_backward_helpers_called_on_named_gradients():
+    """The internal backward helpers have rules too (autograd runs them unnamed; a direct call is named)."""
+    internal, F = core._C._internal, core.nn.functional
+    nchw = ("N", "C", "H", "W")
+    x, xd = named(1, 2, 4, 4, names=nchw)
+    out, idx = F.max_pool2d(x.rename(None), 2, return_indices=True)
+    grad = core.ones_like(out).rename(*nchw)
+    for g in (internal["_max_pool_backward"](grad, idx, [1, 2, 4, 4]),
+              internal["_avg_pool2d_backward"](grad, [1, 2, 4, 4], [2, 2], [2, 2], [0, 0], False, True, None),
+              internal["_adaptive_avg_pool2d_backward"](grad, [1, 2, 4, 4]),
+              internal["_upsample_backward"](grad, [1, 2, 1, 1], "nearest", False, None, None)):
+        assert g.names == nchw
+    np.testing.assert_allclose(plain(internal["_avg_pool2d_backward"](grad, [1, 2, 4, 4], [2, 2], [2, 2], [0, 0],
+                                                                     False, True, None)), np.full((1, 2, 4, 4), 0.25))
+    pieces = [core.ones(1, 4, names=("N", "C")), core.ones(2, 4, names=("N", "C"))]
+    joined = internal["_split_backward"](pieces, [3, 4], 0, [0, 1], True)
+    assert joined.names == ("N", "C") and joined.shape == (3, 4)
+    rows = [core.ones(4, names=("C",)), core.ones(4, names=("C",))]
+    assert internal["_split_backward"](rows, [2, 4], 0, [0, 1], False).names == (None, "C")

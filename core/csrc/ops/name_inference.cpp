@@ -159,7 +159,7 @@ DimNames contract_names(const Op& op, const Stack& args) {
 
 // Layers on (N, C, spatial...) inputs: convolutions, pooling, upsampling and the channel norms.
 bool is_layer(const std::string& name) {
-  for (const char* prefix : {"conv", "max_pool", "avg_pool", "adaptive_", "upsample_", "_upsample", "native_batch_norm",
+  for (const char* prefix : {"conv", "_conv", "max_pool", "avg_pool", "adaptive_", "upsample_", "_upsample", "native_batch_norm",
                              "native_group_norm"})
     if (name.rfind(prefix, 0) == 0 && name.find("backward") == std::string::npos) return true;
   return false;
@@ -337,6 +337,18 @@ DimNames custom_names(const Op& op, const Stack& args, const Tensor& result, siz
     return {in.at(0), in.at(1), grid.at(1), grid.at(2)};
   }
   if (name == "affine_grid_generator") return {in.at(0), std::nullopt, std::nullopt, std::nullopt};
+  if (name == "_im2col" || name == "_col2im") {  // F.unfold / F.fold: the batch dim keeps its name
+    DimNames out(result.dim());
+    if (self.dim() == result.dim() + (name == "_im2col" ? 1 : -1) && !out.empty()) out[0] = in.at(0);
+    return out;
+  }
+  if (name == "_ctc_loss_backward") return names_of(inputs.at(1));  // the gradient of log_probs
+  if (name == "grid_sampler_2d_backward") return names_of(inputs.at(1 + index));  // of input, of grid
+  if (name == "_split_backward") {  // the pieces' names; an unbind's gradient gets its dim back unnamed
+    DimNames out = unify_all(inputs);
+    if (!args[4].to_bool()) out.insert(out.begin() + wrap_dim(args[2].to_int(), result.dim(), "split"), std::nullopt);
+    return out;
+  }
   if (name == "einsum") return einsum_names(op, args[0].str(), inputs);
   if (name == "_ctc_loss") {  // (T, N, C) log-probs: the losses keep N; log_alpha is (N, T, S)
     DimNames out(result.dim());

@@ -621,6 +621,16 @@ def test_python_functions_take_dim_names():
     assert flat.names == ("NC",)
     np.testing.assert_allclose(plain(flat), xd.reshape(-1))
     assert core.flatten(x).names == (None,)
+    glu = core.nn.functional.glu(x, "C")
+    assert glu.names == NC
+    np.testing.assert_allclose(plain(glu), xd[:, :3] / (1 + np.exp(-xd[:, 3:])))
+    assert x.movedim("C", 0).names == ("C", "N") and core.moveaxis(x, "N", -1).names == ("C", "N")
+    assert core.swapaxes(x, "N", "C").names == ("C", "N")
+    spectrum = core.fft.rfft(x, dim="C")
+    assert spectrum.names == NC
+    np.testing.assert_allclose(plain(spectrum), np.fft.rfft(xd, axis=1))
+    assert core.fft.fftn(x, dim=("N", "C")).names == NC
+    np.testing.assert_allclose(plain(core.fft.fftshift(x, dim="C")), np.fft.fftshift(xd, axes=1))
     for op in ("view", "reshape"):  # as in PyTorch: use flatten/unflatten to reshape named tensors
         with pytest.raises(RuntimeError, match=f"aten::{op} is not yet supported with named tensors"):
             getattr(x, op)(12)

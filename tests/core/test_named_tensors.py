@@ -479,6 +479,7 @@ def test_diagonals():
     x, xd = named(3, 4, 4, names=("B", "R", "S"))
     d = x.diagonal(offset=1, dim1="R", dim2="S")
     assert d.names == ("B", None)
+    assert x.diagonal(outdim="D", dim1="R", dim2="S").names == ("B", "D")
     np.testing.assert_allclose(plain(d), np.diagonal(xd, 1, 1, 2))
     v, vd = named(2, 3, names=("B", "L"))
     e = core.diag_embed(v)
@@ -579,6 +580,15 @@ def test_einsum_and_tensordot_check_contracted_names():
     assert core.tensordot(a, b, dims=1).names == ("N", "K")
     with pytest.raises(RuntimeError, match="tensordot: contracted dims do not match"):
         core.tensordot(a, b.rename("X", "K"), dims=1)
+
+
+def test_viterbi_keeps_frames_and_states():
+    cost = core.tensor([[0.0, 2.0, 1.0], [3.0, 0.0, 1.0]], dtype=core.float64, names=("T", "S"))
+    back, final = core._viterbi_quadratic(cost, core.zeros(3, dtype=core.float64, names=("S",)), 1.0)
+    assert back.names == ("T", "S") and final.names == ("S",)
+    plain_back, plain_final = core._viterbi_quadratic(cost.rename(None), core.zeros(3, dtype=core.float64), 1.0)
+    np.testing.assert_array_equal(back.numpy(), plain_back.numpy())
+    np.testing.assert_allclose(plain(final), plain_final.numpy())
 
 
 def test_ctc_grids_and_random_draws():

@@ -349,6 +349,10 @@ DimNames custom_names(const Op& op, const Stack& args, const Tensor& result, siz
     if (!args[4].to_bool()) out.insert(out.begin() + wrap_dim(args[2].to_int(), result.dim(), "split"), std::nullopt);
     return out;
   }
+  if (name == "_viterbi_quadratic") {  // (frames, states) backpointers; the last frame's (states) cost
+    if (index == 0) return in;
+    return unify_from_right(DimNames(in.end() - std::min<int64_t>(self.dim(), 1), in.end()), names_of(inputs.at(1)));
+  }
   if (name == "einsum") return einsum_names(op, args[0].str(), inputs);
   if (name == "_ctc_loss") {  // (T, N, C) log-probs: the losses keep N; log_alpha is (N, T, S)
     DimNames out(result.dim());

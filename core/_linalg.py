@@ -65,8 +65,8 @@ def tensordot(a, b, dims=2, out=None):
             raise RuntimeError("tensordot expects dims to be a pair of lists of dims, "
                                f"but got {dims}")
         dims_a, dims_b = dims
-        dims_a = [dims_a] if isinstance(dims_a, builtins.int) else list(dims_a)
-        dims_b = [dims_b] if isinstance(dims_b, builtins.int) else list(dims_b)
+        dims_a = [dims_a] if isinstance(dims_a, (builtins.int, str)) else list(dims_a)
+        dims_b = [dims_b] if isinstance(dims_b, (builtins.int, str)) else list(dims_b)
     elif isinstance(dims, builtins.int):
         if dims < 0:
             raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
@@ -76,7 +76,12 @@ def tensordot(a, b, dims=2, out=None):
         dims_b = list(range(dims))
     else:
         raise TypeError(f"tensordot expects dims to be an int or a pair of lists, got {type(dims).__name__}")
-    return _C._functions["tensordot"](a, b, dims_a, dims_b)
+    return _C._functions["tensordot"](a, b, _dim_indices(a, dims_a), _dim_indices(b, dims_b))
+
+
+def _dim_indices(t, dims):
+    """Dim names (named tensors) as indices."""
+    return [_C._dim_of_name(t, d) if isinstance(d, str) else d for d in dims]
 
 
 from core._argcheck import check_module as _check_module  # noqa: E402

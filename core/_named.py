@@ -152,6 +152,11 @@ class NamedTensorMethods:
         flat = _C._methods["flatten"](self.rename(None), index[0], index[-1])
         return _with_names(flat, names[:index[0]] + [out_dim] + names[index[-1] + 1:])
 
+    def diagonal(self, offset=0, dim1=0, dim2=1, *, outdim=None):
+        """diagonal(offset, dim1, dim2); with names, PyTorch's diagonal(outdim=, dim1=, dim2=) names the new last dim."""
+        diag = _C._methods["diagonal"](self, offset, dim1, dim2)
+        return diag if outdim is None else diag.rename(*diag.names[:-1], outdim)
+
     def unflatten(self, dim, sizes):
         """unflatten(dim, sizes), or with a namedshape (('C', 2), ('H', 3)): the new dims take those names."""
         named = isinstance(sizes, (list, tuple)) and len(sizes) > 0 and all(

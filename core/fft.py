@@ -69,6 +69,11 @@ def _resize(x, dim, n):
     return _ops["pad"](x, pad, "constant", 0.0)
 
 
+def _named_dim(x, dim):
+    """A dim name of a named tensor as its index; other dims as given."""
+    return _C._dim_of_name(x, dim) if isinstance(dim, str) else dim
+
+
 def _wrap(dim, ndim, name):
     if not -ndim <= dim < builtins.max(ndim, 1):
         raise IndexError(f"{name}(): Dimension out of range (expected to be in range of "
@@ -82,7 +87,7 @@ def _one_dim(x, dim, name):
         raise TypeError(f"{name}(): argument 'input' must be Tensor, not {type(x).__name__}")
     if x.ndim == 0:
         raise IndexError(f"{name}(): Dimension specified as {dim} but tensor has no dimensions")
-    return _wrap(dim, x.ndim, name)
+    return _wrap(_named_dim(x, dim), x.ndim, name)
 
 
 def _length(x, dim, n, name):
@@ -97,8 +102,8 @@ def _dims_and_sizes(x, s, dim, name):
     if dim is None:
         dims = list(range(x.ndim)) if s is None else list(range(x.ndim - len(s), x.ndim))
     else:
-        dims = [dim] if isinstance(dim, int) else list(dim)
-        dims = [_wrap(d, x.ndim, name) for d in dims]
+        dims = [dim] if isinstance(dim, (int, str)) else list(dim)
+        dims = [_wrap(_named_dim(x, d), x.ndim, name) for d in dims]
         if len(set(dims)) != len(dims):
             raise RuntimeError(f"{name}(): dims must be unique")
     if s is None:
@@ -263,7 +268,7 @@ def rfftfreq(n, d=1.0, *, dtype=None, device=None, layout=None, requires_grad=Fa
 def _shift_dims(x, dim):
     if dim is None:
         return list(range(x.ndim))
-    return [dim] if isinstance(dim, int) else list(dim)
+    return [_named_dim(x, d) for d in ([dim] if isinstance(dim, (int, str)) else dim)]
 
 
 def fftshift(input, dim=None):

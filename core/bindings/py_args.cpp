@@ -112,16 +112,22 @@ bool to_tensor_list(PyObject* o, bool allow_none, TensorList& out) {
   return true;
 }
 
-// Dim arguments (dim, dim0, start_dim, ...) accept a dim name of the op's tensor.
+// Dim arguments (dim, dim0, start_dim, axis0, movedim's source/destination, ...) accept a dim
+// name of the op's tensor.
+bool is_dim_param(const std::string& name) {
+  return name.find("dim") != std::string::npos || name.find("axis") != std::string::npos || name == "source" ||
+         name == "destination";
+}
+
 bool names_a_dim(const ArgSpec& spec, PyObject* o, const Tensor* dims_of) {
-  return dims_of && PyUnicode_Check(o) && spec.name.find("dim") != std::string::npos;
+  return dims_of && PyUnicode_Check(o) && is_dim_param(spec.name);
 }
 
 int64_t dim_by_name(PyObject* o, const Tensor& t) { return dim_of_name(t, PyUnicode_AsUTF8(o)); }
 
 bool to_dim_list(PyObject* o, const ArgSpec& spec, const Tensor* dims_of, IntList& out) {
   if (names_a_dim(spec, o, dims_of)) return out.assign(1, dim_by_name(o, *dims_of)), true;
-  if (!dims_of || (!PyTuple_Check(o) && !PyList_Check(o)) || spec.name.find("dim") == std::string::npos) return false;
+  if (!dims_of || (!PyTuple_Check(o) && !PyList_Check(o)) || !is_dim_param(spec.name)) return false;
   Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
   PyObject** items = PySequence_Fast_ITEMS(o);
   out.resize(n);

@@ -18,6 +18,9 @@ class Parameter(Tensor):
         if not isinstance(data, _C._TensorBase):
             raise TypeError(f"Parameter(): expected a Tensor as data, but got {type(data).__name__}")
         result = _C._make_subclass(cls, data)  # an alias outside any graph
+        names = data.names
+        if any(n is not None for n in names):  # the alias keeps a named tensor's names
+            result.names = names
         if requires_grad:
             result.requires_grad_(True)
         return result

@@ -452,3 +452,245 @@ def test_every_gradient_of_a_named_tensor_is_named():
     (g,) = core.autograd.grad((x ** 3).sum(), x, create_graph=True)
     assert g.names == ("N", "C")
     assert core.autograd.gradgradcheck(lambda a: (a * a).softmax("C").sum("N"), (x,))
+
+
+# ---- rules of the reshaping, embedding, stacking and contraction helpers (values against numpy)
+
+def plain(t):
+    return t.rename(None).numpy()
+
+
+def test_embedding_and_one_hot_append_an_unnamed_dim():
+    F = core.nn.functional
+    weight, wd = named(10, 4, names=("V", "E"))
+    idx = np.array([[1, 2, 3], [4, 5, 9]])
+    emb = F.embedding(core.tensor(idx, names=("N", "L")), weight)
+    assert emb.names == ("N", "L", None)
+    np.testing.assert_allclose(plain(emb), wd[idx])
+    renormed = weight.detach().clone()
+    F.embedding(core.tensor(idx), renormed, max_norm=0.5)
+    assert renormed.names == ("V", "E")
+    hot = F.one_hot(core.tensor(idx, names=("N", "L")), 10)
+    assert hot.names == ("N", "L", None)
+    np.testing.assert_array_equal(plain(hot), np.eye(10, dtype=np.int64)[idx])
+
+
+def test_diagonals():
+    x, xd = named(3, 4, 4, names=("B", "R", "S"))
+    d = x.diagonal(offset=1, dim1="R", dim2="S")
+    assert d.names == ("B", None)
+    assert x.diagonal(outdim="D", dim1="R", dim2="S").names == ("B", "D")
+    np.testing.assert_allclose(plain(d), np.diagonal(xd, 1, 1, 2))
+    v, vd = named(2, 3, names=("B", "L"))
+    e = core.diag_embed(v)
+    assert e.names == ("B", "L", None)
+    np.testing.assert_allclose(plain(e), np.stack([np.diag(r) for r in vd]))
+    assert core.diag_embed(v, dim1=-1, dim2=-2).names == ("B", None, "L")
+    m, md = named(3, 3, names=("R", "S"))
+    assert core.diag(m).names == (None,) and core.diag(m[0]).names == (None, None)
+    np.testing.assert_allclose(plain(core.diag(m, 1)), np.diag(md, 1))
+
+
+def test_repeat_tile_rot90_repeat_interleave():
+    x, xd = named(2, 3, names=NC)
+    assert x.repeat(2, 2).names == NC and x.repeat(4, 2, 2).names == (None, "N", "C")
+    np.testing.assert_allclose(plain(x.repeat(4, 2, 2)), np.tile(xd, (4, 2, 2)))
+    assert core.tile(x, (2,)).names == NC and core.tile(x, (3, 1, 1)).names == (None, "N", "C")
+    np.testing.assert_allclose(plain(core.tile(x, (2,))), np.tile(xd, (2,)))
+    r = core.rot90(x)
+    assert r.names == ("C", "N") and core.rot90(x, 2).names == NC
+    np.testing.assert_allclose(plain(r), np.rot90(xd))
+    ri = x.repeat_interleave(2, dim="C")
+    assert ri.names == NC and x.repeat_interleave(2).names == (None,)
+    np.testing.assert_allclose(plain(ri), np.repeat(xd, 2, axis=1))
+    assert x.repeat_interleave(core.tensor([1, 2, 3]), dim=1).names == NC
+    u, ud = named(2, 5, names=("N", "T"))
+    w = u.unfold(1, 2, 1)
+    assert w.names == ("N", "T", None)
+    np.testing.assert_allclose(plain(w), np.lib.stride_tricks.sliding_window_view(ud, 2, axis=1))
+
+
+def test_atleast_and_the_numpy_stacks():
+    v, vd = named(3, names=("L",))
+    m, md = named(2, 3, names=("R", "L"))
+    assert core.atleast_1d(v).names == ("L",) and core.atleast_2d(v).names == (None, "L")
+    assert core.atleast_3d(v).names == (None, "L", None) and core.atleast_3d(m).names == ("R", "L", None)
+    assert [t.names for t in core.atleast_2d(v, m)] == [(None, "L"), ("R", "L")]
+    assert core.atleast_2d(core.tensor(1.0)).names == (None, None)
+    h = core.hstack([v, v])
+    assert h.names == ("L",)
+    np.testing.assert_allclose(plain(h), np.hstack([vd, vd]))
+    vs = core.vstack([v, m])
+    assert vs.names == ("R", "L")  # cat unifies: the unnamed row dim of v takes m's name
+    np.testing.assert_allclose(plain(vs), np.vstack([vd, md]))
+    ds = core.dstack([m, m])
+    assert ds.names == ("R", "L", None)
+    np.testing.assert_allclose(plain(ds), np.dstack([md, md]))
+    cs = core.column_stack([v, m.rename(None).t()])
+    assert cs.names == ("L", None)
+    np.testing.assert_allclose(plain(cs), np.column_stack([vd, md.T]))
+    with pytest.raises(RuntimeError, match="Error when attempting to broadcast dims"):
+        core.vstack([m, m.rename("L", "R")])
+
+
+def test_meshgrid_and_broadcast_tensors():
+    x, xd = named(2, names=("X",))
+    y, yd = named(3, names=("Y",), seed=1)
+    gx, gy = core.meshgrid(x, y, indexing="ij")
+    assert gx.names == gy.names == ("X", "Y")
+    np.testing.assert_allclose(plain(gy), np.meshgrid(xd, yd, indexing="ij")[1])
+    assert core.meshgrid(x, y, indexing="xy")[0].names == ("Y", "X")
+    a, b = core.broadcast_tensors(core.ones(2, 1, names=("N", None)), core.ones(4, names=("C",)))
+    assert a.names == ("N", None) and b.names == (None, "C") and a.shape == (2, 4)  # as expand (PyTorch)
+    assert core.cartesian_prod(x, y).names == (None, None)
+
+
+def test_data_dependent_shapes_are_unnamed():
+    x = core.tensor([[0.0, 1.0], [2.0, 0.0]], names=NC)
+    assert x.nonzero().names == (None, None) and core.argwhere(x).names == (None, None)
+    assert [t.names for t in core.where(x)] == [(None,), (None,)]
+    np.testing.assert_array_equal(x.nonzero().numpy(), np.argwhere(plain(x)))
+    values, inverse = core.unique(x, return_inverse=True)
+    assert values.names == (None,) and inverse.names == (None, None)
+    np.testing.assert_allclose(values.numpy(), np.unique(plain(x)))
+    picked = x.masked_select(core.tensor([True, False], names=("C",)))
+    assert picked.names == (None,)
+    np.testing.assert_allclose(picked.numpy(), [0.0, 2.0])
+    with pytest.raises(RuntimeError, match="Error when attempting to broadcast dims"):
+        x.masked_select(core.tensor([True, False], names=("N",)).rename("X").align_to("X", "N"))
+    taken = x.take(core.tensor([[3, 0]], names=("A", "B")))
+    assert taken.names == ("A", "B")
+    np.testing.assert_allclose(plain(taken), [[0.0, 0.0]])
+
+
+def test_einsum_and_tensordot_check_contracted_names():
+    a, ad = named(2, 3, names=("N", "C"))
+    b, bd = named(3, 4, names=("C", "K"), seed=1)
+    e = core.einsum("nc,ck->nk", a, b)
+    assert e.names == ("N", "K")
+    np.testing.assert_allclose(plain(e), ad @ bd)
+    assert core.einsum("nc,ck", a, b.rename(None)).names == (None, "N")  # implicit output: labels sorted, "kn"
+    assert core.einsum("...c,ck->...k", a, b).names == ("N", "K")
+    with pytest.raises(RuntimeError, match="einsum: contracted dims do not match: dim 'C' of Tensor\\['N', 'C'\\] "
+                                           "and dim 'X' of Tensor\\['X', 'K'\\]"):
+        core.einsum("nc,ck->nk", a, b.rename("X", "K"))
+    t = core.tensordot(a, b, dims=(["C"], ["C"]))
+    assert t.names == ("N", "K")
+    np.testing.assert_allclose(plain(t), np.tensordot(ad, bd, axes=([1], [0])))
+    assert core.tensordot(a, b, dims=1).names == ("N", "K")
+    with pytest.raises(RuntimeError, match="tensordot: contracted dims do not match"):
+        core.tensordot(a, b.rename("X", "K"), dims=1)
+
+
+def test_viterbi_keeps_frames_and_states():
+    cost = core.tensor([[0.0, 2.0, 1.0], [3.0, 0.0, 1.0]], dtype=core.float64, names=("T", "S"))
+    back, final = core._viterbi_quadratic(cost, core.zeros(3, dtype=core.float64, names=("S",)), 1.0)
+    assert back.names == ("T", "S") and final.names == ("S",)
+    plain_back, plain_final = core._viterbi_quadratic(cost.rename(None), core.zeros(3, dtype=core.float64), 1.0)
+    np.testing.assert_array_equal(back.numpy(), plain_back.numpy())
+    np.testing.assert_allclose(plain(final), plain_final.numpy())
+
+
+def test_ctc_grids_and_random_draws():
+    F = core.nn.functional
+    log_probs = core.randn(6, 2, 5, dtype=core.float64).log_softmax(2).rename("T", "N", "C")
+    targets = core.tensor([[1, 2], [3, 3]])
+    loss = F.ctc_loss(log_probs, targets, [6, 5], [2, 2])
+    assert loss.names == () and np.isfinite(loss.item())
+    per_sample = F.ctc_loss(log_probs, targets, [6, 5], [2, 2], reduction="none")
+    assert per_sample.names == ("N",)
+    np.testing.assert_allclose(per_sample.numpy(), F.ctc_loss(log_probs.rename(None), targets, [6, 5], [2, 2],
+                                                              reduction="none").numpy())
+    theta = core.tensor(np.tile(np.array([[1.0, 0, 0], [0, 1.0, 0]]), (2, 1, 1)), names=("N", None, None))
+    grid = F.affine_grid(theta, [2, 3, 4, 5], align_corners=False)
+    assert grid.names == ("N", None, None, None)
+    img, imgd = named(2, 3, 4, 5, names=("N", "C", "H", "W"))
+    sampled = F.grid_sample(img, grid, align_corners=False)
+    assert sampled.names == ("N", "C", None, None)
+    np.testing.assert_allclose(plain(sampled), imgd, atol=1e-12)  # the identity grid
+    probs = core.ones(3, 4, names=("N", "K"))
+    assert core.multinomial(probs, 2).names == ("N", None)
+    assert core.normal(core.zeros(2, 3, names=NC), 1.0).names == NC
+    assert core.normal(core.zeros(3, names=("C",)), core.ones(2, 3, names=("N", None))).names == NC
+
+
+def test_view_as_real_and_complex():
+    z = core.tensor(np.array([1 + 2j, 3 - 1j]), names=("L",))
+    r = core.view_as_real(z)
+    assert r.names == ("L", None)
+    np.testing.assert_allclose(plain(r), [[1, 2], [3, -1]])
+    assert core.view_as_complex(r).names == ("L",)
+
+
+def test_python_functions_take_dim_names():
+    x, xd = named(2, 6, names=NC)
+    pieces = core.split(x, 4, "C")
+    assert [p.names for p in pieces] == [NC, NC]
+    np.testing.assert_allclose(plain(pieces[1]), xd[:, 4:])
+    flat = core.flatten(x, ["N", "C"], "NC")
+    assert flat.names == ("NC",)
+    np.testing.assert_allclose(plain(flat), xd.reshape(-1))
+    assert core.flatten(x).names == (None,)
+    glu = core.nn.functional.glu(x, "C")
+    assert glu.names == NC
+    np.testing.assert_allclose(plain(glu), xd[:, :3] / (1 + np.exp(-xd[:, 3:])))
+    assert x.movedim("C", 0).names == ("C", "N") and core.moveaxis(x, "N", -1).names == ("C", "N")
+    assert core.swapaxes(x, "N", "C").names == ("C", "N")
+    spectrum = core.fft.rfft(x, dim="C")
+    assert spectrum.names == NC
+    np.testing.assert_allclose(plain(spectrum), np.fft.rfft(xd, axis=1))
+    assert core.fft.fftn(x, dim=("N", "C")).names == NC
+    np.testing.assert_allclose(plain(core.fft.fftshift(x, dim="C")), np.fft.fftshift(xd, axes=1))
+    for op in ("view", "reshape"):  # as in PyTorch: use flatten/unflatten to reshape named tensors
+        with pytest.raises(RuntimeError, match=f"aten::{op} is not yet supported with named tensors"):
+            getattr(x, op)(12)
+
+
+def test_embedding_bag_unfold_fold_and_named_parameters_in_optimizers():
+    F = core.nn.functional
+    weight, wd = named(10, 3, names=("V", "E"))
+    idx = np.array([[1, 2], [3, 9]])
+    bags = F.embedding_bag(core.tensor(idx, names=("N", "L")), weight, mode="sum")
+    assert bags.names == ("N", None)
+    np.testing.assert_allclose(plain(bags), wd[idx].sum(1))
+    img, imgd = named(2, 3, 4, 4, names=("N", "C", "H", "W"))
+    cols = F.unfold(img, 2)
+    assert cols.names == ("N", None, None)
+    np.testing.assert_allclose(cols.numpy(), F.unfold(img.rename(None), 2).numpy())
+    back = F.fold(cols, (4, 4), 2)
+    assert back.names == ("N", None, None, None)
+    for make in (lambda p: core.optim.SGD(p, lr=0.1, momentum=0.9), lambda p: core.optim.Adam(p, lr=0.1),
+                 lambda p: core.optim.RMSprop(p, lr=0.1), lambda p: core.optim.Adagrad(p, lr=0.1),
+                 lambda p: core.optim.Adadelta(p), lambda p: core.optim.Adamax(p, lr=0.1)):
+        steps = []
+        for names in (NC, None):
+            p = core.nn.Parameter(core.ones(2, 3, dtype=core.float64, names=names))
+            opt = make([p])
+            for _ in range(2):
+                opt.zero_grad()
+                ((p * p).sum() if names is None else (p * p).sum(("N", "C"))).backward()
+                opt.step()
+            steps.append(p)
+        assert steps[0].names == NC and steps[0].grad.names == NC
+        np.testing.assert_allclose(plain(steps[0].detach()), steps[1].detach().numpy())
+
+
+def test_backward_helpers_called_on_named_gradients():
+    """The internal backward helpers have rules too (autograd runs them unnamed; a direct call is named)."""
+    internal, F = core._C._internal, core.nn.functional
+    nchw = ("N", "C", "H", "W")
+    x, xd = named(1, 2, 4, 4, names=nchw)
+    out, idx = F.max_pool2d(x.rename(None), 2, return_indices=True)
+    grad = core.ones_like(out).rename(*nchw)
+    for g in (internal["_max_pool_backward"](grad, idx, [1, 2, 4, 4]),
+              internal["_avg_pool2d_backward"](grad, [1, 2, 4, 4], [2, 2], [2, 2], [0, 0], False, True, None),
+              internal["_adaptive_avg_pool2d_backward"](grad, [1, 2, 4, 4]),
+              internal["_upsample_backward"](grad, [1, 2, 1, 1], "nearest", False, None, None)):
+        assert g.names == nchw
+    np.testing.assert_allclose(plain(internal["_avg_pool2d_backward"](grad, [1, 2, 4, 4], [2, 2], [2, 2], [0, 0],
+                                                                     False, True, None)), np.full((1, 2, 4, 4), 0.25))
+    pieces = [core.ones(1, 4, names=("N", "C")), core.ones(2, 4, names=("N", "C"))]
+    joined = internal["_split_backward"](pieces, [3, 4], 0, [0, 1], True)
+    assert joined.names == ("N", "C") and joined.shape == (3, 4)
+    rows = [core.ones(4, names=("C",)), core.ones(4, names=("C",))]
+    assert internal["_split_backward"](rows, [2, 4], 0, [0, 1], False).names == (None, "C")

@@ -34,6 +34,12 @@ CASES = {
     "broadcast_none": lambda lib, t: t * lib.ones(3, 1, names=("C", None)),
     "exp": lambda lib, t: t.exp(),
     "matmul": lambda lib, t: t @ lib.ones(4, 5, names=("H", "K"), dtype=lib.float64),
+    "diagonal": lambda lib, t: t.diagonal(0, 1, 2),
+    "diagonal_outdim": lambda lib, t: t.narrow(2, 0, 3).diagonal(outdim="D", dim1="C", dim2="H"),
+    "masked_select": lambda lib, t: t.masked_select(lib.tensor([True, False, True, True], names=("H",))),
+    "hstack": lambda lib, t: lib.hstack([t, t]),
+    "broadcast_tensors": lambda lib, t: lib.broadcast_tensors(t, lib.ones(4, names=("H",), dtype=lib.float64))[1],
+    "expand": lambda lib, t: t.expand(5, 2, 3, 4),
 }
 
 ERRORS = {

@@ -45,23 +45,23 @@ const OpDef kConvOps[] = {
      kFunction, N::Custom, OP { return conv_transpose_op(a, "conv_transpose2d"); }, "conv_transpose2d",
      "input weight", &conv_transpose_grad},
     {"_conv2d_fused(Tensor input, Tensor weight, Tensor? bias, int[2] stride, int[2] padding, int[2] dilation, int groups, str activation, Tensor? residual) -> Tensor",
-     kInternal, N::Unsupported, OP { return conv_fused_op(a); }, ""},
+     kInternal, N::Keep, OP { return conv_fused_op(a); }, ""},
     // The derivatives' building blocks: a convolution or its transpose, and the weight gradient.
     {"_convolution(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, int[] dilation, bool transposed, int[] output_padding, int groups) -> Tensor",
-     kInternal, N::Unsupported,
+     kInternal, N::Keep,
      OP {
        return convolution(a[0].tensor(), a[1].tensor(), a[2].opt_tensor(), a[3].int_list(), a[4].int_list(),
                           a[5].int_list(), a[6].to_bool(), a[7].int_list(), a[8].to_int(), "_convolution");
      }, "", "input weight", &convolution_grad},
     {"_conv_backward_weight(Tensor input, Tensor grad_output, int[] weight_size, int[] stride, int[] padding, int[] dilation, int groups) -> Tensor",
-     kInternal, N::Unsupported,
+     kInternal, N::None,
      OP {
        return conv_backward_weight(a[0].tensor(), a[1].tensor(), a[2].int_list(), a[3].int_list(), a[4].int_list(),
                                    a[5].int_list(), a[6].to_int());
      }, "", "input grad_output", &grad::conv_backward_weight},
     // F.unfold / F.fold: adjoint linear maps, each the other's derivative.
     {"_im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor",
-     kFunction, N::Unsupported,
+     kFunction, N::Custom,
      OP { return im2col(a[0].tensor(), a[1].int_list(), a[2].int_list(), a[3].int_list(), a[4].int_list()); },
      "im2col", "", GRAD {
        const Shape& in = c.input_sizes("self");
@@ -69,7 +69,7 @@ const OpDef kConvOps[] = {
                                                  c.arg("kernel_size"), c.arg("dilation"), c.arg("padding"), c.arg("stride")})};
      }},
     {"_col2im(Tensor self, int[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor",
-     kFunction, N::Unsupported,
+     kFunction, N::Custom,
      OP {
        return col2im(a[0].tensor(), a[1].int_list(), a[2].int_list(), a[3].int_list(), a[4].int_list(),
                      a[5].int_list());

@@ -93,7 +93,7 @@ const OpDef kOps[] = {
     {"masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor", kBoth, N::Unify,
      OP { return masked_fill(a[0].tensor(), a[1].tensor(), a[2].scalar()); }, "masked_fill",
      "mask", &grad::masked_fill},
-    {"masked_select(Tensor self, Tensor mask) -> Tensor", kBoth, N::Unsupported,
+    {"masked_select(Tensor self, Tensor mask) -> Tensor", kBoth, N::Custom,
      OP { return masked_select(a[0].tensor(), a[1].tensor()); }, "masked_select",
      "mask", &grad::masked_select},
     {"masked_scatter_(Tensor self, Tensor mask, Tensor source) -> Tensor", kMethod, N::Keep,
@@ -111,16 +111,16 @@ const OpDef kOps[] = {
        return {Tensor(), c.needs_grad("self") ? F::tensor_call(TZ_OP("where.self"), {cond, c.grad(), zero}) : Tensor(),
                c.needs_grad("other") ? F::tensor_call(TZ_OP("where.self"), {cond, zero, c.grad()}) : Tensor()};
      }},
-    {"where(Tensor condition) -> Tensor[]", kFunction, N::Unsupported,
+    {"where(Tensor condition) -> Tensor[]", kFunction, N::None,
      OP { return nonzero_numpy(a[0].tensor()); }, "unary_any"},
-    {"nonzero(Tensor self, *, bool as_tuple=False) -> Tensor", kBoth, N::Unsupported,
+    {"nonzero(Tensor self, *, bool as_tuple=False) -> Tensor", kBoth, N::None,
      OP {
        if (a[1].to_bool()) return nonzero_numpy(a[0].tensor());
        return nonzero(a[0].tensor());
      }, "unary_any"},
-    {"argwhere(Tensor self) -> Tensor", kBoth, N::Unsupported,
+    {"argwhere(Tensor self) -> Tensor", kBoth, N::None,
      OP { return nonzero(a[0].tensor()); }, "unary_any"},
-    {"take(Tensor self, Tensor index) -> Tensor", kBoth, N::Unsupported,
+    {"take(Tensor self, Tensor index) -> Tensor", kBoth, N::Custom,
      OP { return take(a[0].tensor(), a[1].tensor()); }, "take",
      "index", &grad::take},
     {"put_(Tensor self, Tensor index, Tensor source, bool accumulate=False) -> Tensor", kMethod, N::Keep,

@@ -63,10 +63,10 @@ const OpDef kOps[] = {
     {"addbmm_(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor", kMethod, N::Contract,
      OP { return addbmm_(a[0].tensor(), a[1].tensor(), a[2].tensor(), a[3].scalar(), a[4].scalar()); }, "addbmm_inplace",
      "batch1 batch2", GRAD { return grad::addmm_backward(c, "batch1", "batch2"); }},
-    {"tensordot(Tensor self, Tensor other, int[] dims_self, int[] dims_other) -> Tensor", kFunction, N::Unsupported,
+    {"tensordot(Tensor self, Tensor other, int[] dims_self, int[] dims_other) -> Tensor", kFunction, N::Contract,
      OP { return tensordot(a[0].tensor(), a[1].tensor(), a[2].int_list(), a[3].int_list()); }, "tensordot",
      "self other", GRAD { return grad::tensordot_backward(c); }},
-    {"einsum(str equation, Tensor[] tensors) -> Tensor", kFunction, N::Unsupported,
+    {"einsum(str equation, Tensor[] tensors) -> Tensor", kFunction, N::Custom,
      OP { return einsum(a[0].str(), a[1].tensor_list()); }, "einsum",
      "tensors", GRAD { return grad::einsum_backward(c); }},
 };

@@ -44,7 +44,7 @@ const OpDef kLossOps[] = {
      "nll_loss", "target weight result", &nll_loss_grad},
     {"_nll_loss_backward(Tensor grad_output, Tensor target, Tensor? weight, int reduction, int ignore_index, "
      "Tensor total_weight, int[] self_sizes) -> Tensor",
-     kInternal, N::Unsupported,
+     kInternal, N::None,
      OP {
        return nll_loss_backward(a[0].tensor(), a[1].tensor(), opt(a[2]), a[3].to_int(), a[4].to_int(), a[5].tensor(),
                                 a[6].int_list());
@@ -75,7 +75,7 @@ const OpDef kLossOps[] = {
     // The gradient follows PyTorch's (see ctc_loss_backward): right once it passes log_softmax.
     {"_ctc_loss(Tensor log_probs, Tensor targets, int[] input_lengths, int[] target_lengths, int blank=0, "
      "bool zero_infinity=False) -> (Tensor neg_log_likelihood, Tensor log_alpha)",
-     kFunction, N::Unsupported,
+     kFunction, N::Custom,
      OP {
        return pair(ctc_loss_forward(a[0].tensor(), a[1].tensor(), a[2].int_list(), a[3].int_list(), a[4].to_int(),
                                     a[5].to_bool()));
@@ -83,7 +83,7 @@ const OpDef kLossOps[] = {
      "", "log_probs targets result", &ctc_loss_grad, false},
     {"_ctc_loss_backward(Tensor grad, Tensor log_probs, Tensor targets, int[] input_lengths, int[] target_lengths, "
      "Tensor neg_log_likelihood, Tensor log_alpha, int blank, bool zero_infinity=False) -> Tensor",
-     kInternal, N::Unsupported,
+     kInternal, N::Custom,
      OP {
        return ctc_loss_backward(a[0].tensor(), a[1].tensor(), a[2].tensor(), a[3].int_list(), a[4].int_list(),
                                 a[5].tensor(), a[6].tensor(), a[7].to_int(), a[8].to_bool());

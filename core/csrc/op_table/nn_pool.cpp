@@ -57,10 +57,10 @@ const OpDef kNnPoolOps[] = {
      kFunction, N::Keep,
      OP { return std::get<0>(max_pool1d_with_indices(a[0].tensor(), a[1].int_list(), a[2].int_list(), a[3].int_list(), a[4].int_list(), a[5].to_bool())); },
      "max_pool1d", "self", GRAD { return grad::max_pool_recompute_backward(c, true); }},
-    {"_max_pool_backward(Tensor grad_output, Tensor indices, int[] input_size) -> Tensor", kInternal, N::Unsupported,
+    {"_max_pool_backward(Tensor grad_output, Tensor indices, int[] input_size) -> Tensor", kInternal, N::Keep,
      OP { return max_pool_backward(a[0].tensor(), a[1].tensor(), a[2].int_list()); }, "",
      "indices", &grad::max_pool_backward_backward},
-    {"max_unpool2d(Tensor self, Tensor indices, int[2] output_size) -> Tensor", kFunction, N::Unsupported,
+    {"max_unpool2d(Tensor self, Tensor indices, int[2] output_size) -> Tensor", kFunction, N::Keep,
      OP { return max_unpool2d(a[0].tensor(), a[1].tensor(), a[2].int_list()); }, "max_unpool2d",
      "indices", &grad::max_unpool2d_backward},
     {"avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor",
@@ -72,7 +72,7 @@ const OpDef kNnPoolOps[] = {
      OP { return avg_pool1d(a[0].tensor(), a[1].int_list(), a[2].int_list(), a[3].int_list(), a[4].to_bool(), a[5].to_bool()); },
      "avg_pool1d", "", GRAD { return grad::avg_pool2d_backward(c, true); }},
     {"_avg_pool2d_backward(Tensor grad_output, int[] input_size, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor",
-     kInternal, N::Unsupported,
+     kInternal, N::Keep,
      OP { return avg_pool2d_backward(a[0].tensor(), a[1].int_list(), a[2].int_list(), a[3].int_list(), a[4].int_list(), a[5].to_bool(), a[6].to_bool(), a[7].opt_int()); },
      "", "", &grad::avg_pool2d_backward_backward},
     {"adaptive_avg_pool2d(Tensor self, int[2] output_size) -> Tensor", kFunction, N::Keep,
@@ -81,7 +81,7 @@ const OpDef kNnPoolOps[] = {
     {"adaptive_avg_pool1d(Tensor self, int[1] output_size) -> Tensor", kFunction, N::Keep,
      OP { return adaptive_avg_pool1d(a[0].tensor(), a[1].int_list()); }, "adaptive_pool1d",
      "", GRAD { return grad::adaptive_avg_pool2d_backward(c, true); }},
-    {"_adaptive_avg_pool2d_backward(Tensor grad_output, int[] input_size) -> Tensor", kInternal, N::Unsupported,
+    {"_adaptive_avg_pool2d_backward(Tensor grad_output, int[] input_size) -> Tensor", kInternal, N::Keep,
      OP { return adaptive_avg_pool2d_backward(a[0].tensor(), a[1].int_list()); }, "",
      "", &grad::adaptive_avg_pool2d_backward_backward},
     {"adaptive_max_pool2d(Tensor self, int[2] output_size) -> (Tensor, Tensor)", kFunction, N::Keep,
@@ -112,23 +112,23 @@ const OpDef kNnPoolOps[] = {
     {"_upsample(Tensor self, int[] output_size, str mode, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor", kInternal, N::Keep,
      OP { return upsample(a[0].tensor(), a[1].int_list(), interp_mode(a[2].str()), a[3].to_bool(), a[4].opt_double(), a[5].opt_double(), "upsample"); },
      "", "", GRAD { return grad::upsample_backward(c, c.arg("mode").str().c_str(), "align_corners", "scales_h", "scales_w"); }},
-    {"_upsample_backward(Tensor grad_output, int[] input_size, str mode, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor", kInternal, N::Unsupported,
+    {"_upsample_backward(Tensor grad_output, int[] input_size, str mode, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor", kInternal, N::Keep,
      OP { return upsample_backward(a[0].tensor(), a[1].int_list(), interp_mode(a[2].str()), a[3].to_bool(), a[4].opt_double(), a[5].opt_double()); },
      "", "", &grad::upsample_backward_backward},
 
     // ---------------------------------------------------------------- grids, shuffles
-    {"grid_sampler_2d(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor", kFunction, N::Unsupported,
+    {"grid_sampler_2d(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor", kFunction, N::Custom,
      OP { return grid_sampler_2d(a[0].tensor(), a[1].tensor(), a[2].to_int(), a[3].to_int(), a[4].to_bool()); },
      "grid_sampler", "input grid", &grad::grid_sampler_backward, false},
-    {"grid_sampler(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor", kFunction, N::Unsupported,
+    {"grid_sampler(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor", kFunction, N::Custom,
      OP { return grid_sampler_2d(a[0].tensor(), a[1].tensor(), a[2].to_int(), a[3].to_int(), a[4].to_bool()); },
      "grid_sampler", "input grid", &grad::grid_sampler_backward, false},
-    {"grid_sampler_2d_backward(Tensor grad_output, Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners, bool input_grad=True, bool grid_grad=True) -> (Tensor, Tensor)", kInternal, N::Unsupported,
+    {"grid_sampler_2d_backward(Tensor grad_output, Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners, bool input_grad=True, bool grid_grad=True) -> (Tensor, Tensor)", kInternal, N::Custom,
      OP {
        auto [gi, gg] = grid_sampler_2d_backward(a[0].tensor(), a[1].tensor(), a[2].tensor(), a[3].to_int(), a[4].to_int(), a[5].to_bool(), a[6].to_bool(), a[7].to_bool());
        return Value::Tuple{gi.defined() ? Value(gi) : Value(), gg.defined() ? Value(gg) : Value()};
      }, ""},
-    {"affine_grid_generator(Tensor theta, int[] size, bool align_corners) -> Tensor", kFunction, N::Unsupported,
+    {"affine_grid_generator(Tensor theta, int[] size, bool align_corners) -> Tensor", kFunction, N::Custom,
      OP { return affine_grid_generator(a[0].tensor(), a[1].int_list(), a[2].to_bool()); }, "affine_grid",
      "", &grad::affine_grid_backward},
     {"pixel_shuffle(Tensor self, int upscale_factor) -> Tensor", kFunction, N::Keep,
@@ -139,26 +139,26 @@ const OpDef kNnPoolOps[] = {
      "", GRAD { return {F::tensor_call(TZ_OP("pixel_shuffle"), {c.grad(), c.arg("downscale_factor")})}; }},
 
     // ---------------------------------------------------------------- sparse
-    {"embedding(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor", kFunction, N::Unsupported,
+    {"embedding(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor", kFunction, N::Custom,
      OP {
        TZ_CHECK(!a[4].to_bool(), NotImplemented, "embedding(): sparse gradients are not supported");
        return embedding(a[0].tensor(), a[1].tensor(), a[2].to_int());
      }, "embedding", "indices", &grad::embedding_backward},
-    {"embedding_dense_backward(Tensor grad_output, Tensor indices, int num_weights, int padding_idx, bool scale_grad_by_freq) -> Tensor", kInternal, N::Unsupported,
+    {"embedding_dense_backward(Tensor grad_output, Tensor indices, int num_weights, int padding_idx, bool scale_grad_by_freq) -> Tensor", kInternal, N::None,
      OP { return embedding_dense_backward(a[0].tensor(), a[1].tensor(), a[2].to_int(), a[3].to_int(), a[4].to_bool()); },
      "", "indices", &grad::embedding_dense_backward_backward},
-    {"embedding_renorm_(Tensor self, Tensor indices, float max_norm, float norm_type) -> Tensor", kFunction, N::Unsupported,
+    {"embedding_renorm_(Tensor self, Tensor indices, float max_norm, float norm_type) -> Tensor", kFunction, N::Keep,
      OP { return embedding_renorm_(a[0].tensor(), a[1].tensor(), a[2].to_double(), a[3].to_double()); }, "embedding_renorm",
      "", &not_differentiable},  // F.embedding runs it under no_grad, as PyTorch does
     {"embedding_bag(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int mode=0, bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False, int? padding_idx=None) -> (Tensor, Tensor, Tensor, Tensor)",
-     kFunction, N::Unsupported,
+     kFunction, N::None,
      OP {
        TZ_CHECK(!a[5].to_bool(), NotImplemented, "embedding_bag(): sparse gradients are not supported");
        auto [o, b, s, m] = embedding_bag(a[0].tensor(), a[1].tensor(), a[2].tensor(), a[4].to_int(), a[6].opt_tensor(),
                                          a[7].to_bool(), a[8].is_none() ? -1 : a[8].to_int());
        return Value::Tuple{o, b, s, m};
      }, "embedding_bag", "weight indices offsets per_sample_weights result", &grad::embedding_bag_backward},
-    {"one_hot(Tensor self, int num_classes=-1) -> Tensor", kFunction, N::Unsupported,
+    {"one_hot(Tensor self, int num_classes=-1) -> Tensor", kFunction, N::Custom,
      OP { return one_hot(a[0].tensor(), a[1].to_int()); }, "one_hot"},
 };
 

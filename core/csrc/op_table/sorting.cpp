@@ -39,7 +39,7 @@ const OpDef kOps[] = {
      OP { auto r = mode(a[0].tensor(), a[1].to_int(), a[2].to_bool()); return Value::Tuple{r.first, r.second}; }, "mode",
      "result", GRAD { return grad::select_dim(c, 1, 2); }},
     // Returns a Tensor, or a tuple when inverse indices or counts are asked for.
-    {"unique(Tensor self, bool sorted=True, bool return_inverse=False, bool return_counts=False, int? dim=None) -> Tensor", kBoth, N::Unsupported,
+    {"unique(Tensor self, bool sorted=True, bool return_inverse=False, bool return_counts=False, int? dim=None) -> Tensor", kBoth, N::None,
      OP { return unique(a[0].tensor(), a[1].to_bool(), a[2].to_bool(), a[3].to_bool(), a[4].opt_int()); }, "unique",
      "", &not_differentiable},
 };

@@ -10,10 +10,12 @@ namespace tz::op_table {
 namespace {
 
 const OpDef kOps[] = {
-    {"view(Tensor self, int[] size) -> Tensor", kMethod, N::Custom,
+    // view/reshape (and the _as forms) raise with named inputs, as in PyTorch: a new shape says
+    // nothing about which dims keep their meaning; flatten/unflatten are the named reshapes.
+    {"view(Tensor self, int[] size) -> Tensor", kMethod, N::Unsupported,
      OP { return view(a[0].tensor(), a[1].int_list()); }, "reshape",
      "", GRAD { return {F::reshape(c.grad(), c.input_sizes("self"))}; }},
-    {"reshape(Tensor self, int[] shape) -> Tensor", kBoth, N::Custom,
+    {"reshape(Tensor self, int[] shape) -> Tensor", kBoth, N::Unsupported,
      OP { return reshape(a[0].tensor(), a[1].int_list()); }, "reshape",
      "", GRAD { return {F::reshape(c.grad(), c.input_sizes("self"))}; }},
     {"permute(Tensor self, int[] dims) -> Tensor", kBoth, N::Permute,
@@ -39,10 +41,10 @@ const OpDef kOps[] = {
      "", GRAD { return {c.grad()}; }},
     {"is_contiguous(Tensor self, *, MemoryFormat memory_format=contiguous_format) -> bool", kMethod, N::None,
      OP { return is_contiguous_as(a[0].tensor(), a[1].memory_format()); }, ""},  // tests/core/test_memory_format.py
-    {"view_as(Tensor self, Tensor other) -> Tensor", kMethod, N::Custom,
+    {"view_as(Tensor self, Tensor other) -> Tensor", kMethod, N::Unsupported,
      OP { return view_as(a[0].tensor(), a[1].tensor()); }, "view_as",
      "", GRAD { return {F::reshape(c.grad(), c.input_sizes("self"))}; }},
-    {"reshape_as(Tensor self, Tensor other) -> Tensor", kMethod, N::Custom,
+    {"reshape_as(Tensor self, Tensor other) -> Tensor", kMethod, N::Unsupported,
      OP { return reshape_as(a[0].tensor(), a[1].tensor()); }, "view_as",
      "", GRAD { return {F::reshape(c.grad(), c.input_sizes("self"))}; }},
     {"expand_as(Tensor self, Tensor other) -> Tensor", kMethod, N::Custom,
@@ -102,7 +104,7 @@ const OpDef kOps[] = {
     {"tensor_split.indices(Tensor self, int[] indices, int dim=0) -> Tensor[]", kBoth, N::Keep,
      OP { return tensor_split(a[0].tensor(), a[1].int_list(), a[2].to_int()); }, "tensor_split_indices",
      "", GRAD { return grad::pieces(c, c.arg("dim").to_int(), true); }},
-    {"unfold(Tensor self, int dimension, int size, int step) -> Tensor", kMethod, N::Unsupported,
+    {"unfold(Tensor self, int dimension, int size, int step) -> Tensor", kMethod, N::Custom,
      OP { return unfold(a[0].tensor(), a[1].to_int(), a[2].to_int(), a[3].to_int()); }, "unfold",
      "", &grad::strided_view},
     {"view_as_real(Tensor self) -> Tensor", kFunction, N::Custom,
@@ -123,7 +125,7 @@ const OpDef kOps[] = {
     {"_view_scatter_add(Tensor grad, int[] base_sizes, int[] size, int[] stride, int offset) -> Tensor", kInternal, N::Unsupported,
      OP { return view_scatter_add(a[0].tensor(), a[1].int_list(), a[2].int_list(), a[3].int_list(), a[4].to_int()); }, "",
      "", &grad::view_scatter_add},
-    {"_split_backward(Tensor[] grads, int[] sizes, int dim, int[] starts, bool keepdim) -> Tensor", kInternal, N::Unsupported,
+    {"_split_backward(Tensor[] grads, int[] sizes, int dim, int[] starts, bool keepdim) -> Tensor", kInternal, N::Custom,
      OP { return split_backward(a[0].tensor_list(), a[1].int_list(), a[2].to_int(), a[3].int_list(), a[4].to_bool()); }, "",
      "", &grad::split_backward},
 };

@@ -10,7 +10,7 @@ using namespace op_table;
 
 const OpDef kViterbiOps[] = {
     {"_viterbi_quadratic(Tensor local_cost, Tensor initial_cost, float transition_cost) -> (Tensor backpointers, Tensor final_cost)",
-     kFunction, N::Unsupported,
+     kFunction, N::Custom,
      OP { auto r = viterbi_quadratic(a[0].tensor(), a[1].tensor(), a[2].to_double()); return Value::Tuple{r.first, r.second}; },
      "", "", not_differentiable},
 };

@@ -24,7 +24,8 @@ enum class NameRule : uint8_t {
   Factory,     // factories: names come from `names=`
   Custom,      // the op sets names itself
   Unsupported, // raises "not yet supported with named tensors"
-  None,        // the result is not a tensor with dims (item, equal, ...)
+  None,        // results carry no names: not a tensor with dims (item, equal), data-dependent
+               // shapes (nonzero, unique), in-place steps returning nothing (fused optimizers)
 };
 
 // kInternal: in the table (find_op, autograd) but not exported to Python (backward helpers,

@@ -130,7 +130,7 @@ def prelu(input, weight):
 def glu(input, dim=-1):
     if input.dim() == 0:
         raise RuntimeError("glu does not support scalars because halving size must be even")
-    d = dim + input.dim() if dim < 0 else dim
+    d = _C._dim_of_name(input, dim) if isinstance(dim, str) else dim + input.dim() if dim < 0 else dim
     if input.shape[d] % 2:
         raise RuntimeError(f"glu(): Halving dimension must be even, but dimension {d} is size {input.shape[d]}")
     a, b = input.chunk(2, d)

@@ -44,14 +44,16 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
     if per_sample_weights is not None and input.size() != per_sample_weights.size():
         raise ValueError("embedding_bag: If per_sample_weights ({}) is not None, then it must have the same shape "
                          "as the input ({})".format(per_sample_weights.shape, input.shape))
+    bag_name = None
     if input.dim() == 2:
         if offsets is not None:
             raise ValueError("if input is 2D, then offsets has to be None, as input is treated is a mini-batch of "
                              "fixed length sequences. However, found offsets of type {}".format(type(offsets)))
         offsets = core.arange(0, input.numel(), input.size(1), dtype=input.dtype)
-        input = input.reshape(-1)
+        bag_name = input.names[0]  # a named batch of sequences: the bags keep its name
+        input = input.flatten()
         if per_sample_weights is not None:
-            per_sample_weights = per_sample_weights.reshape(-1)
+            per_sample_weights = per_sample_weights.flatten()
     elif input.dim() == 1:
         if offsets is None:
             raise ValueError("offsets has to be a 1D Tensor but got None")
@@ -82,4 +84,4 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
     padding_idx = -1 if padding_idx is None else padding_idx
     ret, _, _, _ = _ops["embedding_bag"](weight, input, offsets, scale_grad_by_freq, mode_enum, sparse,
                                          per_sample_weights, include_last_offset, padding_idx)
-    return ret
+    return ret if bag_name is None else ret.refine_names(bag_name, None)

@@ -95,50 +95,51 @@ Value echo_op(Stack& a) {
                      a[6].to_int());
 }
 
+// Every entry maps a (channel, time) waveform to one: its names carry over (the time length may change).
 const OpDef kAudioOps[] = {
-    {"audio_lfilter(Tensor waveform, Tensor a_coeffs, Tensor b_coeffs) -> Tensor", kInternal, N::Unsupported,
+    {"audio_lfilter(Tensor waveform, Tensor a_coeffs, Tensor b_coeffs) -> Tensor", kInternal, N::Keep,
      OP { return audio::lfilter(a[0].tensor(), a[1].tensor(), a[2].tensor()); }, "",
      "waveform a_coeffs b_coeffs result", &lfilter_grad},
     // The sox effect loops (effect_kernels.h): (channel, time) in, no derivative formulas.
-    {"audio_overdrive(Tensor waveform, float gain, float colour) -> Tensor", kInternal, N::Unsupported,
+    {"audio_overdrive(Tensor waveform, float gain, float colour) -> Tensor", kInternal, N::Keep,
      OP { return audio::overdrive(a[0].tensor(), a[1].to_double(), a[2].to_double()); }, ""},
     {"audio_phaser(Tensor waveform, int sample_rate, float gain_in, float gain_out, float delay_ms, float decay, "
-     "float mod_speed, bool sinusoidal) -> Tensor", kInternal, N::Unsupported,
+     "float mod_speed, bool sinusoidal) -> Tensor", kInternal, N::Keep,
      OP {
        return audio::phaser(a[0].tensor(), a[1].to_int(), a[2].to_double(), a[3].to_double(), a[4].to_double(),
                             a[5].to_double(), a[6].to_double(), a[7].to_bool());
      }, ""},
     {"audio_flanger(Tensor waveform, int sample_rate, float delay, float depth, float regen, float width, "
-     "float speed, bool sinusoidal, float phase, bool quadratic) -> Tensor", kInternal, N::Unsupported,
+     "float speed, bool sinusoidal, float phase, bool quadratic) -> Tensor", kInternal, N::Keep,
      OP {
        return audio::flanger(a[0].tensor(), a[1].to_int(), a[2].to_double(), a[3].to_double(), a[4].to_double(),
                              a[5].to_double(), a[6].to_double(), a[7].to_bool(), a[8].to_double(), a[9].to_bool());
      }, ""},
     // voices: (n, 5) rows of delay_ms, decay, speed_hz, depth_ms, sinusoidal (1/0)
     {"audio_chorus(Tensor waveform, int sample_rate, float gain_in, float gain_out, Tensor voices) -> Tensor",
-     kInternal, N::Unsupported, &chorus_op, ""},
+     kInternal, N::Keep, &chorus_op, ""},
     // echoes: (n, 2) rows of delay_ms, decay; tail: samples appended while the echoes drain
     {"audio_echo(Tensor waveform, int sample_rate, float gain_in, float gain_out, Tensor echoes, bool sequential, "
-     "int tail) -> Tensor", kInternal, N::Unsupported, &echo_op, ""},
+     "int tail) -> Tensor", kInternal, N::Keep, &echo_op, ""},
     {"audio_resample(Tensor waveform, float in_rate, float out_rate, float bandwidth, float rejection_db) -> Tensor",
-     kInternal, N::Unsupported,
+     kInternal, N::Keep,
      OP { return audio::resample(a[0].tensor(), a[1].to_double(), a[2].to_double(), a[3].to_double(), a[4].to_double()); },
      ""},
     {"audio_tempo(Tensor waveform, float sample_rate, float factor, float segment_ms, float search_ms, "
-     "float overlap_ms, bool quick) -> Tensor", kInternal, N::Unsupported,
+     "float overlap_ms, bool quick) -> Tensor", kInternal, N::Keep,
      OP {
        return audio::tempo(a[0].tensor(), a[1].to_double(), a[2].to_double(), a[3].to_double(), a[4].to_double(),
                            a[5].to_double(), a[6].to_bool());
      }, ""},
     {"audio_reverb(Tensor waveform, float sample_rate, float reverberance, float hf_damping, float room_scale, "
-     "float stereo_depth, float pre_delay_ms, float wet_gain_db, bool wet_only) -> Tensor", kInternal, N::Unsupported,
+     "float stereo_depth, float pre_delay_ms, float wet_gain_db, bool wet_only) -> Tensor", kInternal, N::Keep,
      OP {
        return audio::reverb(a[0].tensor(), a[1].to_double(), a[2].to_double(), a[3].to_double(), a[4].to_double(),
                             a[5].to_double(), a[6].to_double(), a[7].to_double(), a[8].to_bool());
      }, ""},
     {"audio_silence(Tensor waveform, float sample_rate, int start_periods, int start_duration, "
      "float start_threshold, int stop_periods, int stop_duration, float stop_threshold, bool leave_silence) -> Tensor",
-     kInternal, N::Unsupported,
+     kInternal, N::Keep,
      OP {
        return audio::silence(a[0].tensor(), a[1].to_double(), a[2].to_int(), a[3].to_int(), a[4].to_double(),
                              a[5].to_int(), a[6].to_int(), a[7].to_double(), a[8].to_bool());
@@ -147,7 +148,7 @@ const OpDef kAudioOps[] = {
      "float allowed_gap, float pre_trigger_time, float boot_time, float noise_up_time, float noise_down_time, "
      "float noise_reduction_amount, float measure_freq, float measure_duration, float measure_smooth_time, "
      "float hp_filter_freq, float lp_filter_freq, float hp_lifter_freq, float lp_lifter_freq) -> Tensor",
-     kInternal, N::Unsupported,
+     kInternal, N::Keep,
      OP {
        audio::VadOptions o{};
        double* fields[] = {&o.trigger_level, &o.trigger_time, &o.search_time, &o.allowed_gap, &o.pre_trigger_time,

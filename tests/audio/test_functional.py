@@ -201,3 +201,16 @@ def test_vad_trims_the_leading_noise(rng):
     start = x.size - y.shape[-1]
     assert 0.3 * rate < start < 0.9 * rate  # cut before the voice, with the search margin
     assert F.vad(core.tensor(0.001 * rng.standard_normal(rate), dtype=core.float32), rate).shape[-1] == 0
+
+
+def test_effect_kernels_keep_a_named_waveforms_names():
+    # The op-table entries of audio._C map (channel, time) to (channel, time): names carry over.
+    from audio import _kernels
+
+    wave = core.randn(2, 400, names=("C", "T"))
+    assert _kernels.overdrive(wave, 20.0, 20.0).names == ("C", "T")
+    resampled = _kernels.resample(wave, 16000.0, 8000.0, 0.95, 100.0)
+    assert resampled.names == ("C", "T") and resampled.shape[1] < 400
+    filtered = _kernels.lfilter(core.randn(1, 2, 50, names=("N", "C", "T")), core.tensor([[1.0, -0.5]] * 2),
+                                core.tensor([[0.5, 0.5]] * 2))
+    assert filtered.names == ("N", "C", "T")

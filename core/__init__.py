@@ -11,7 +11,7 @@ from core._random import Generator, manual_seed, seed, initial_seed, default_gen
 from core._joining import meshgrid, cartesian_prod, broadcast_tensors, atleast_1d, atleast_2d, atleast_3d
 from core._linalg import einsum, tensordot
 from core._spectral import hann_window, hamming_window, blackman_window, bartlett_window, kaiser_window, stft, istft
-from core._indexing import split, flatten
+from core._indexing import split
 from core._normalization import batch_norm, layer_norm, group_norm, instance_norm
 from core._dropout import *  # noqa: F401,F403  (dropout, feature_dropout, alpha_dropout and in-place forms)
 from core._distance import pairwise_distance, cosine_similarity

@@ -10,9 +10,3 @@ def split(tensor, split_size_or_sections, dim=0):
     if isinstance(split_size_or_sections, (builtins.list, builtins.tuple)):
         return _C._functions["split_with_sizes"](tensor, split_size_or_sections, dim)
     return _C._functions["split"](tensor, split_size_or_sections, dim)
-
-
-def flatten(input, start_dim=0, end_dim=-1, out_dim=None):
-    """flatten(input, start_dim=0, end_dim=-1), or the named form flatten(input, dims, out_dim):
-    consecutive dims (indices or names) into one dim called out_dim."""
-    return input.flatten(start_dim, end_dim, out_dim)

@@ -627,7 +627,7 @@ def test_python_functions_take_dim_names():
     pieces = core.split(x, 4, "C")
     assert [p.names for p in pieces] == [NC, NC]
     np.testing.assert_allclose(plain(pieces[1]), xd[:, 4:])
-    flat = core.flatten(x, ["N", "C"], "NC")
+    flat = x.flatten(["N", "C"], "NC")  # the named form is a method; core.flatten stays the op (fx, jit, onnx map it)
     assert flat.names == ("NC",)
     np.testing.assert_allclose(plain(flat), xd.reshape(-1))
     assert core.flatten(x).names == (None,)

@@ -52,6 +52,8 @@ def build_model(args, num_classes):
         kwargs["rpn_score_thresh"] = args.rpn_score_thresh
     if args.dataset == "shapes":  # offline: no ImageNet backbone; the generated images keep their size
         kwargs.update(pretrained_backbone=False, min_size=args.shapes_image_size, max_size=args.shapes_image_size)
+        if "mobilenet" in args.model:  # from scratch: trainable BatchNorm2d, as torchvision >= 0.13 without weights
+            kwargs["norm_layer"] = core.nn.BatchNorm2d
     print("Creating model")
     return builders[args.model](num_classes=num_classes, pretrained=args.pretrained, **kwargs)
 

@@ -7,12 +7,16 @@ evaluation is skipped with a message).
     # the Faster R-CNN MobileNetV3-Large FPN recipe (8 ranks x 2 images, lr 0.02)
     mpiexec -n 8 python references/detection/train.py --data-path /data/coco --dataset coco \\
         --model fasterrcnn_mobilenet_v3_large_fpn --epochs 26 --lr-steps 16 22 --aspect-ratio-group-factor 3
-    # offline: Faster R-CNN MobileNetV3-Large FPN on Shapes (circle / square / triangle boxes)
+    # offline: Faster R-CNN MobileNetV3-Large FPN from scratch on Shapes (circle / square / triangle
+    # boxes): box AP 14.7, AP50 28.7 after 6 epochs (11.5 min on 2 shared cores)
     python references/detection/train.py --dataset shapes --model fasterrcnn_mobilenet_v3_large_fpn \\
-        --epochs 8 --lr-steps 6 --lr 0.02 -b 4 --output-dir runs/shapes-detection
+        --shapes-radius 0.15 0.3 --shapes-no-rotation --shapes-train-size 600 --epochs 6 --lr-steps 5 \\
+        -b 4 -j 1 --output-dir runs/shapes-detection
 
 On Shapes the model has 4 classes (background + 3), no ImageNet backbone weights (offline), and
 its transform keeps the generated images at their size (min_size = max_size = the image size).
+A MobileNet backbone then gets trainable BatchNorm2d (0.9's FrozenBatchNorm2d would leave a
+from-scratch backbone unnormalized: box AP stays 0.0).
 """
 import argparse
 import datetime

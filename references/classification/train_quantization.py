@@ -7,9 +7,16 @@ after --num-batch-norm-update-epochs, an int8 copy converted and evaluated every
     # the QAT MobileNetV3-Large recipe (from the float ImageNet weights)
     mpiexec -n 8 python references/classification/train_quantization.py --data-path /data/imagenet \\
         --model mobilenet_v3_large --wd 0.00001 --lr 0.001
-    # offline: a float MobileNetV3-Large trained on Shapes by train.py, then PTQ or QAT of it
+    # offline: a float MobileNetV3-Large trained on Shapes by train.py (Acc@1 99.7 at 32 px, about 4 min),
+    # then PTQ of it (int8 Acc@1 99.8, seconds) or 2 epochs of QAT (int8 Acc@1 99.7, under a minute)
+    python references/classification/train.py --dataset shapes --model mobilenet_v3_large \\
+        --shapes-image-size 32 --shapes-radius 0.2 0.4 --shapes-no-rotation --shapes-train-size 8000 \\
+        --epochs 6 --opt adamw --lr 0.001 --wd 0 --crop-scale 1 1 --lr-scheduler cosineannealinglr \\
+        -b 32 -j 1 --seed 0 --output-dir runs/shapes-large
     python references/classification/train_quantization.py --dataset shapes --model mobilenet_v3_large \\
-        --float-checkpoint runs/shapes-large/checkpoint.pth --post-training-quantize --output-dir runs/ptq
+        --shapes-image-size 32 --shapes-radius 0.2 0.4 --shapes-no-rotation --shapes-train-size 8000 \\
+        --crop-scale 1 1 -b 32 -j 1 --seed 0 --float-checkpoint runs/shapes-large/checkpoint.pth \\
+        --post-training-quantize --output-dir runs/ptq
 
 The model starts from the official float weights (torchvision does so always), or from
 --float-checkpoint (a train.py checkpoint), or from scratch on Shapes. --test-only evaluates the

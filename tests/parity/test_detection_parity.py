@@ -198,3 +198,35 @@ def test_bad_input_raises_torchvision_errors(tv, case):
         message = message.replace("targets should not be none when in training mode",
                                   "In training mode, targets should be passed")  # 0.9's wording
         assert got[1] == message
+
+
+def test_batch_norm_backbone_trains_as_torchvision_without_weights(tv):
+    """norm_layer=nn.BatchNorm2d is torchvision >= 0.13's model when no weights are given: same
+    state_dict, same training losses from batch statistics, same running statistics after."""
+    kwargs = dict(num_classes=5, min_size=96, max_size=128)
+    torch.manual_seed(0)
+    theirs = tv.models.detection.fasterrcnn_mobilenet_v3_large_320_fpn(weights=None, weights_backbone=None,
+                                                                      **kwargs).train()
+    ours = faster_rcnn.fasterrcnn_mobilenet_v3_large_320_fpn(pretrained_backbone=False, norm_layer=core.nn.BatchNorm2d,
+                                                             **kwargs).train()
+    state = theirs.state_dict()
+    def body(state_dict):  # the FPN's keys are 0.9's here (inner_blocks.0, not 0.13's inner_blocks.0.0)
+        return [(k, list(v.shape)) for k, v in state_dict.items() if k.startswith("backbone.body.")]
+    assert body(ours.state_dict()) == body(state)
+    ours.load_state_dict({k: core.tensor(v.numpy()) for k, v in state.items()})
+    images = _images(2, [(96, 128), (128, 96)])
+    boxes = [np.array([[10, 20, 60, 80]], np.float32), np.array([[5, 5, 60, 90], [30, 40, 90, 120]], np.float32)]
+    labels = [np.array([2]), np.array([1, 4])]
+    torch.manual_seed(3)
+    theirs_losses = theirs([torch.from_numpy(i) for i in images],
+                           [{"boxes": torch.from_numpy(b), "labels": torch.from_numpy(c)} for b, c in zip(boxes, labels)])
+    core.manual_seed(3)
+    ours_losses = ours([core.tensor(i) for i in images],
+                       [{"boxes": core.tensor(b), "labels": core.tensor(c)} for b, c in zip(boxes, labels)])
+    for key in theirs_losses:
+        np.testing.assert_allclose(float(ours_losses[key]), float(theirs_losses[key].detach()), rtol=1e-3, atol=1e-5,
+                                   err_msg=key)
+    theirs_state, ours_state = theirs.state_dict(), ours.state_dict()
+    for key in (k for k in theirs_state if "running_" in k or "num_batches_tracked" in k):
+        np.testing.assert_allclose(ours_state[key].numpy(), theirs_state[key].numpy(), rtol=1e-4, atol=1e-5,
+                                   err_msg=key)

@@ -53,6 +53,25 @@ def test_defaults(model_320):
     assert "TwoMLPHead" in repr(large.roi_heads.box_head.__class__)
 
 
+def test_norm_layer_trains_the_backbone_statistics(model_320):
+    """norm_layer=nn.BatchNorm2d (for from-scratch training) swaps only the backbone's norms: the
+    same keys plus each BatchNorm2d's num_batches_tracked, and the statistics move in training."""
+    core.manual_seed(0)
+    model = detection.fasterrcnn_mobilenet_v3_large_320_fpn(norm_layer=nn.BatchNorm2d, **SMALL)
+    assert not any(isinstance(m, FrozenBatchNorm2d) for m in model.modules())
+    norms = [m for m in model.backbone.modules() if isinstance(m, nn.BatchNorm2d)]
+    assert len(norms) == len([m for m in model_320.backbone.modules() if isinstance(m, FrozenBatchNorm2d)])
+    keys = [k for k in model.state_dict() if not k.endswith("num_batches_tracked")]
+    assert keys == list(model_320.state_dict())
+    images = [core.rand(3, 64, 64)]
+    targets = [{"boxes": core.tensor([[8.0, 8.0, 40.0, 40.0]]), "labels": core.tensor([1])}]
+    before = norms[0].running_mean.clone()
+    model.train()
+    sum(model(images, targets).values()).backward()
+    assert not core.equal(norms[0].running_mean, before)
+    assert norms[0].weight.grad is not None
+
+
 def test_constructor_errors():
     backbone = nn.Sequential(nn.Conv2d(3, 8, 3))
     with pytest.raises(ValueError, match="out_channels"):

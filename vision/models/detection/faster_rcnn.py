@@ -14,6 +14,7 @@ from vision.models.detection.roi_heads import RoIHeads
 from vision.models.detection.rpn import RegionProposalNetwork, RPNHead
 from vision.models.detection.transform import GeneralizedRCNNTransform
 from vision.ops.poolers import MultiScaleRoIAlign
+from vision.ops import misc as misc_nn_ops
 
 __all__ = ["FasterRCNN", "FasterRCNN_ResNet50_FPN_Weights", "FasterRCNN_MobileNet_V3_Large_FPN_Weights",
            "FasterRCNN_MobileNet_V3_Large_320_FPN_Weights", "fasterrcnn_resnet50_fpn",
@@ -165,12 +166,15 @@ def fasterrcnn_resnet50_fpn(pretrained=False, progress=True, num_classes=91, pre
 
 
 def _fasterrcnn_mobilenet_v3_large_fpn(weights_name, pretrained=False, progress=True, num_classes=91,
-                                       pretrained_backbone=True, trainable_backbone_layers=None, **kwargs):
+                                       pretrained_backbone=True, trainable_backbone_layers=None, norm_layer=None,
+                                       **kwargs):
     trainable_backbone_layers = _validate_trainable_layers(pretrained or pretrained_backbone,
                                                            trainable_backbone_layers, 6, 3)
     if pretrained:
         pretrained_backbone = False
+    # 0.9 always freezes the statistics; a from-scratch backbone needs a trainable norm_layer=nn.BatchNorm2d
     backbone = mobilenet_backbone("mobilenet_v3_large", pretrained_backbone, True,
+                                  norm_layer=norm_layer or misc_nn_ops.FrozenBatchNorm2d,
                                   trainable_layers=trainable_backbone_layers)
     anchor_sizes = ((32, 64, 128, 256, 512),) * 3  # every level carries every size: 15 anchors per location
     aspect_ratios = ((0.5, 1.0, 2.0),) * len(anchor_sizes)

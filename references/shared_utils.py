@@ -23,7 +23,8 @@ from tqdm import tqdm  # noqa: E402
 
 __all__ = ["SmoothedValue", "MetricLogger", "is_dist_avail_and_initialized", "get_world_size", "get_rank",
            "is_main_process", "save_on_master", "setup_for_distributed", "init_distributed_mode",
-           "reduce_across_processes", "mkdir", "EpochLog", "start_run", "add_shapes_arguments", "shapes_dataset"]
+           "reduce_across_processes", "mkdir", "EpochLog", "start_run", "add_run_arguments", "add_shapes_arguments",
+           "shapes_dataset"]
 
 
 # ---------------------------------------------------------------- metrics
@@ -224,6 +225,20 @@ def start_run(args):
         import random
         core.manual_seed(args.seed + args.rank)
         random.seed(args.seed + args.rank)  # the segmentation transforms draw from Python's generator
+
+
+def add_run_arguments(parser, print_freq=10):
+    """The options every script shares: logging, output, resuming, seeding, evaluation only, and
+    the launcher's distributed set-up (what start_run and EpochLog read)."""
+    parser.add_argument("--print-freq", default=print_freq, type=int, help="print frequency")
+    parser.add_argument("--output-dir", default=".", help="path where to save")
+    parser.add_argument("--resume", default="", help="resume from checkpoint")
+    parser.add_argument("--seed", default=None, type=int,
+                        help="seed of core's and Python's generators (default: unseeded)")
+    parser.add_argument("--no-tensorboard", action="store_true", help="no TensorBoard event files")
+    parser.add_argument("--test-only", dest="test_only", action="store_true", help="only test the model")
+    parser.add_argument("--world-size", default=1, type=int, help="number of processes (set by the launcher)")
+    parser.add_argument("--dist-url", default="env://", help="url used to set up distributed training")
 
 
 # ---------------------------------------------------------------- the built-in Shapes dataset

@@ -410,14 +410,8 @@ def get_args_parser(add_help=True):
     parser.add_argument("--lr-gamma", default=0.1, type=float, help="decrease lr by a factor of lr-gamma")
     parser.add_argument("--clip-grad-norm", default=None, type=float, help="max gradient norm (default: off)")
     # housekeeping
-    parser.add_argument("--print-freq", default=10, type=int, help="print frequency")
-    parser.add_argument("--output-dir", default=".", help="path where to save")
-    parser.add_argument("--resume", default="", help="resume from checkpoint")
     parser.add_argument("--start-epoch", default=0, type=int, metavar="N", help="start epoch")
-    parser.add_argument("--seed", default=None, type=int, help="seed of core's generator (default: unseeded)")
-    parser.add_argument("--no-tensorboard", action="store_true", help="no TensorBoard event files")
     parser.add_argument("--sync-bn", dest="sync_bn", action="store_true", help="use SyncBatchNorm")
-    parser.add_argument("--test-only", dest="test_only", action="store_true", help="only test the model")
     parser.add_argument("--pretrained", dest="pretrained", action="store_true",
                         help="use the official pretrained weights (through the hub)")
     parser.add_argument("--auto-augment", default=None, help="auto augment policy (default: None)")
@@ -432,8 +426,7 @@ def get_args_parser(add_help=True):
     # mixed precision and distributed
     parser.add_argument("--apex", action="store_true", help="NVIDIA apex (not available: CPU only)")
     parser.add_argument("--apex-opt-level", default="O1", type=str, help="apex opt level (unused)")
-    parser.add_argument("--world-size", default=1, type=int, help="number of processes (set by the launcher)")
-    parser.add_argument("--dist-url", default="env://", help="url used to set up distributed training")
+    utils.add_run_arguments(parser)
     return parser
 
 

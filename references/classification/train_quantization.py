@@ -195,19 +195,12 @@ def get_args_parser(add_help=True):
                         help="weight decay (default: 1e-4)")
     parser.add_argument("--lr-step-size", default=30, type=int, help="decrease lr every step-size epochs")
     parser.add_argument("--lr-gamma", default=0.1, type=float, help="decrease lr by a factor of lr-gamma")
-    parser.add_argument("--print-freq", default=10, type=int, help="print frequency")
-    parser.add_argument("--output-dir", default=".", help="path where to save")
-    parser.add_argument("--resume", default="", help="resume from checkpoint")
     parser.add_argument("--start-epoch", default=0, type=int, metavar="N", help="start epoch")
     parser.add_argument("--float-checkpoint", default="", help="a train.py checkpoint to start from")
-    parser.add_argument("--seed", default=None, type=int, help="seed of core's generator (default: unseeded)")
-    parser.add_argument("--no-tensorboard", action="store_true", help="no TensorBoard event files")
     parser.add_argument("--sync-bn", dest="sync_bn", action="store_true", help="use SyncBatchNorm")
-    parser.add_argument("--test-only", dest="test_only", action="store_true", help="only test the model")
     parser.add_argument("--post-training-quantize", dest="post_training_quantize", action="store_true",
                         help="post training quantize the model")
-    parser.add_argument("--world-size", default=1, type=int, help="number of processes (set by the launcher)")
-    parser.add_argument("--dist-url", default="env://", help="url used to set up distributed training")
+    utils.add_run_arguments(parser)
     return parser
 
 

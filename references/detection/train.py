@@ -156,21 +156,14 @@ def get_args_parser(add_help=True):
     parser.add_argument("--lr-step-size", default=8, type=int, help="decrease lr every step-size epochs (unused)")
     parser.add_argument("--lr-steps", default=[16, 22], nargs="+", type=int, help="decrease lr at these epochs")
     parser.add_argument("--lr-gamma", default=0.1, type=float, help="decrease lr by a factor of lr-gamma")
-    parser.add_argument("--print-freq", default=20, type=int, help="print frequency")
-    parser.add_argument("--output-dir", default=".", help="path where to save")
-    parser.add_argument("--resume", default="", help="resume from checkpoint")
     parser.add_argument("--start_epoch", default=0, type=int, help="start epoch")
     parser.add_argument("--aspect-ratio-group-factor", default=3, type=int)
     parser.add_argument("--rpn-score-thresh", default=None, type=float, help="rpn score threshold for faster-rcnn")
     parser.add_argument("--trainable-backbone-layers", default=None, type=int,
                         help="number of trainable layers of backbone")
-    parser.add_argument("--seed", default=None, type=int, help="seed of core's generator (default: unseeded)")
-    parser.add_argument("--no-tensorboard", action="store_true", help="no TensorBoard event files")
-    parser.add_argument("--test-only", dest="test_only", help="Only test the model", action="store_true")
     parser.add_argument("--pretrained", dest="pretrained", help="Use pre-trained models from the modelzoo",
                         action="store_true")
-    parser.add_argument("--world-size", default=1, type=int, help="number of distributed processes")
-    parser.add_argument("--dist-url", default="env://", help="url used to set up distributed training")
+    utils.add_run_arguments(parser, print_freq=20)
     return parser
 
 

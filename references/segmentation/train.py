@@ -183,18 +183,11 @@ def get_args_parser(add_help=True):
     parser.add_argument("--momentum", default=0.9, type=float, metavar="M", help="momentum")
     parser.add_argument("--wd", "--weight-decay", default=1e-4, type=float, metavar="W", dest="weight_decay",
                         help="weight decay (default: 1e-4)")
-    parser.add_argument("--print-freq", default=10, type=int, help="print frequency")
-    parser.add_argument("--output-dir", default=".", help="path where to save")
-    parser.add_argument("--resume", default="", help="resume from checkpoint")
     parser.add_argument("--start-epoch", default=0, type=int, metavar="N", help="start epoch")
-    parser.add_argument("--seed", default=None, type=int, help="seed of core's and Python's generators")
-    parser.add_argument("--no-tensorboard", action="store_true", help="no TensorBoard event files")
     parser.add_argument("--sync-bn", dest="sync_bn", action="store_true", help="use SyncBatchNorm")
-    parser.add_argument("--test-only", dest="test_only", help="Only test the model", action="store_true")
     parser.add_argument("--pretrained", dest="pretrained", help="Use pre-trained models from the modelzoo",
                         action="store_true")
-    parser.add_argument("--world-size", default=1, type=int, help="number of distributed processes")
-    parser.add_argument("--dist-url", default="env://", help="url used to set up distributed training")
+    utils.add_run_arguments(parser)
     return parser
 
 

@@ -2,7 +2,6 @@
 checkpoint is written by torchvision (torch.save) into a local hub mirror and loaded through
 hub.load(..., pretrained=True); eval detections and training losses (same seed, bit-compatible
 generator) are compared, and bad input raises torchvision's errors."""
-import hashlib
 import math
 
 import numpy as np
@@ -10,11 +9,11 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
+from parity._hub_mirror import publish  # noqa: E402
 from parity._torchvision_ops import torchvision_with_ops  # noqa: E402
 
 import core  # noqa: E402
 import hub  # noqa: E402
-import hub._dirs  # noqa: E402
 from vision.models.detection import faster_rcnn  # noqa: E402
 
 ARCHS = {"fasterrcnn_mobilenet_v3_large_320_fpn": "fasterrcnn_mobilenet_v3_large_320_fpn_coco",
@@ -64,25 +63,16 @@ def _torchvision_detector(tv, name, **kwargs):
 
 
 @pytest.fixture
-def published(tv, tmp_path, monkeypatch):
-    """publish(name, **kwargs) -> torchvision's model, its state_dict saved in a hub mirror
+def published(tv, mirror, monkeypatch):
+    """publish(name, **kwargs) -> torchvision's model, its state_dict saved in the hub mirror
     under the sha256-prefixed name that ours loads through hub.load."""
-    directory = tmp_path / "mirror"
-    directory.mkdir()
-    monkeypatch.setenv("TENSORZOO_HOME", str(tmp_path / "home"))
-    monkeypatch.setenv("TENSORZOO_HUB_MIRROR", str(directory))
-    monkeypatch.setattr(hub._dirs, "_hub_dir", None)
 
-    def publish(name, **kwargs):
+    def publish_detector(name, **kwargs):
         model = _torchvision_detector(tv, name, **kwargs)
-        staging = directory / "staging.pth"
-        torch.save(model.state_dict(), staging)
-        file_name = f"{name}-{hashlib.sha256(staging.read_bytes()).hexdigest()[:8]}.pth"
-        staging.rename(directory / file_name)
-        monkeypatch.setitem(faster_rcnn.model_urls, ARCHS[name], hub.OFFICIAL_BASE + file_name)
+        publish(mirror, monkeypatch, faster_rcnn.model_urls, ARCHS[name], name, model)
         return model
 
-    return publish
+    return publish_detector
 
 
 def _images(seed, sizes):

@@ -11,7 +11,7 @@ from PIL import Image
 torch = pytest.importorskip("torch")
 
 import core  # noqa: E402
-from parity.test_vision_models_parity import _publish, _torchvision_model, mirror, tv  # noqa: E402,F401
+from parity.test_vision_models_parity import _publish, _torchvision_model, tv  # noqa: E402,F401
 from support_references import load_script, run_script  # noqa: E402
 
 CLASSES = ["ant", "bee", "cat"]

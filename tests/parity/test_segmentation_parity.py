@@ -4,7 +4,6 @@ through hub.load(..., pretrained=True); eval outputs ("out" and "aux") are compa
 the no-aux variants load the same checkpoint minus the auxiliary head, masks drawn from the
 predictions with draw_segmentation_masks match torchvision's pixel for pixel, and bad input raises
 torchvision's errors."""
-import hashlib
 
 import numpy as np
 import pytest
@@ -13,7 +12,7 @@ torch = pytest.importorskip("torch")
 
 import core  # noqa: E402
 import hub  # noqa: E402
-import hub._dirs  # noqa: E402
+from parity._hub_mirror import publish  # noqa: E402
 from parity._torchvision import import_torchvision  # noqa: E402
 from vision.models import segmentation  # noqa: E402
 from vision.models.segmentation import segmentation as builders  # noqa: E402
@@ -35,16 +34,6 @@ def tv():
     return module
 
 
-@pytest.fixture
-def mirror(tmp_path, monkeypatch):
-    directory = tmp_path / "mirror"
-    directory.mkdir()
-    monkeypatch.setenv("TENSORZOO_HOME", str(tmp_path / "home"))
-    monkeypatch.setenv("TENSORZOO_HUB_MIRROR", str(directory))
-    monkeypatch.setattr(hub._dirs, "_hub_dir", None)
-    return directory
-
-
 def _torchvision_model(tv, name, aux):
     torch.manual_seed(0)
     kwargs = {} if name.startswith("lraspp") else {"aux_loss": aux}
@@ -63,11 +52,7 @@ def _torchvision_model(tv, name, aux):
 
 
 def _publish(directory, monkeypatch, name, model):
-    staging = directory / "staging.pth"
-    torch.save(model.state_dict(), staging)
-    file_name = f"{name}-{hashlib.sha256(staging.read_bytes()).hexdigest()[:8]}.pth"
-    staging.rename(directory / file_name)
-    monkeypatch.setitem(builders.model_urls, name + "_coco", hub.OFFICIAL_BASE + file_name)
+    publish(directory, monkeypatch, builders.model_urls, name + "_coco", name, model)
 
 
 def _image(size, seed=0):

@@ -2,7 +2,6 @@
 random BN statistics) is torch.save'd into a local mirror, loaded into ours through
 hub.load(..., pretrained=True), then eval logits (max abs diff <= 1e-4), one training step's
 gradients and the updated BN running statistics are compared."""
-import hashlib
 
 import numpy as np
 import pytest
@@ -11,7 +10,7 @@ torch = pytest.importorskip("torch")
 
 import core  # noqa: E402
 import hub  # noqa: E402
-import hub._dirs  # noqa: E402
+from parity._hub_mirror import publish  # noqa: E402
 from parity._torchvision import import_torchvision  # noqa: E402
 from vision.models import mobilenetv2, mobilenetv3, resnet  # noqa: E402
 
@@ -27,16 +26,6 @@ def tv():
         pytest.skip("torchvision is not installed")
     import torchvision.models  # noqa: F401
     return module
-
-
-@pytest.fixture
-def mirror(tmp_path, monkeypatch):
-    directory = tmp_path / "mirror"
-    directory.mkdir()
-    monkeypatch.setenv("TENSORZOO_HOME", str(tmp_path / "home"))
-    monkeypatch.setenv("TENSORZOO_HUB_MIRROR", str(directory))
-    monkeypatch.setattr(hub._dirs, "_hub_dir", None)
-    return directory
 
 
 def _torchvision_model(tv, name):
@@ -56,11 +45,7 @@ def _torchvision_model(tv, name):
 
 
 def _publish(directory, monkeypatch, name, model):
-    staging = directory / "staging.pth"
-    torch.save(model.state_dict(), staging)
-    file_name = f"{name}-{hashlib.sha256(staging.read_bytes()).hexdigest()[:8]}.pth"
-    staging.rename(directory / file_name)
-    monkeypatch.setitem(MODULES[name].model_urls, name, hub.OFFICIAL_BASE + file_name)
+    publish(directory, monkeypatch, MODULES[name].model_urls, name, name, model)
 
 
 def _input(seed, shape=(2, 3, 64, 64)):

@@ -1,4 +1,5 @@
-"""The storage allocator: large blocks are cached for reuse, small ones are not."""
+"""The storage allocator: large blocks are cached for reuse, small ones are not; blocks from 4 MiB
+start on a huge page."""
 import os
 
 import numpy as np
@@ -59,3 +60,15 @@ def test_cache_limit_from_environment():
     result = run_python(code, env={**os.environ, "TENSORZOO_ALLOCATOR_CACHE_MB": "0"})
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "0"
+
+
+def test_blocks_from_4_mib_start_on_a_huge_page():
+    _C._allocator_empty_cache()
+    huge = 2 << 20
+    blocks = [core.empty((1 << 20) + k * 4096) for k in range(3)]  # 4 MiB and a little more
+    assert all(b.data_ptr() % huge == 0 for b in blocks)
+    for b in blocks:
+        b.fill_(3.0)
+        assert float(b[-1]) == 3.0
+    small = core.empty(1 << 18)  # 1 MiB: ordinary 64-byte alignment suffices
+    assert small.data_ptr() % 64 == 0

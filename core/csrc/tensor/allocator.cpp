@@ -1,6 +1,7 @@
 #include "tensor/allocator.h"
 
 #include <pthread.h>
+#include <sys/mman.h>
 
 #include <cstdint>
 #include <cstdlib>
@@ -14,6 +15,8 @@ namespace tz::allocator {
 namespace {
 
 constexpr size_t kCachedMin = size_t(128) << 10;  // glibc's default mmap threshold
+constexpr size_t kHugePageMin = size_t(4) << 20;   // numpy's threshold for huge-page advice
+constexpr size_t kHugePage = size_t(2) << 20;
 
 // Size classes of 8 steps per power of two: at most 12.5% of a block is slack.
 size_t size_class(size_t nbytes) {
@@ -43,7 +46,18 @@ struct Cache {
   }
 };
 
-void* fresh(size_t nbytes) { return std::aligned_alloc(kAlignment, nbytes); }
+// Large blocks start on a huge-page boundary and ask for transparent huge pages, as numpy's
+// do: one page fault per 2 MiB instead of per 4 KiB, fewer TLB misses (MPI copied numpy's
+// memory 30% faster than ours before).
+void* fresh(size_t nbytes) {
+  if (nbytes < kHugePageMin) return std::aligned_alloc(kAlignment, nbytes);
+  const size_t rounded = (nbytes + kHugePage - 1) / kHugePage * kHugePage;
+  void* block = std::aligned_alloc(kHugePage, rounded);
+#ifdef MADV_HUGEPAGE
+  if (block != nullptr) madvise(block, rounded, MADV_HUGEPAGE);  // advice: failing changes nothing
+#endif
+  return block;
+}
 
 // Small blocks come from plain malloc, aligned by hand: glibc's aligned_alloc skips its
 // per-thread cache and splits chunks, which made it the costliest step of a small op.

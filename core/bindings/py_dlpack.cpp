@@ -3,6 +3,8 @@
 // asking for DLPack >= 1.0, "dltensor_versioned" (DLManagedTensorVersioned).
 // Consumer: _from_dlpack(capsule) -> Tensor over the producer's memory; the capsule is
 // renamed "used_dltensor[_versioned]" and the producer's deleter runs when our storage dies.
+// Buffer protocol: _TensorBytes(tensor) -> the bytes of a contiguous tensor as a writable
+// Python buffer, for C libraries that read buffers (mpi4py: ~10x cheaper per call than DLPack).
 #include <pybind11/pybind11.h>
 
 #include <algorithm>
@@ -234,9 +236,28 @@ Tensor from_dlpack(PyObject* capsule) {
                             PyCapsule_GetPointer(capsule, CapsuleNames<DLManagedTensor>::fresh)));
 }
 
+// Tensors themselves offer no buffer protocol (as in PyTorch: bytes(t) and memoryview(t) keep
+// their meaning); this holder does, and keeps the storage alive while a buffer is out.
+struct TensorBytes {
+  Tensor tensor;
+};
+
+TensorBytes tensor_bytes(pyb::handle t) {
+  TZ_CHECK(is_tensor(t.ptr()), Type, "_TensorBytes(): expected a Tensor, got ", Py_TYPE(t.ptr())->tp_name);
+  const Tensor& tensor = unwrap(t.ptr());
+  TZ_CHECK(tensor.is_contiguous(), Runtime, "_TensorBytes(): the tensor must be contiguous");
+  return TensorBytes{tensor};
+}
+
 }  // namespace
 
 void init_dlpack(pyb::module_& m) {
+  pyb::class_<TensorBytes>(m, "_TensorBytes", pyb::buffer_protocol())
+      .def(pyb::init(&tensor_bytes), pyb::arg("tensor"))
+      .def_buffer([](TensorBytes& b) {
+        const int64_t nbytes = b.tensor.numel() * b.tensor.itemsize();
+        return pyb::buffer_info(b.tensor.raw_data(), 1, "B", 1, {nbytes}, {int64_t(1)}, /*readonly=*/false);
+      });
   // _to_dlpack(tensor, versioned=False, copied=False): a "dltensor" (v0) or
   // "dltensor_versioned" (v1, flags IS_COPIED when copied) capsule.
   m.def("_to_dlpack", [](pyb::handle t, bool versioned, bool copied) {

@@ -140,6 +140,8 @@ class Worker:
 
     def drain(self):
         """Waits until every queued operation has run."""
+        if not self._pending:  # the common case of a blocking call: skip the lock
+            return
         with self._cond:
             while self._pending:
                 self._cond.wait()

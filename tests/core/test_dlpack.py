@@ -1,4 +1,5 @@
-"""DLPack: capsule layout, zero-copy exchange with numpy, consumption and deleter semantics."""
+"""DLPack: capsule layout, zero-copy exchange with numpy, consumption and deleter semantics; the
+buffer-protocol holder _TensorBytes."""
 import ctypes
 import gc
 import sys
@@ -266,3 +267,20 @@ def test_legacy_producer_without_max_version():
             return self.array.__dlpack__()
 
     assert core.from_dlpack(Legacy()).tolist() == [0, 1, 2]
+
+
+def test_tensor_bytes_buffer_shares_memory_and_keeps_it_alive():
+    t = core.arange(6, dtype=core.float32)[2:]  # an offset view: the buffer starts at its first element
+    view = memoryview(core._C._TensorBytes(t))
+    assert (view.nbytes, view.format, view.readonly) == (16, "B", False)
+    array = np.frombuffer(view, dtype=np.float32)
+    array[0] = 7.0
+    assert t.tolist() == [7.0, 3.0, 4.0, 5.0]
+    del t
+    gc.collect()
+    assert array.tolist() == [7.0, 3.0, 4.0, 5.0]  # the holder kept the storage
+    assert memoryview(core._C._TensorBytes(core.empty(0))).nbytes == 0
+    with pytest.raises(RuntimeError, match="contiguous"):
+        core._C._TensorBytes(core.zeros(2, 3).t())
+    with pytest.raises(TypeError, match="expected a Tensor"):
+        core._C._TensorBytes(np.zeros(3))

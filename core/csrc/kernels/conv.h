@@ -47,10 +47,13 @@ inline ConvRange conv_valid_range(int64_t out_len, int64_t in_len, int64_t strid
   return {lo, hi > lo ? hi : lo};
 }
 
-// NCHW image: `nc` channels H*W apart starting at x; col is (nc*KH*KW) x (OH*OW).
-template <typename T> void im2col_nchw(const T* x, int64_t nc, const ConvShape& s, T* col);
-// Adds col back into the zero-initialised image x (the adjoint of im2col_nchw).
-template <typename T> void col2im_nchw(const T* col, int64_t nc, const ConvShape& s, T* x);
+// NCHW image: `nc` channels H*W apart starting at x; col is (nc*KH*KW) x (OH*OW), rows `ld`
+// values apart (0: OH*OW; wider when several images' columns sit side by side).
+template <typename T> void im2col_nchw(const T* x, int64_t nc, const ConvShape& s, T* col, int64_t ld = 0);
+// Adds col back into the zero-initialised image x (the adjoint of im2col_nchw); col's element
+// (row r, output position p) at r * row_step + p * pos_step (row_step 0: OH*OW).
+template <typename T>
+void col2im_nchw(const T* col, int64_t nc, const ConvShape& s, T* x, int64_t row_step = 0, int64_t pos_step = 1);
 // NHWC image (pixels s.C apart, rows s.W*s.C apart): channels [0, nc) from x; col is
 // (OH*OW) x (KH*KW*nc), columns ordered (kh, kw, c).
 template <typename T> void im2col_nhwc(const T* x, int64_t nc, const ConvShape& s, T* col);
@@ -96,18 +99,6 @@ struct SmallInputConvArgs {
 // Runs output rows (n, oh) in [begin, end).
 using SmallInputConvFn = void (*)(DType dtype, const SmallInputConvArgs& a, int64_t begin, int64_t end);
 extern DispatchStub<SmallInputConvFn> conv_small_input_stub;
-
-// The weight gradient of such a convolution from NCHW x and grad_output, stride 1 or 2
-// along the width: adds, for the output rows (n, oh) in [begin, end), their terms into gw
-// (O, C, KH, KW).
-struct SmallInputWeightGradArgs {
-  ConvShape s;
-  const void* x;
-  const void* gy;
-  void* gw;
-};
-using SmallInputWeightGradFn = void (*)(DType dtype, const SmallInputWeightGradArgs& a, int64_t begin, int64_t end);
-extern DispatchStub<SmallInputWeightGradFn> conv_small_input_weight_grad_stub;
 
 // The inference epilogue fused into a regular convolution: y = act(y + residual), over n
 // consecutive elements of the output (residual: the same elements of a tensor of the output's

@@ -1,48 +1,64 @@
 // im2col / col2im for the GEMM-based convolutions and F.unfold / F.fold (see kernels/conv.h).
 #include <algorithm>
 #include <cstring>
+#include <vector>
 
 #include "kernels/conv.h"
 
 namespace tz {
+namespace {
+
+// The output rows (columns) whose input row (column) lies inside the image, per kernel row
+// (column): worked out once per call, not once per channel (small images made the divisions
+// the costliest part of col2im).
+struct TapRanges {
+  std::vector<ConvRange> rows, cols;
+  explicit TapRanges(const ConvShape& s) : rows(s.KH), cols(s.KW) {
+    for (int64_t kh = 0; kh < s.KH; ++kh) rows[kh] = conv_valid_range(s.OH, s.H, s.sh, kh * s.dh - s.ph);
+    for (int64_t kw = 0; kw < s.KW; ++kw) cols[kw] = conv_valid_range(s.OW, s.W, s.sw, kw * s.dw - s.pw);
+  }
+};
+
+}  // namespace
+
 template <typename T>
-void im2col_nchw(const T* x, int64_t nc, const ConvShape& s, T* col) {
-  const int64_t plane = s.H * s.W, L = s.OH * s.OW;
+void im2col_nchw(const T* x, int64_t nc, const ConvShape& s, T* col, int64_t ld) {
+  const int64_t plane = s.H * s.W, row = ld ? ld : s.OH * s.OW;
+  const TapRanges taps(s);
   for (int64_t c = 0; c < nc; ++c)
     for (int64_t kh = 0; kh < s.KH; ++kh)
       for (int64_t kw = 0; kw < s.KW; ++kw) {
-        T* dst = col + ((c * s.KH + kh) * s.KW + kw) * L;
+        T* dst = col + ((c * s.KH + kh) * s.KW + kw) * row;
+        const ConvRange rh = taps.rows[kh], r = taps.cols[kw];
         const int64_t woff = kw * s.dw - s.pw;
-        const ConvRange r = conv_valid_range(s.OW, s.W, s.sw, woff);
-        for (int64_t oh = 0; oh < s.OH; ++oh, dst += s.OW) {
-          const int64_t ih = oh * s.sh - s.ph + kh * s.dh;
-          if (ih < 0 || ih >= s.H) {
-            std::fill(dst, dst + s.OW, T(0));
-            continue;
-          }
-          const T* src = x + c * plane + ih * s.W + woff;
-          std::fill(dst, dst + r.lo, T(0));
-          if (s.sw == 1) std::memcpy(dst + r.lo, src + r.lo, (r.hi - r.lo) * sizeof(T));
-          else for (int64_t ow = r.lo; ow < r.hi; ++ow) dst[ow] = src[ow * s.sw];
-          std::fill(dst + r.hi, dst + s.OW, T(0));
+        std::fill(dst, dst + rh.lo * s.OW, T(0));
+        for (int64_t oh = rh.lo; oh < rh.hi; ++oh) {
+          T* d = dst + oh * s.OW;
+          const T* src = x + c * plane + (oh * s.sh - s.ph + kh * s.dh) * s.W + woff;
+          std::fill(d, d + r.lo, T(0));
+          if (s.sw == 1) std::memcpy(d + r.lo, src + r.lo, (r.hi - r.lo) * sizeof(T));
+          else for (int64_t ow = r.lo; ow < r.hi; ++ow) d[ow] = src[ow * s.sw];
+          std::fill(d + r.hi, d + s.OW, T(0));
         }
+        std::fill(dst + rh.hi * s.OW, dst + s.OH * s.OW, T(0));
       }
 }
 
 template <typename T>
-void col2im_nchw(const T* col, int64_t nc, const ConvShape& s, T* x) {
-  const int64_t plane = s.H * s.W, L = s.OH * s.OW;
+void col2im_nchw(const T* col, int64_t nc, const ConvShape& s, T* x, int64_t row_step, int64_t pos_step) {
+  const int64_t plane = s.H * s.W, row = row_step ? row_step : s.OH * s.OW;
+  const TapRanges taps(s);
   for (int64_t c = 0; c < nc; ++c)
     for (int64_t kh = 0; kh < s.KH; ++kh)
       for (int64_t kw = 0; kw < s.KW; ++kw) {
-        const T* src = col + ((c * s.KH + kh) * s.KW + kw) * L;
+        const T* src = col + ((c * s.KH + kh) * s.KW + kw) * row;
+        const ConvRange rh = taps.rows[kh], r = taps.cols[kw];
         const int64_t woff = kw * s.dw - s.pw;
-        const ConvRange r = conv_valid_range(s.OW, s.W, s.sw, woff);
-        for (int64_t oh = 0; oh < s.OH; ++oh, src += s.OW) {
-          const int64_t ih = oh * s.sh - s.ph + kh * s.dh;
-          if (ih < 0 || ih >= s.H) continue;
-          T* dst = x + c * plane + ih * s.W + woff;
-          for (int64_t ow = r.lo; ow < r.hi; ++ow) dst[ow * s.sw] += src[ow];
+        for (int64_t oh = rh.lo; oh < rh.hi; ++oh) {
+          const T* sr = src + oh * s.OW * pos_step;
+          T* dst = x + c * plane + (oh * s.sh - s.ph + kh * s.dh) * s.W + woff;
+          if (pos_step == 1) for (int64_t ow = r.lo; ow < r.hi; ++ow) dst[ow * s.sw] += sr[ow];
+          else for (int64_t ow = r.lo; ow < r.hi; ++ow) dst[ow * s.sw] += sr[ow * pos_step];
         }
       }
 }
@@ -95,8 +111,8 @@ void col2im_nhwc(const T* col, int64_t nc, const ConvShape& s, T* x) {
 }
 
 #define TZ_INSTANTIATE_IM2COL(T)                                              \
-  template void im2col_nchw<T>(const T*, int64_t, const ConvShape&, T*);     \
-  template void col2im_nchw<T>(const T*, int64_t, const ConvShape&, T*);     \
+  template void im2col_nchw<T>(const T*, int64_t, const ConvShape&, T*, int64_t); \
+  template void col2im_nchw<T>(const T*, int64_t, const ConvShape&, T*, int64_t, int64_t); \
   template void im2col_nhwc<T>(const T*, int64_t, const ConvShape&, T*);     \
   template void col2im_nhwc<T>(const T*, int64_t, const ConvShape&, T*);
 TZ_INSTANTIATE_IM2COL(float)

@@ -9,7 +9,6 @@ DispatchStub<DepthwiseFn> dw_bwd_weight_nhwc_stub("depthwise_conv_backward_weigh
 DispatchStub<DepthwiseFn> dw_fwd_nchw_stub("depthwise_conv_nchw");
 DispatchStub<DepthwiseFn> dw_bwd_input_nchw_stub("depthwise_conv_backward_input_nchw");
 DispatchStub<SmallInputConvFn> conv_small_input_stub("conv_small_input");
-DispatchStub<SmallInputWeightGradFn> conv_small_input_weight_grad_stub("conv_small_input_weight_grad");
 DispatchStub<ConvEpilogueFn> conv_epilogue_stub("conv_epilogue");
 DispatchStub<TileConvBlockFn> conv_tile_block_stub("conv_tile_block");
 DispatchStub<TileConvFn> conv_tile_stub("conv_tile");

@@ -34,14 +34,20 @@ bool tile_kernel_wins(int64_t out_channels, int64_t pixels, int64_t block) {
 
 // Dilated convolutions stay on their own paths (ops/conv_dilated.cpp, im2col + GEMM) unless
 // forced (the kernel takes them; the table has no measurements of them yet).
-bool chosen(const ConvShape& s, int64_t out_channels, int64_t pixels, DType dtype) {
+// `padding_bound`: most of the kernel's taps would multiply padding, work the GEMM path skips.
+bool chosen(const ConvShape& s, int64_t out_channels, int64_t pixels, DType dtype, bool padding_bound = false) {
   switch (g_algorithm.load()) {
     case ConvAlgorithm::Tile: return true;
     case ConvAlgorithm::Gemm: return false;
     case ConvAlgorithm::Auto: break;
   }
-  return s.dh == 1 && s.dw == 1 && tile_kernel_wins(out_channels, pixels, conv_tile_block_stub(dtype));
+  return s.dh == 1 && s.dw == 1 && !padding_bound && tile_kernel_wins(out_channels, pixels, conv_tile_block_stub(dtype));
 }
+
+// The input gradient is a convolution over gy padded to the input's size, H*W taps per kernel
+// tap where the GEMM path does OH*OW: far more where gy is smaller than the input (a
+// transposed convolution of a 1x1 input to 4x4: 16x, and 3.5x slower than oneDNN).
+bool gradient_padding_bound(const ConvShape& s) { return 4 * s.H * s.W > 5 * s.OH * s.OW; }
 
 // x (N, C, H, W) in any layout -> (N, Hp, Wp, C) contiguous with x at (top, left), zeros
 // around; rows and columns of x past Hp or Wp are left out (the kernel never reads them).
@@ -165,7 +171,8 @@ bool conv_tile_forward_applies(const ConvShape& s, DType dtype) {
 }
 
 bool conv_tile_backward_data_applies(const ConvShape& s, DType dtype) {
-  return tile_kernel_fits(s, dtype) && chosen(s, s.C, s.N * s.H * s.W, dtype) && s.sh == 1 && s.sw == 1 &&
+  return tile_kernel_fits(s, dtype) && chosen(s, s.C, s.N * s.H * s.W, dtype, gradient_padding_bound(s)) &&
+         s.sh == 1 && s.sw == 1 &&
          s.ph <= s.dh * (s.KH - 1) && s.pw <= s.dw * (s.KW - 1);
 }
 

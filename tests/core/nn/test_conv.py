@@ -169,8 +169,8 @@ def test_nhwc_and_nchw_agree_on_gradients():
     ((1, 3, 11, 13), (4, 3, 3, 3), dict(stride=3, padding=1)),  # stride 3: through im2col
 ])
 def test_few_input_channel_weight_gradient(xs, ws, kw):
-    # NCHW images with up to four channels take the direct weight-gradient kernel; the NHWC
-    # layout goes through im2col + GEMM: both must give the same float64 gradient.
+    # Stems (up to four input channels): the NCHW and NHWC weight gradients (im2col laid out
+    # differently, several small images per GEMM in NCHW) give the same float64 gradient.
     rng = np.random.default_rng(12)
     x, w = rng.uniform(-1, 1, xs), rng.uniform(-1, 1, ws)
     grads = []
@@ -223,6 +223,39 @@ def test_thread_counts_agree():
         core.set_num_threads(before)
     for a, b in zip(one, two):
         np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-6, atol=1e-6)
+
+
+@pytest.mark.parametrize("transposed", [False, True])
+def test_small_images_batched_per_product_match_one_image_at_a_time(transposed):
+    # NCHW batches of small outputs run several images per GEMM (forward, input and weight
+    # gradients; a transposed convolution is those with roles swapped): the thread count sets
+    # how many, so 1-3 threads give partial last groups. Each must equal the images one by one.
+    rng = np.random.default_rng(14)
+    x = rng.uniform(-1, 1, (5, 4, 6, 7))
+    w = rng.uniform(-1, 1, (4, 3, 3, 3) if transposed else (6, 2, 3, 3))
+    b = rng.uniform(-1, 1, 6)
+    opts = dict(stride=2, padding=1, groups=2)
+    conv = core.conv_transpose2d if transposed else core.conv2d
+
+    def run(images):
+        xt, wt, bt = (core.tensor(a).requires_grad_() for a in (images, w, b))
+        out = conv(xt, wt, bt, **opts)
+        (out * out).sum().backward()
+        return out.detach().numpy(), xt.grad.numpy(), wt.grad.numpy()
+
+    one_by_one = [run(x[i:i + 1]) for i in range(len(x))]
+    expected = (np.concatenate([r[0] for r in one_by_one]), np.concatenate([r[1] for r in one_by_one]),
+                sum(r[2] for r in one_by_one))
+    before = core.get_num_threads()
+    try:
+        for threads in (1, 2, 3):
+            core.set_num_threads(threads)
+            for got, want in zip(run(x), expected):
+                np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
+    finally:
+        core.set_num_threads(before)
+    ref = conv_transpose_ref(x, w, b, **opts) if transposed else conv_ref(x, w, b, **opts)
+    np.testing.assert_allclose(expected[0], ref, rtol=1e-10, atol=1e-10)
 
 
 def test_padding_taps_see_non_finite_weights():

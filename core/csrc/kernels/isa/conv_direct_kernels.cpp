@@ -138,71 +138,6 @@ void small_input_rows(const SmallInputConvArgs& a, int64_t begin, int64_t end) {
   }
 }
 
-// ---------------------------------------------------------------- weight gradient (NCHW)
-
-// gw[o, tap] += sum over the rows' output columns of gy[o] * x[tap]. Columns whose taps are
-// all inside the input row go in vectors, kept as per-(o, tap) vector sums until the end;
-// the others one at a time. NO output channels share each input load.
-template <typename T, int64_t kStride>
-void weight_grad_rows(const SmallInputWeightGradArgs& a, int64_t begin, int64_t end) {
-  using V = vec<T>;
-  constexpr int64_t L = kLanes<T>, NO = 4;
-  const ConvShape& s = a.s;
-  const T* x = static_cast<const T*>(a.x);
-  const T* gy = static_cast<const T*>(a.gy);
-  T* gw = static_cast<T*>(a.gw);
-  const int64_t taps = s.C * s.KH * s.KW;
-  // Output columns whose vector loads stay inside the row (a stride-2 load reads one more).
-  const ConvRange inner = conv_valid_range(s.OW, s.W - (s.KW - 1) * s.dw - (kStride - 1), kStride, -s.pw);
-  const int64_t vec_end = inner.lo + (inner.hi - inner.lo) / L * L;
-  Vector<V> sums(s.O * taps, V{});
-  for (int64_t task = begin; task < end; ++task) {
-    const int64_t n = task / s.OH, oh = task % s.OH;
-    const ConvRange kh_r = conv_valid_range(s.KH, s.H, s.dh, oh * s.sh - s.ph);
-    for (int64_t o0 = 0; o0 < s.O; o0 += NO) {
-      const int64_t no = std::min(NO, s.O - o0);
-      const T* g[NO];
-      for (int64_t j = 0; j < NO; ++j) g[j] = gy + ((n * s.O + o0 + std::min(j, no - 1)) * s.OH + oh) * s.OW;
-      for (int64_t c = 0; c < s.C; ++c)
-        for (int64_t kh = kh_r.lo; kh < kh_r.hi; ++kh) {
-          const T* xr = x + ((n * s.C + c) * s.H + oh * s.sh - s.ph + kh * s.dh) * s.W;
-          for (int64_t kw = 0; kw < s.KW; ++kw) {
-            const int64_t tap = (c * s.KH + kh) * s.KW + kw, off = kw * s.dw - s.pw;
-            V acc[NO];
-            for (int64_t j = 0; j < NO; ++j) acc[j] = V{};
-            for (int64_t ow = inner.lo; ow < vec_end; ow += L) {
-              const V xv = vm::load_every<kStride>(xr + ow * kStride + off);
-              for (int64_t j = 0; j < NO; ++j) acc[j] = vfma(vm::load(g[j] + ow), xv, acc[j]);
-            }
-            for (int64_t j = 0; j < NO; ++j)  // constant bounds: acc stays in registers
-              if (j < no) sums[(o0 + j) * taps + tap] += acc[j];
-            T rest[NO] = {};  // the other columns, one at a time
-            auto column = [&](int64_t ow) {
-              const int64_t iw = ow * kStride + off;
-              if (iw < 0 || iw >= s.W) return;
-              for (int64_t j = 0; j < NO; ++j) rest[j] += g[j][ow] * xr[iw];
-            };
-            for (int64_t ow = 0; ow < inner.lo; ++ow) column(ow);
-            for (int64_t ow = vec_end; ow < s.OW; ++ow) column(ow);
-            for (int64_t j = 0; j < NO; ++j)
-              if (j < no) gw[(o0 + j) * taps + tap] += rest[j];
-          }
-        }
-    }
-  }
-  for (int64_t i = 0; i < s.O * taps; ++i) {
-    alignas(vm::kVecBytes) T lanes[L];
-    vm::store(lanes, sums[i]);
-    for (int64_t l = 0; l < L; ++l) gw[i] += lanes[l];
-  }
-}
-
-void small_input_weight_grad(DType dtype, const SmallInputWeightGradArgs& a, int64_t begin, int64_t end) {
-  const bool unit = a.s.sw == 1;
-  if (dtype == DType::Float64) unit ? weight_grad_rows<double, 1>(a, begin, end) : weight_grad_rows<double, 2>(a, begin, end);
-  else unit ? weight_grad_rows<float, 1>(a, begin, end) : weight_grad_rows<float, 2>(a, begin, end);
-}
-
 void small_input(DType dtype, const SmallInputConvArgs& a, int64_t begin, int64_t end) {
   if (dtype == DType::Float64) small_input_rows<double>(a, begin, end);
   else small_input_rows<float>(a, begin, end);
@@ -210,6 +145,5 @@ void small_input(DType dtype, const SmallInputConvArgs& a, int64_t begin, int64_
 
 }  // namespace
 TZ_REGISTER_KERNEL(conv_small_input_stub, &small_input);
-TZ_REGISTER_KERNEL(conv_small_input_weight_grad_stub, &small_input_weight_grad);
 }  // namespace TZ_CPU_CAPABILITY
 }  // namespace tz

@@ -585,6 +585,33 @@ def test_large_tensors_take_the_parallel_path():
     np.testing.assert_array_equal(core.maximum(xt, 0.0).numpy(), np.maximum(x_np, 0))
 
 
+
+@pytest.mark.parametrize("threads", [1, 2, 3])
+def test_transposed_inputs_go_by_tiles(threads):
+    # An input walking the output's fastest dimension with a long stride goes through
+    # TensorIter's tiles: partial tiles at both edges, outer dimensions, broadcast operands,
+    # a layout conversion (NHWC -> NCHW) and a dtype conversion all match numpy.
+    rng = np.random.default_rng(5)
+    a = rng.standard_normal((3, 45, 70)).astype(np.float32)
+    b = rng.standard_normal((3, 70, 45)).astype(np.float32)
+    row = rng.standard_normal(70).astype(np.float32)
+    image = rng.standard_normal((2, 37, 33, 35)).astype(np.float32)
+    before = core.get_num_threads()
+    try:
+        core.set_num_threads(threads)
+        bt = core.tensor(b).transpose(1, 2)
+        np.testing.assert_array_equal((core.tensor(a) + bt).numpy(), a + b.transpose(0, 2, 1))
+        np.testing.assert_array_equal((bt * core.tensor(row)).numpy(), b.transpose(0, 2, 1) * row)
+        np.testing.assert_array_equal(bt.contiguous().numpy(), b.transpose(0, 2, 1))
+        np.testing.assert_array_equal(bt.double().numpy(), b.transpose(0, 2, 1).astype(np.float64))
+        nhwc = core.tensor(image).contiguous(memory_format=core.channels_last)
+        np.testing.assert_array_equal(nhwc.contiguous().numpy(), image)
+        np.testing.assert_array_equal(core.where(bt > 0, bt, core.tensor(a)).numpy(),
+                                      np.where(b.transpose(0, 2, 1) > 0, b.transpose(0, 2, 1), a))
+    finally:
+        core.set_num_threads(before)
+
+
 # ---- every SIMD build gives bit-identical results
 
 _SIMD_SCRIPT = r"""

@@ -86,6 +86,13 @@ TensorIter::TensorIter(const Tensor* operands, int num_operands, const Shape& sh
     for (int k = 0; k < nops_; ++k) strides_[k][0] = 0;
     ndim_ = 1;
   }
+  // An input stepping more than a cache line along dim 0 but less along dim 1 (a transposed
+  // view): for_each goes by tiles.
+  if (ndim_ >= 2 && shape_[0] >= kTile && shape_[1] >= 2)
+    for (int k = 1; k < nops_; ++k) {
+      const int64_t s0 = std::abs(strides_[k][0]), s1 = std::abs(strides_[k][1]);
+      if (s0 > 64 && s1 != 0 && s1 < s0) tiled_ = true;
+    }
 }
 
 }  // namespace tz

@@ -2,6 +2,7 @@
 // dimensions are reordered by the first output's strides and coalesced where contiguous,
 // and a 1-D inner loop is handed runs of elements with per-operand byte strides.
 #pragma once
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <initializer_list>
@@ -39,6 +40,7 @@ class TensorIter {
   template <typename F>
   void for_each(const F& f, int64_t grain = kGrain) const {
     if (numel_ == 0) return;
+    if (tiled_) return for_each_tile(f, grain);
     if (numel_ < grain || get_num_threads() == 1) {
       run_range(f, 0, numel_);
       return;
@@ -77,7 +79,43 @@ class TensorIter {
     }
   }
 
+  // Tile side, in elements, where an input walks dim 1 faster than dim 0 (a transposed view):
+  // kTile runs along dim 0 at kTile neighbouring positions of dim 1 reuse that input's cache
+  // lines, which element-by-element runs along dim 0 fetch once per element.
+  static constexpr int64_t kTile = 32;
+
+  // for_each in tiles of kTile x kTile over dims 0 and 1 (and every index of the outer dims).
+  template <typename F>
+  void for_each_tile(const F& f, int64_t grain) const {
+    const int64_t n0 = shape_[0], n1 = shape_[1];
+    const int64_t t0 = (n0 + kTile - 1) / kTile, t1 = (n1 + kTile - 1) / kTile;
+    const int64_t tiles = t0 * t1 * (numel_ / (n0 * n1));
+    auto run = [&](int64_t begin, int64_t end) {
+      std::array<char*, kMaxOperands> base, ptrs;
+      std::array<int64_t, kMaxOperands> inner;
+      for (int k = 0; k < nops_; ++k) inner[k] = strides_[k][0];
+      for (int64_t t = begin; t < end; ++t) {
+        const int64_t i0 = t % t0 * kTile, j0 = t / t0 % t1 * kTile;
+        for (int k = 0; k < nops_; ++k) base[k] = base_[k] + i0 * strides_[k][0];
+        int64_t rem = t / (t0 * t1);
+        for (int d = 2; d < ndim_; ++d) {
+          const int64_t i = rem % shape_[d];
+          rem /= shape_[d];
+          for (int k = 0; k < nops_; ++k) base[k] += i * strides_[k][d];
+        }
+        const int64_t n = std::min(kTile, n0 - i0), j1 = std::min(n1, j0 + kTile);
+        for (int64_t j = j0; j < j1; ++j) {
+          for (int k = 0; k < nops_; ++k) ptrs[k] = base[k] + j * strides_[k][1];
+          f(ptrs.data(), inner.data(), n);
+        }
+      }
+    };
+    if (numel_ < grain || get_num_threads() == 1) return run(0, tiles);
+    parallel_for(0, tiles, std::max<int64_t>(1, grain / (kTile * kTile)), run);
+  }
+
  private:
+  bool tiled_ = false;  // for_each goes by tiles (see kTile)
   int nops_ = 0;
   int ndim_ = 0;
   int64_t numel_ = 0;

@@ -68,6 +68,12 @@ struct Lines {
   int64_t inner, outer_step, lane_step, elem_step, part_step;
   int64_t offset(int64_t b, int64_t j) const { return (b / inner) * outer_step + (b % inner) * lane_step + j * elem_step; }
   bool is_real() const { return part_step == 0; }
+  // Whether kB lines stored one after another share L1 sets (64 sets of 64 bytes).
+  template <typename T> bool share_cache_sets() const {
+    uint64_t sets = 0;
+    for (int64_t l = 0; l < kB<T>; ++l) sets |= uint64_t(1) << (l * outer_step * int64_t(sizeof(T)) / 64 % 64);
+    return __builtin_popcountll(sets) < kB<T>;
+  }
   // Consecutive elements of a line are adjacent (lines stored one after another).
   bool contiguous() const { return elem_step == (part_step == 1 ? 2 : 1) && part_step <= 1; }
   // The kB lines from b0 lie next to each other: element j of all of them is one run.
@@ -84,10 +90,11 @@ inline Lines real_lines(int64_t len, int64_t inner) { return {inner, len * inner
 // x[2 j] + i x[2 j + 1] (the real FFT's half-length transform).
 inline Lines paired_lines(int64_t n, int64_t inner) { return {inner, n * inner, 1, 2 * inner, inner}; }
 
-// Scatter moves each line's chunk of tiles in one run through a staging area (kB x 512
-// bytes): tile by tile, misaligned stores would leave cache lines half written, and the kB
-// lines would fall in the same few L1 sets whenever the line length is near a multiple of
-// 4 KiB. (Gather reads tiles straight from the lines: a staging copy there measured slower.)
+// Scatter writes tiles straight into the lines unless the kB lines fall in the same few L1
+// sets (a line length near a multiple of 4 KiB): then tile by tile they would evict each
+// other's half-written cache lines, so each line's chunk of tiles goes out in one run through
+// a staging area (kB x 512 bytes). Gather always reads tiles straight from the lines (a
+// staging copy measured slower there, aliasing or not).
 template <typename T> constexpr int64_t kChunk = 512 / sizeof(T);
 
 // A tile: kB values of each of the kB lines, transposed (v[i][l] = value i of line l) into
@@ -172,18 +179,20 @@ void scatter_rows(const Rows& src, T scale, const Lines& ls, int64_t b0, int64_t
   int64_t at[B] = {};
   for (int64_t l = 0; l < cnt; ++l) at[l] = ls.offset(b0 + l, j0);
   int64_t j = 0;
-  if (ls.contiguous()) {  // tiles of kB values per line, through a staging area per chunk
+  if (ls.contiguous()) {  // tiles of kB values per line
     const int64_t per = ls.is_real() ? 1 : 2, chunk_rows = kChunk<T> / per;
-    alignas(64) T stage[B * kChunk<T>];
     vec<T> v[B];
-    for (; j + chunk_rows <= rows; j += chunk_rows) {
-      for (int64_t t = 0; t < kChunk<T>; t += B) {
-        rows_to_tile<T>(src, j + t / per, ls.is_real(), s, v);
+    if (ls.share_cache_sets<T>()) {
+      alignas(64) T stage[B * kChunk<T>];
+      for (; j + chunk_rows <= rows; j += chunk_rows) {
+        for (int64_t t = 0; t < kChunk<T>; t += B) {
+          rows_to_tile<T>(src, j + t / per, ls.is_real(), s, v);
 #pragma GCC unroll 16
-        for (int64_t l = 0; l < B; ++l) vm::store(stage + l * kChunk<T> + t, v[l]);
+          for (int64_t l = 0; l < B; ++l) vm::store(stage + l * kChunk<T> + t, v[l]);
+        }
+        for (int64_t l = 0; l < cnt; ++l)
+          for (int64_t c = 0; c < kChunk<T>; c += B) vm::store(out + at[l] + per * j + c, vm::load(stage + l * kChunk<T> + c));
       }
-      for (int64_t l = 0; l < cnt; ++l)
-        for (int64_t c = 0; c < kChunk<T>; c += B) vm::store(out + at[l] + per * j + c, vm::load(stage + l * kChunk<T> + c));
     }
     for (; j + B / per <= rows; j += B / per) {
       rows_to_tile<T>(src, j, ls.is_real(), s, v);

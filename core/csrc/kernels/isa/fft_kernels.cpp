@@ -182,9 +182,8 @@ void r2c(const T* in, T* out, int64_t n, int64_t outer, int64_t inner, bool ones
   const int64_t h = n / 2, len = odd ? n : h;  // the complex transform's length
   const FftPlan<T>& plan = fft_plan<T>(len);
   if (plan.blocked) {
-    const int64_t rows = odd ? n : h + 1;
-    for_blocks<T>(lines, block_scratch_values(plan, rows), [&](int64_t b0, int64_t cnt, T* scratch) {
-      const BlockScratch<T> bs(scratch, rows);
+    for_blocks<T>(lines, block_scratch_values(plan, len), [&](int64_t b0, int64_t cnt, T* scratch) {
+      const BlockScratch<T> bs(scratch, len);
       gather(in, odd ? real_lines(n, inner) : paired_lines(n, inner), b0, cnt, 0, len, bs.x, false);
       const Block<T> z = run_block(plan, bs);
       const int64_t first = n / 2 + 1;  // bins first .. n - 1 (full spectrum): conjugates of bins n - k
@@ -222,7 +221,7 @@ void r2c(const T* in, T* out, int64_t n, int64_t outer, int64_t inner, bool ones
     for (int64_t k = 1; k < h; ++k) {
       const T ar = line[2 * k], ai = line[2 * k + 1], cr = line[2 * (h - k)], ci = line[2 * (h - k) + 1];
       const T er = (ar + cr) * T(0.5), ei = (ai - ci) * T(0.5), dr = (ar - cr) * T(0.5), di = (ai + ci) * T(0.5);
-      const T wr = plan.half_re[k], wi = plan.half_im[k];  // e + (-i d) w, as untangle
+      const T wr = plan.half_re[k], wi = plan.half_im[k];  // e + (-i d) w, as untangled
       put(k, er + (di * wr - (-dr) * wi), ei + (di * wi + (-dr) * wr));
     }
   }

@@ -68,6 +68,12 @@ struct Lines {
   int64_t inner, outer_step, lane_step, elem_step, part_step;
   int64_t offset(int64_t b, int64_t j) const { return (b / inner) * outer_step + (b % inner) * lane_step + j * elem_step; }
   bool is_real() const { return part_step == 0; }
+  // Whether kB lines stored one after another share L1 sets (64 sets of 64 bytes).
+  template <typename T> bool share_cache_sets() const {
+    uint64_t sets = 0;
+    for (int64_t l = 0; l < kB<T>; ++l) sets |= uint64_t(1) << (l * outer_step * int64_t(sizeof(T)) / 64 % 64);
+    return __builtin_popcountll(sets) < kB<T>;
+  }
   // Consecutive elements of a line are adjacent (lines stored one after another).
   bool contiguous() const { return elem_step == (part_step == 1 ? 2 : 1) && part_step <= 1; }
   // The kB lines from b0 lie next to each other: element j of all of them is one run.
@@ -84,10 +90,11 @@ inline Lines real_lines(int64_t len, int64_t inner) { return {inner, len * inner
 // x[2 j] + i x[2 j + 1] (the real FFT's half-length transform).
 inline Lines paired_lines(int64_t n, int64_t inner) { return {inner, n * inner, 1, 2 * inner, inner}; }
 
-// Values per line in a chunk of tiles: gather and scatter of lines stored one after another
-// move each line's chunk in one run through a staging area (kB x 512 bytes). Tile by tile,
-// the kB lines' accesses would fall in the same few L1 sets whenever the line length is near
-// a multiple of 4 KiB, and misaligned stores would leave cache lines half written.
+// Scatter writes tiles straight into the lines unless the kB lines fall in the same few L1
+// sets (a line length near a multiple of 4 KiB): then tile by tile they would evict each
+// other's half-written cache lines, so each line's chunk of tiles goes out in one run through
+// a staging area (kB x 512 bytes). Gather always reads tiles straight from the lines (a
+// staging copy measured slower there, aliasing or not).
 template <typename T> constexpr int64_t kChunk = 512 / sizeof(T);
 
 // A tile: kB values of each of the kB lines, transposed (v[i][l] = value i of line l) into
@@ -106,17 +113,19 @@ template <typename T> TZ_VINLINE void tile_to_rows(vec<T>* v, Block<T> x, int64_
   }
 }
 
-// The inverse of tile_to_rows, times s.
-template <typename T>
-TZ_VINLINE void rows_to_tile(Block<T> z, int64_t j, bool real, int64_t re_at, const vec<T>& s, vec<T>* v) {
+// The inverse of tile_to_rows for the rows src(j), src(j + 1), ... times s.
+template <typename T, typename Rows>
+TZ_VINLINE void rows_to_tile(const Rows& src, int64_t j, bool real, const vec<T>& s, vec<T>* v) {
   constexpr int64_t B = kB<T>;
-  const int64_t im_at = B - re_at;
   if (real) {
 #pragma GCC unroll 16
-    for (int64_t r = 0; r < B; ++r) v[r] = vm::load(z.at(j + r) + re_at) * s;
+    for (int64_t r = 0; r < B; ++r) v[r] = src(j + r).re * s;
   } else {
 #pragma GCC unroll 8
-    for (int64_t r = 0; r < B / 2; ++r) v[2 * r] = vm::load(z.at(j + r) + re_at) * s, v[2 * r + 1] = vm::load(z.at(j + r) + im_at) * s;
+    for (int64_t r = 0; r < B / 2; ++r) {
+      const CV<T> row = src(j + r);
+      v[2 * r] = row.re * s, v[2 * r + 1] = row.im * s;
+    }
   }
   transpose<T>(v);
 }
@@ -131,19 +140,9 @@ void gather(const T* in, const Lines& ls, int64_t b0, int64_t cnt, int64_t j0, i
   for (int64_t l = 0; l < cnt; ++l) at[l] = ls.offset(b0 + l, j0);
   const int64_t re_at = swap ? B : 0, im_at = B - re_at;  // where a row's parts go
   int64_t j = 0;
-  if (ls.contiguous()) {  // tiles of kB values per line, through a staging area per chunk
-    const int64_t per = ls.is_real() ? 1 : 2, chunk_rows = kChunk<T> / per;
-    alignas(64) T stage[B * kChunk<T>];
+  if (ls.contiguous()) {  // tiles of kB values per line
+    const int64_t per = ls.is_real() ? 1 : 2;
     vec<T> v[B];
-    for (; j + chunk_rows <= rows; j += chunk_rows) {
-      for (int64_t l = 0; l < B; ++l)
-        for (int64_t c = 0; c < kChunk<T>; c += B) vm::store(stage + l * kChunk<T> + c, l < cnt ? vm::load(in + at[l] + per * j + c) : zero);
-      for (int64_t t = 0; t < kChunk<T>; t += B) {
-#pragma GCC unroll 16
-        for (int64_t l = 0; l < B; ++l) v[l] = vm::load(stage + l * kChunk<T> + t);
-        tile_to_rows(v, x, j + t / per, ls.is_real(), re_at);
-      }
-    }
     for (; j + B / per <= rows; j += B / per) {
 #pragma GCC unroll 16
       for (int64_t l = 0; l < B; ++l) v[l] = l < cnt ? vm::load(in + at[l] + per * j) : zero;
@@ -170,31 +169,33 @@ void gather(const T* in, const Lines& ls, int64_t b0, int64_t cnt, int64_t j0, i
   }
 }
 
-// Elements j0 .. j0 + rows - 1 of lines b0 .. b0 + cnt - 1 <- block rows 0 .. rows - 1 times
-// `scale`, the parts exchanged if `swap` (only the real parts for real lines).
-template <typename T>
-void scatter(Block<T> z, bool swap, T scale, const Lines& ls, int64_t b0, int64_t cnt, int64_t j0, int64_t rows, T* out) {
+// Elements j0 .. j0 + rows - 1 of lines b0 .. b0 + cnt - 1 <- the rows src(0 .. rows - 1)
+// (CV<T> values, computed or read from a block) times `scale` (only the real parts for real
+// lines).
+template <typename T, typename Rows>
+void scatter_rows(const Rows& src, T scale, const Lines& ls, int64_t b0, int64_t cnt, int64_t j0, int64_t rows, T* out) {
   constexpr int64_t B = kB<T>;
   const vec<T> s = splat<vec<T>>(scale);
   int64_t at[B] = {};
   for (int64_t l = 0; l < cnt; ++l) at[l] = ls.offset(b0 + l, j0);
-  const int64_t re_at = swap ? B : 0, im_at = B - re_at;  // where a row's output parts are
   int64_t j = 0;
-  if (ls.contiguous()) {  // gather's tiles and chunks the other way
+  if (ls.contiguous()) {  // tiles of kB values per line
     const int64_t per = ls.is_real() ? 1 : 2, chunk_rows = kChunk<T> / per;
-    alignas(64) T stage[B * kChunk<T>];
     vec<T> v[B];
-    for (; j + chunk_rows <= rows; j += chunk_rows) {
-      for (int64_t t = 0; t < kChunk<T>; t += B) {
-        rows_to_tile(z, j + t / per, ls.is_real(), re_at, s, v);
+    if (ls.share_cache_sets<T>()) {
+      alignas(64) T stage[B * kChunk<T>];
+      for (; j + chunk_rows <= rows; j += chunk_rows) {
+        for (int64_t t = 0; t < kChunk<T>; t += B) {
+          rows_to_tile<T>(src, j + t / per, ls.is_real(), s, v);
 #pragma GCC unroll 16
-        for (int64_t l = 0; l < B; ++l) vm::store(stage + l * kChunk<T> + t, v[l]);
+          for (int64_t l = 0; l < B; ++l) vm::store(stage + l * kChunk<T> + t, v[l]);
+        }
+        for (int64_t l = 0; l < cnt; ++l)
+          for (int64_t c = 0; c < kChunk<T>; c += B) vm::store(out + at[l] + per * j + c, vm::load(stage + l * kChunk<T> + c));
       }
-      for (int64_t l = 0; l < cnt; ++l)
-        for (int64_t c = 0; c < kChunk<T>; c += B) vm::store(out + at[l] + per * j + c, vm::load(stage + l * kChunk<T> + c));
     }
     for (; j + B / per <= rows; j += B / per) {
-      rows_to_tile(z, j, ls.is_real(), re_at, s, v);
+      rows_to_tile<T>(src, j, ls.is_real(), s, v);
 #pragma GCC unroll 16
       for (int64_t l = 0; l < B; ++l)
         if (l < cnt) vm::store(out + at[l] + per * j, v[l]);
@@ -202,21 +203,29 @@ void scatter(Block<T> z, bool swap, T scale, const Lines& ls, int64_t b0, int64_
   } else if (ls.side_by_side<T>(b0, cnt)) {
     for (; j < rows; ++j) {
       T* p = out + at[0] + j * ls.elem_step;
-      const CV<T> v = scaled(swap ? swap_parts(z.row(j)) : z.row(j), s);
+      const CV<T> v = scaled(src(j), s);
       if (ls.is_real()) vm::store(p, v.re);
       else if (ls.part_step == 1) store_complex(p, v);
       else vm::store(p, v.re), vm::store(p + ls.part_step, v.im);
     }
   }
   for (; j < rows; ++j) {
-    const T* re = z.at(j) + re_at;
-    const T* im = z.at(j) + im_at;
+    alignas(64) T re[B], im[B];
+    const CV<T> v = src(j);
+    vm::store(re, v.re), vm::store(im, v.im);
     for (int64_t l = 0; l < cnt; ++l) {
       T* p = out + at[l] + j * ls.elem_step;
       p[0] = re[l] * scale;
       if (!ls.is_real()) p[ls.part_step] = im[l] * scale;
     }
   }
+}
+
+// scatter_rows from the rows of block z, the parts exchanged if `swap`.
+template <typename T>
+void scatter(Block<T> z, bool swap, T scale, const Lines& ls, int64_t b0, int64_t cnt, int64_t j0, int64_t rows, T* out) {
+  if (swap) return scatter_rows([z](int64_t j) { return swap_parts(z.row(j)); }, scale, ls, b0, cnt, j0, rows, out);
+  scatter_rows([z](int64_t j) { return z.row(j); }, scale, ls, b0, cnt, j0, rows, out);
 }
 
 }  // namespace

@@ -159,32 +159,19 @@ void c2c(const T* in, T* out, int64_t n, int64_t outer, int64_t inner, bool inve
 
 // ------------------------------------------------------------------ r2c
 
-// Block rows 0 .. h of X (a real line of length 2h) from rows 0 .. h - 1 of Z = DFT_h(x_even +
-// i x_odd), in place: X_k = (Z_k + conj Z_{h-k}) / 2 - i w^k (Z_k - conj Z_{h-k}) / 2 with
-// w = exp(-i pi / h); X_0 and X_h are real. Row h must be writable.
-template <typename T> void untangle(const FftPlan<T>& half, Block<T> z, int64_t h) {
-  const vec<T> one_half = splat<vec<T>>(T(0.5));
-  auto bin = [&](const CV<T>& a, const CV<T>& c, int64_t k) {
-    const CV<T> e{(a.re + c.re) * one_half, (a.im - c.im) * one_half};
-    const CV<T> d{(a.re - c.re) * one_half, (a.im + c.im) * one_half};
-    return add(e, mul(mul_neg_i(d), broadcast(half.half_re[k], half.half_im[k])));
-  };
-  const CV<T> z0 = z.row(0);
-  for (int64_t k = 1; 2 * k <= h; ++k) {
-    const CV<T> a = z.row(k), c = z.row(h - k);
-    z.set_row(k, bin(a, c, k));
-    z.set_row(h - k, bin(c, a, h - k));
+// Bin k <= h of X (a real line of length 2h) from rows 0 .. h - 1 of block z = DFT_h(x_even +
+// i x_odd): X_k = (Z_k + conj Z_{h-k}) / 2 - i w^k (Z_k - conj Z_{h-k}) / 2 with
+// w = exp(-i pi / h); X_0 and X_h are real. Computed as scatter writes it (no pass of its own).
+template <typename T> TZ_VINLINE CV<T> untangled(const FftPlan<T>& half, Block<T> z, int64_t h, int64_t k) {
+  if (k == 0 || k == h) {
+    const CV<T> z0 = z.row(0);
+    return {k == 0 ? z0.re + z0.im : z0.re - z0.im, splat<vec<T>>(T(0))};
   }
-  const vec<T> zero = splat<vec<T>>(T(0));
-  z.set_row(0, {z0.re + z0.im, zero});
-  z.set_row(h, {z0.re - z0.im, zero});
-}
-
-// The full spectrum's bins n/2 + 1 .. n - 1 (conjugates of bins n - k) into rows of `dst`.
-template <typename T> int64_t mirror(Block<T> z, Block<T> dst, int64_t n) {
-  const int64_t first = n / 2 + 1;
-  for (int64_t k = first; k < n; ++k) dst.set_row(k - first, conj(z.row(n - k)));
-  return first;
+  const vec<T> one_half = splat<vec<T>>(T(0.5));
+  const CV<T> a = z.row(k), c = z.row(h - k);
+  const CV<T> e{(a.re + c.re) * one_half, (a.im - c.im) * one_half};
+  const CV<T> d{(a.re - c.re) * one_half, (a.im + c.im) * one_half};
+  return add(e, mul(mul_neg_i(d), broadcast(half.half_re[k], half.half_im[k])));
 }
 
 template <typename T>
@@ -195,17 +182,18 @@ void r2c(const T* in, T* out, int64_t n, int64_t outer, int64_t inner, bool ones
   const int64_t h = n / 2, len = odd ? n : h;  // the complex transform's length
   const FftPlan<T>& plan = fft_plan<T>(len);
   if (plan.blocked) {
-    const int64_t rows = odd ? n : h + 1;
-    for_blocks<T>(lines, block_scratch_values(plan, rows), [&](int64_t b0, int64_t cnt, T* scratch) {
-      const BlockScratch<T> bs(scratch, rows);
+    for_blocks<T>(lines, block_scratch_values(plan, len), [&](int64_t b0, int64_t cnt, T* scratch) {
+      const BlockScratch<T> bs(scratch, len);
       gather(in, odd ? real_lines(n, inner) : paired_lines(n, inner), b0, cnt, 0, len, bs.x, false);
       const Block<T> z = run_block(plan, bs);
-      if (!odd) untangle(plan, z, h);
-      scatter(z, false, scale, dst, b0, cnt, 0, n / 2 + 1, out);
-      if (!onesided) {
-        const Block<T> spare = z.data == bs.x.data ? bs.y : bs.x;
-        const int64_t first = mirror(z, spare, n);
-        scatter(spare, false, scale, dst, b0, cnt, first, n - first, out);
+      const int64_t first = n / 2 + 1;  // bins first .. n - 1 (full spectrum): conjugates of bins n - k
+      if (odd) {
+        scatter(z, false, scale, dst, b0, cnt, 0, first, out);
+        if (!onesided) scatter_rows([&](int64_t k) { return conj(z.row(n - first - k)); }, scale, dst, b0, cnt, first, n - first, out);
+      } else {
+        scatter_rows([&](int64_t k) { return untangled(plan, z, h, k); }, scale, dst, b0, cnt, 0, first, out);
+        if (!onesided)
+          scatter_rows([&](int64_t k) { return conj(untangled(plan, z, h, n - first - k)); }, scale, dst, b0, cnt, first, n - first, out);
       }
     });
     return;
@@ -233,7 +221,7 @@ void r2c(const T* in, T* out, int64_t n, int64_t outer, int64_t inner, bool ones
     for (int64_t k = 1; k < h; ++k) {
       const T ar = line[2 * k], ai = line[2 * k + 1], cr = line[2 * (h - k)], ci = line[2 * (h - k) + 1];
       const T er = (ar + cr) * T(0.5), ei = (ai - ci) * T(0.5), dr = (ar - cr) * T(0.5), di = (ai + ci) * T(0.5);
-      const T wr = plan.half_re[k], wi = plan.half_im[k];  // e + (-i d) w, as untangle
+      const T wr = plan.half_re[k], wi = plan.half_im[k];  // e + (-i d) w, as untangled
       put(k, er + (di * wr - (-dr) * wi), ei + (di * wi + (-dr) * wr));
     }
   }

@@ -1,6 +1,9 @@
 """Recurrent layers (RNN, LSTM, GRU) and cells, with torch.nn's parameter names, order, init and
 shapes. Each layer projects the inputs of all time steps in one GEMM (both biases folded in
-where the cell allows), then runs one addmm per step for the recurrent part of all gates."""
+where the cell allows), then runs its time loop in one C++ op per direction (`_rnn_layer`: one
+GEMM per step for the recurrent part of all gates, the cell's pointwise part fused, and a
+backward of its own); a cell is that op with one step. The step-by-step composition below is
+what the dynamically quantized layers run (their recurrent product is an int8 linear)."""
 import math
 import numbers
 import warnings
@@ -14,6 +17,7 @@ from core.nn.utils.rnn import PackedSequence
 __all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
 
 _GATES = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
+_MODE_CODES = {"RNN_TANH": 0, "RNN_RELU": 1, "LSTM": 2, "GRU": 3}  # as _rnn_layer numbers them
 
 
 # ---------------------------------------------------------------- one step of each cell
@@ -70,6 +74,15 @@ def _project(x, w_ih, bias):
     flat = x.reshape(-1, x.shape[-1])
     out = core.mm(flat, w_ih.t()) if bias is None else core.addmm(bias, flat, w_ih.t())
     return out.reshape(tuple(x.shape[:-1]) + (w_ih.shape[0],))
+
+
+def _fused_layer(mode, gates_in, state, w_hh, b_hh, w_hr, batch_sizes, reverse):
+    """Runs one direction of a layer in C++ over the rows of gates_in (N, G), steps one after
+    another with batch_sizes[t] rows each. Returns the output rows (N, P) and the final state."""
+    cx = state[1] if mode == "LSTM" else None
+    out, hy, cy, _ = core._C._internal["_rnn_layer"](gates_in, state[0], cx, w_hh, b_hh if mode == "GRU" else None,
+                                                  w_hr, batch_sizes, _MODE_CODES[mode], reverse)
+    return out, ((hy, cy) if mode == "LSTM" else (hy,))
 
 
 def _make_step(mode, w_hh, b_hh, w_hr):
@@ -282,6 +295,25 @@ class RNNBase(Module):
         _, w_hh, _, b_hh, w_hr = self._layer_weights(layer, direction)
         return _make_step(self.mode, w_hh, b_hh if self.mode == "GRU" else None, w_hr)
 
+    def _run_direction(self, x, layer, direction, initial, batch_sizes):
+        """One direction of one layer over x ((T, B, in), or packed rows (N, in) with batch_sizes):
+        (its output sequence, its final state)."""
+        proj = self._input_projection(x, layer, direction)
+        _, w_hh, _, b_hh, w_hr = self._layer_weights(layer, direction)
+        if batch_sizes is None:  # padded: T steps of B rows
+            steps, batch, gates = proj.shape
+            out, final = _fused_layer(self.mode, proj.reshape(steps * batch, gates), initial, w_hh, b_hh, w_hr,
+                                      [batch] * steps if batch else [], direction == 1)
+            return out.reshape(steps, batch, out.shape[-1]), final
+        return _fused_layer(self.mode, proj, initial, w_hh, b_hh, w_hr, batch_sizes, direction == 1)
+
+    def _run_direction_stepwise(self, x, layer, direction, initial, batch_sizes):
+        """_run_direction as a composition of one step function per time step."""
+        proj = self._input_projection(x, layer, direction)
+        gis = core.split(proj, batch_sizes) if batch_sizes is not None else proj.unbind(0)
+        outputs, final = _run(self._recurrent_step(layer, direction), gis, initial, batch_sizes, direction == 1)
+        return (core.cat(outputs) if batch_sizes is not None else core.stack(outputs)), final
+
     def _run_layers(self, data, state, batch_sizes):
         d = 2 if self.bidirectional else 1
         finals = [[] for _ in state]
@@ -289,13 +321,9 @@ class RNNBase(Module):
         for layer in range(self.num_layers):
             outs = []
             for direction in range(d):
-                proj = self._input_projection(x, layer, direction)
-                gis = core.split(proj, batch_sizes) if batch_sizes is not None else proj.unbind(0)
                 k = layer * d + direction
-                initial = tuple(s[k] for s in state)
-                step = self._recurrent_step(layer, direction)
-                outputs, final = _run(step, gis, initial, batch_sizes, direction == 1)
-                outs.append(core.cat(outputs) if batch_sizes is not None else core.stack(outputs))
+                out, final = self._run_direction(x, layer, direction, tuple(s[k] for s in state), batch_sizes)
+                outs.append(out)
                 for lst, f in zip(finals, final):
                     lst.append(f)
             x = outs[0] if d == 1 else core.cat(outs, -1)
@@ -396,10 +424,12 @@ class RNNCellBase(Module):
         return x, tuple(states), unbatched
 
     def _prepare(self, input, hx, mode, n_states):
+        """One step of the fused layer op: the input's GEMM, then the recurrent GEMM and the
+        cell's pointwise part in one node."""
         x, states, unbatched = self._inputs_and_states(input, hx, n_states)
         gi = _project(x, self.weight_ih, _input_bias(mode, self.bias_ih, self.bias_hh))
-        step = _make_step(mode, self.weight_hh, self.bias_hh if mode == "GRU" else None, None)
-        out = step(gi, states)
+        batch = x.shape[0]
+        _, out = _fused_layer(mode, gi, states, self.weight_hh, self.bias_hh, None, [batch] if batch else [], False)
         return tuple(o.squeeze(0) for o in out) if unbatched else out
 
 

@@ -5,8 +5,8 @@
 #include "ops/rnn.h"
 
 #include <algorithm>
-#include <cmath>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 #include "iter/thread_pool.h"
@@ -17,18 +17,13 @@
 namespace tz {
 namespace {
 
-constexpr int64_t kRowGrain = 8;  // rows per pointwise task (a row is 1-4 gates of H elements)
+constexpr int64_t kGrainElements = 4096;  // pointwise work per task, at least
 
-// Where each step's saved values sit in a workspace row (offsets in elements):
-//   LSTM: activated gates i f g o (4H) | c_prev (H) | tanh(c) (H) | h_prev (P) | [h before projection (H)]
-//   GRU:  r z n (3H) | the hidden part of n's pre-activation, W_hn h + b_hn (H) | h_prev (P)
-//   RNN:  h_prev (P)
-struct Layout {
-  RnnMode mode;
-  int64_t batch = 0, hidden = 0, state = 0, gates = 0;  // B, H, P (the output size), G
-  int64_t width = 0, c_prev = 0, tanh_c = 0, h_prev = 0, unprojected = 0, gh_n = 0;
-  bool projected = false;
-  std::vector<int64_t> steps, offsets;  // rows per step, first row of each step (time order)
+// A layer's sizes and workspace layout (kernels/rnn.h), and its steps: rows per step and the
+// first row of each (in time order).
+struct Layout : RnnLayout {
+  int64_t batch = 0;
+  std::vector<int64_t> steps, offsets;
 };
 
 const char* mode_name(RnnMode m) {
@@ -114,17 +109,13 @@ Layout layout_of(const char* op, int64_t rows_in, DType dt, const Tensor& hx, co
   return l;
 }
 
-template <typename T> T sigmoid(T x) { return T(1) / (T(1) + std::exp(-x)); }
-
 template <typename T> void copy_rows(int64_t rows, int64_t cols, const T* src, int64_t src_rs, T* dst, int64_t dst_rs) {
   for (int64_t r = 0; r < rows; ++r) std::memcpy(dst + r * dst_rs, src + r * src_rs, cols * sizeof(T));
 }
 
-// Runs fn(row) over rows [0, rows) on the thread pool.
-template <typename Fn> void for_rows(int64_t rows, const Fn& fn) {
-  parallel_for(0, rows, kRowGrain, [&](int64_t begin, int64_t end) {
-    for (int64_t r = begin; r < end; ++r) fn(r);
-  });
+// Runs a cell kernel over `rows` rows on the thread pool.
+template <typename Fn> void for_rows(const Layout& l, int64_t rows, const Fn& fn) {
+  parallel_for(0, rows, std::max<int64_t>(1, kGrainElements / l.gates), fn);
 }
 
 // ---------------------------------------------------------------- forward
@@ -141,53 +132,19 @@ template <typename T> struct Forward {
     copy_rows(rows, P, h, P, w + l.h_prev, W);
     T* g = pre + first * G;
     if (l.mode == RnnMode::Gru) {
-      for (int64_t r = 0; r < rows; ++r)
-        if (b_hh) std::memcpy(gh.data() + r * G, b_hh, G * sizeof(T));
+      if (b_hh)
+        for (int64_t r = 0; r < rows; ++r) std::memcpy(gh.data() + r * G, b_hh, G * sizeof(T));
       mm<T>(rows, G, P, h, P, 1, w_hh, 1, P, gh.data(), G, 1, b_hh != nullptr);
     } else {
       mm<T>(rows, G, P, h, P, 1, w_hh, 1, P, g, G, 1, true);  // g += h @ w_hh^T
     }
     T* o = out + first * P;
-    for_rows(rows, [&](int64_t r) { pointwise(r, g + r * G, w + r * W, o + r * P); });
+    const RnnStepForward s{g, gh.data(), o, c, w};
+    const RnnCellForwardFn kernel = rnn_cell_forward_stub.get();
+    const DType dt = std::is_same_v<T, double> ? DType::Float64 : DType::Float32;
+    for_rows(l, rows, [&](int64_t begin, int64_t end) { kernel(dt, l, s, begin, end); });
     if (l.projected) mm<T>(rows, P, H, w + l.unprojected, W, 1, w_hr, 1, H, o, P, 1, false);
     copy_rows(rows, P, o, P, h, P);
-  }
-
-  void pointwise(int64_t r, const T* g, T* w, T* o) const {
-    const int64_t H = l.hidden;
-    switch (l.mode) {
-      case RnnMode::Tanh:
-        for (int64_t j = 0; j < H; ++j) o[j] = std::tanh(g[j]);
-        break;
-      case RnnMode::Relu:
-        for (int64_t j = 0; j < H; ++j) o[j] = g[j] > T(0) ? g[j] : T(0);
-        break;
-      case RnnMode::Lstm: {
-        T* cr = c + r * H;
-        T* h_out = l.projected ? w + l.unprojected : o;
-        for (int64_t j = 0; j < H; ++j) {
-          const T i = sigmoid(g[j]), f = sigmoid(g[H + j]), gg = std::tanh(g[2 * H + j]), og = sigmoid(g[3 * H + j]);
-          w[j] = i, w[H + j] = f, w[2 * H + j] = gg, w[3 * H + j] = og;
-          w[l.c_prev + j] = cr[j];
-          cr[j] = f * cr[j] + i * gg;
-          const T tc = std::tanh(cr[j]);
-          w[l.tanh_c + j] = tc;
-          h_out[j] = og * tc;
-        }
-        break;
-      }
-      case RnnMode::Gru: {
-        const T* gh_row = gh.data() + r * l.gates;
-        const T* h_prev = w + l.h_prev;
-        for (int64_t j = 0; j < H; ++j) {
-          const T rg = sigmoid(g[j] + gh_row[j]), z = sigmoid(g[H + j] + gh_row[H + j]);
-          const T n = std::tanh(g[2 * H + j] + rg * gh_row[2 * H + j]);
-          w[j] = rg, w[H + j] = z, w[2 * H + j] = n, w[l.gh_n + j] = gh_row[2 * H + j];
-          o[j] = n + z * (h_prev[j] - n);
-        }
-        break;
-      }
-    }
   }
 };
 
@@ -199,6 +156,7 @@ template <typename T> struct Backward {
   T *d_pre, *d_pre_h, *dh, *dc, *dh_total;  // d_pre_h: GRU's hidden gates; dh_total: (N, P) incoming dh per row
   std::vector<T> d_unprojected;             // LSTM with projection: dh before the projection (B, H)
 
+  // dh and dc hold the gradients of the state after step t on entry, before it on return.
   void step(int64_t t) {
     const int64_t rows = l.steps[t], first = l.offsets[t], H = l.hidden, P = l.state, G = l.gates, W = l.width;
     T* dht = dh_total + first * P;
@@ -209,55 +167,14 @@ template <typename T> struct Backward {
       mm<T>(rows, H, P, dht, P, 1, w_hr, H, 1, d_unprojected.data(), H, 1, false);  // dh @ w_hr
       dcell = d_unprojected.data();
     }
-    const int64_t cell_rs = l.projected ? H : P;
-    const T* w = ws + first * W;
-    T* dg = d_pre + first * G;
-    T* dgh = l.mode == RnnMode::Gru ? d_pre_h + first * G : dg;
-    for_rows(rows, [&](int64_t r) {
-      pointwise(r, dcell + r * cell_rs, w + r * W, out + (first + r) * P, dg + r * G, dgh + r * G);
-    });
+    T* dgh = (l.mode == RnnMode::Gru ? d_pre_h : d_pre) + first * G;
+    const RnnStepBackward s{dcell, l.projected ? H : P, out + first * P, ws + first * W, d_pre + first * G, dgh, dh,
+                            dc};
+    const RnnCellBackwardFn kernel = rnn_cell_backward_stub.get();
+    const DType dt = std::is_same_v<T, double> ? DType::Float64 : DType::Float32;
+    for_rows(l, rows, [&](int64_t begin, int64_t end) { kernel(dt, l, s, begin, end); });
     // dh_prev = (GRU: z * dh +) d gates_h @ w_hh
     mm<T>(rows, P, G, dgh, G, 1, w_hh, P, 1, dh, P, 1, l.mode == RnnMode::Gru);
-  }
-
-  // Writes d pre-activations of row r; dc and (GRU) dh hold the state gradients flowing to step t-1.
-  void pointwise(int64_t r, const T* dh_r, const T* w, const T* h, T* dg, T* dgh) const {
-    const int64_t H = l.hidden;
-    switch (l.mode) {
-      case RnnMode::Tanh:
-        for (int64_t j = 0; j < H; ++j) dg[j] = dh_r[j] * (T(1) - h[j] * h[j]);
-        break;
-      case RnnMode::Relu:
-        for (int64_t j = 0; j < H; ++j) dg[j] = h[j] > T(0) ? dh_r[j] : T(0);
-        break;
-      case RnnMode::Lstm: {
-        T* dcr = dc + r * H;
-        for (int64_t j = 0; j < H; ++j) {
-          const T i = w[j], f = w[H + j], g = w[2 * H + j], o = w[3 * H + j], tc = w[l.tanh_c + j];
-          const T d_c = dcr[j] + dh_r[j] * o * (T(1) - tc * tc);
-          dg[j] = d_c * g * i * (T(1) - i);
-          dg[H + j] = d_c * w[l.c_prev + j] * f * (T(1) - f);
-          dg[2 * H + j] = d_c * i * (T(1) - g * g);
-          dg[3 * H + j] = dh_r[j] * tc * o * (T(1) - o);
-          dcr[j] = d_c * f;
-        }
-        break;
-      }
-      case RnnMode::Gru: {
-        T* dh_prev = dh + r * l.state;
-        const T* h_prev = w + l.h_prev;
-        for (int64_t j = 0; j < H; ++j) {
-          const T rg = w[j], z = w[H + j], n = w[2 * H + j];
-          const T dn = dh_r[j] * (T(1) - z) * (T(1) - n * n);
-          dg[j] = dgh[j] = dn * w[l.gh_n + j] * rg * (T(1) - rg);
-          dg[H + j] = dgh[H + j] = dh_r[j] * (h_prev[j] - n) * z * (T(1) - z);
-          dg[2 * H + j] = dn;
-          dgh[2 * H + j] = dn * rg;
-          dh_prev[j] = dh_r[j] * z;  // the direct path; the GEMM adds the gates' part
-        }
-        break;
-      }
-    }
   }
 };
 

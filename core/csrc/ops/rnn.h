@@ -6,13 +6,11 @@
 #include <optional>
 #include <tuple>
 
+#include "kernels/rnn.h"  // RnnMode
 #include "ops/value.h"
 #include "tensor/tensor.h"
 
 namespace tz {
-
-// The cell kinds, numbered as core.nn.modules.rnn passes them.
-enum class RnnMode : int64_t { Tanh = 0, Relu = 1, Lstm = 2, Gru = 3 };
 
 // gates_in: (N, G) input projections of every step's rows, steps one after another (N = the sum
 // of batch_sizes; padded input: T steps of B rows). Biases are folded in, except GRU's hidden

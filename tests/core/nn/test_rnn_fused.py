@@ -159,3 +159,26 @@ def test_layer_op_errors():
         nn.LSTM(2, 3)(core.zeros(4, 2, 2), (core.zeros(1, 2, 4), core.zeros(1, 2, 3)))
     with pytest.raises(RuntimeError, match="hidden0 has inconsistent hidden_size"):
         nn.GRUCell(2, 3)(core.zeros(4, 2), core.zeros(4, 5))
+
+
+@pytest.mark.parametrize("dtype,rtol,tiny", [(core.float64, 4e-16, 1e-300), (core.float32, 3e-7, 1e-37)])
+def test_cell_activations_against_numpy(dtype, rtol, tiny):
+    """The kernels' own exp/tanh/sigmoid (vectorised float64 ones included) over both branches,
+    their boundary and the clamped ranges: with zero recurrent weights and states, an RNN step
+    is tanh(x) and an LSTM step is sigmoid(o) * tanh(sigmoid(i) * tanh(g))."""
+    values = np.array([0.0, 1e-300, -1e-12, 3e-5, 0.3, -0.6249, 0.625, 0.7, -2.5, 9.0, 19.9, -20.5, 40.0,
+                       -300.0, 710.0, -750.0] * 2)[:, None] * np.ones((1, 3))
+    values = values.astype(np.float64 if dtype == core.float64 else np.float32).astype(np.float64)  # as stored
+    x = core.tensor(values, dtype=dtype)
+    rows = values.shape[0]
+    zeros = lambda *s: core.zeros(*s, dtype=dtype)  # noqa: E731
+    out = _op(x, zeros(rows, 3), None, zeros(3, 3), None, None, [rows], 0, False)[0]
+    np.testing.assert_allclose(out.numpy(), np.tanh(values), rtol=rtol, atol=tiny)
+    gates = np.concatenate([values, values[::-1], -values, values * 0.5], axis=1)
+    out = _op(core.tensor(gates, dtype=dtype), zeros(rows, 3), zeros(rows, 3), zeros(12, 3), None, None, [rows], 2,
+              False)[0]
+    def sig(v):
+        e = np.exp(-np.abs(v))
+        return np.where(v < 0, e / (1 + e), 1 / (1 + e))
+    i, g, o = sig(gates[:, :3]), np.tanh(gates[:, 6:9]), sig(gates[:, 9:])
+    np.testing.assert_allclose(out.numpy(), o * np.tanh(i * g), rtol=4 * rtol, atol=tiny)

@@ -71,6 +71,8 @@ def _input_bias(mode, b_ih, b_hh):
 
 def _project(x, w_ih, bias):
     """x (..., in) @ w_ih^T + bias as one GEMM over all leading dims."""
+    if x.dim() == 2:  # a cell's step
+        return core.mm(x, w_ih.t()) if bias is None else core.addmm(bias, x, w_ih.t())
     flat = x.reshape(-1, x.shape[-1])
     out = core.mm(flat, w_ih.t()) if bias is None else core.addmm(bias, flat, w_ih.t())
     return out.reshape(tuple(x.shape[:-1]) + (w_ih.shape[0],))
@@ -400,26 +402,28 @@ class RNNCellBase(Module):
             init.uniform_(weight, -stdv, stdv)
 
     def _inputs_and_states(self, input, hx, n_states):
-        """(x as a batch, the n_states initial states, whether input was unbatched), checked."""
+        """(x as a batch, the n_states initial states, whether input was unbatched), checked.
+        Sizes are read with size(d): this runs once per cell per time step."""
         name = type(self).__name__
         if input.dim() not in (1, 2):
             raise ValueError(f"{name}: Expected input to be 1-D or 2-D but received {input.dim()}-D tensor")
-        if input.shape[-1] != self.input_size:
-            raise RuntimeError(f"{name}: input has inconsistent input_size: got {input.shape[-1]}, expected "
+        if input.size(-1) != self.input_size:
+            raise RuntimeError(f"{name}: input has inconsistent input_size: got {input.size(-1)}, expected "
                                f"{self.input_size}")
         unbatched = input.dim() == 1
         x = input.unsqueeze(0) if unbatched else input
+        batch = x.size(0)
         if hx is None:
-            states = [core.zeros((x.shape[0], self.hidden_size), dtype=x.dtype) for _ in range(n_states)]
+            states = [core.zeros((batch, self.hidden_size), dtype=x.dtype) for _ in range(n_states)]
         else:
             states = list(hx) if n_states == 2 else [hx]
             states = [s.unsqueeze(0) if unbatched else s for s in states]
             for k, s in enumerate(states):
-                if s.shape[0] != x.shape[0]:
-                    raise RuntimeError(f"{name}: Input batch size {x.shape[0]} doesn't match hidden{k} batch size "
-                                       f"{s.shape[0]}")
-                if s.shape[-1] != self.hidden_size:
-                    raise RuntimeError(f"{name}: hidden{k} has inconsistent hidden_size: got {s.shape[-1]}, "
+                if s.size(0) != batch:
+                    raise RuntimeError(f"{name}: Input batch size {batch} doesn't match hidden{k} batch size "
+                                       f"{s.size(0)}")
+                if s.size(-1) != self.hidden_size:
+                    raise RuntimeError(f"{name}: hidden{k} has inconsistent hidden_size: got {s.size(-1)}, "
                                        f"expected {self.hidden_size}")
         return x, tuple(states), unbatched
 
@@ -428,7 +432,7 @@ class RNNCellBase(Module):
         cell's pointwise part in one node."""
         x, states, unbatched = self._inputs_and_states(input, hx, n_states)
         gi = _project(x, self.weight_ih, _input_bias(mode, self.bias_ih, self.bias_hh))
-        batch = x.shape[0]
+        batch = x.size(0)
         _, out = _fused_layer(mode, gi, states, self.weight_hh, self.bias_hh, None, [batch] if batch else [], False)
         return tuple(o.squeeze(0) for o in out) if unbatched else out
 

@@ -35,12 +35,15 @@ const char* mode_name(RnnMode m) {
   }
 }
 
-// The layer's sizes from its arguments, checked; `rows` is the number of rows of the sequence
-// (gates_in's or the output's), `dt` their dtype.
-Layout layout_of(const char* op, int64_t rows_in, DType dt, const Tensor& hx, const std::optional<Tensor>& cx,
-                 const Tensor& w_hh, const std::optional<Tensor>& b_hh, const std::optional<Tensor>& w_hr,
-                 const IntList& batch_sizes, int64_t mode) {
+// The layer's sizes from its arguments, checked; `sequence` is the 2-D sequence the call takes
+// (gates_in, or the forward's output), named `what`: its rows and dtype are the layer's.
+Layout layout_of(const char* op, const Tensor& sequence, const char* what, const Tensor& hx,
+                 const std::optional<Tensor>& cx, const Tensor& w_hh, const std::optional<Tensor>& b_hh,
+                 const std::optional<Tensor>& w_hr, const IntList& batch_sizes, int64_t mode) {
   TZ_CHECK(mode >= 0 && mode <= 3, Value, op, "(): unknown mode ", mode);
+  TZ_CHECK(sequence.dim() == 2, Value, op, "(): expected a 2-D ", what, ", got ", sequence.dim(), "-D");
+  const int64_t rows_in = sequence.sizes()[0];
+  const DType dt = sequence.dtype();
   Layout l;
   l.mode = static_cast<RnnMode>(mode);
   TZ_CHECK(dt == DType::Float32 || dt == DType::Float64, Type, op, "(): expected float32 or float64 input, got ",
@@ -190,10 +193,9 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> rnn_layer(const Tensor& gates_in, con
                                                      const std::optional<Tensor>& w_hr, const IntList& batch_sizes,
                                                      int64_t mode, bool reverse) {
   const char* op = "_rnn_layer";
-  TZ_CHECK(gates_in.dim() == 2, Value, op, "(): expected 2-D gates_in, got ", gates_in.dim(), "-D");
+  const Layout l = layout_of(op, gates_in, "gates_in", hx, cx, w_hh, b_hh, w_hr, batch_sizes, mode);
   const DType dt = gates_in.dtype();
   const int64_t n = gates_in.sizes()[0];
-  const Layout l = layout_of(op, n, dt, hx, cx, w_hh, b_hh, w_hr, batch_sizes, mode);
   TZ_CHECK(gates_in.sizes()[1] == l.gates, Value, op, "(): gates_in has ", gates_in.sizes()[1], " columns, expected ",
            l.gates);
   // The steps add their recurrent part in place (GRU keeps it apart, for the reset gate).
@@ -219,10 +221,9 @@ std::tuple<Tensor, Tensor, Tensor, Tensor, Tensor, Tensor> rnn_layer_backward(
     const std::optional<Tensor>& w_hr, const Tensor& output, const Tensor& workspace, const IntList& batch_sizes,
     int64_t mode, bool reverse) {
   const char* op = "_rnn_layer_backward";
-  TZ_CHECK(output.dim() == 2, Value, op, "(): expected a 2-D output, got ", output.dim(), "-D");
+  const Layout l = layout_of(op, output, "output", hx, cx, w_hh, b_hh, w_hr, batch_sizes, mode);
   const DType dt = output.dtype();
   const int64_t n = output.sizes()[0];
-  const Layout l = layout_of(op, n, dt, hx, cx, w_hh, b_hh, w_hr, batch_sizes, mode);
   auto expect = [&](const Tensor& t, const char* name, const Shape& sizes) {
     TZ_CHECK(t.sizes() == sizes && t.dtype() == dt, Value, op, "(): ", name, " does not match the forward's shape "
              "and dtype");

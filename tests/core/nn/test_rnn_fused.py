@@ -182,3 +182,20 @@ def test_cell_activations_against_numpy(dtype, rtol, tiny):
         return np.where(v < 0, e / (1 + e), 1 / (1 + e))
     i, g, o = sig(gates[:, :3]), np.tanh(gates[:, 6:9]), sig(gates[:, 9:])
     np.testing.assert_allclose(out.numpy(), o * np.tanh(i * g), rtol=4 * rtol, atol=tiny)
+
+
+@pytest.mark.parametrize("kind,kwargs", [("RNN", {"nonlinearity": "tanh"}), ("RNN", {"nonlinearity": "relu"}),
+                                         ("LSTM", {}), ("LSTM", {"proj_size": 2}), ("GRU", {})])
+@pytest.mark.parametrize("packed", [False, True])
+def test_module_gradcheck_bidirectional_two_layers(kind, kwargs, packed):
+    core.manual_seed(0)
+    m = getattr(nn, kind)(2, 3, num_layers=2, bidirectional=True, **kwargs).double()
+    x = _tensor(3, 2, 2)
+    h0 = _tensor(4, 2, m.proj_size or 3)
+    states = (h0, _tensor(4, 2, 3)) if kind == "LSTM" else (h0,)
+
+    def fn(x, *hx):
+        out, h = m(pack_padded_sequence(x, [3, 2]) if packed else x, hx if kind == "LSTM" else hx[0])
+        out = pad_packed_sequence(out)[0] if packed else out
+        return (out,) + (h if isinstance(h, tuple) else (h,))
+    assert gradcheck(fn, (x,) + states)

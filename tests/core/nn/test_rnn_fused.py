@@ -182,6 +182,10 @@ def test_cell_activations_against_numpy(dtype, rtol, tiny):
         return np.where(v < 0, e / (1 + e), 1 / (1 + e))
     i, g, o = sig(gates[:, :3]), np.tanh(gates[:, 6:9]), sig(gates[:, 9:])
     np.testing.assert_allclose(out.numpy(), o * np.tanh(i * g), rtol=4 * rtol, atol=tiny)
+    nan = core.tensor([[float("nan")] * 3], dtype=dtype)
+    assert np.isnan(_op(nan, zeros(1, 3), None, zeros(3, 3), None, None, [1], 0, False)[0].numpy()).all()
+    assert np.isnan(_op(core.cat([nan] * 4, 1), zeros(1, 3), zeros(1, 3), zeros(12, 3), None, None, [1], 2,
+                        False)[0].numpy()).all()
 
 
 @pytest.mark.parametrize("kind,kwargs", [("RNN", {"nonlinearity": "tanh"}), ("RNN", {"nonlinearity": "relu"}),

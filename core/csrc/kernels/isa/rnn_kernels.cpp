@@ -58,23 +58,23 @@ inline double exp_f64(double x) {
   return horner(r, kExpSeries) * scale;
 }
 
-// tanh: below |x| = 0.625, e^{2x} - 1 by its series over (e^{2x} - 1) + 2 (keeps full relative
-// precision near 0); above, 1 - 2 / (e^{2|x|} + 1) with x's sign (|x| clamped at 20, where
-// tanh is 1 in float64).
+// tanh(|x|) = m / (m + 2) with m = e^{2|x|} - 1: by its series below 2|x| = 1.25 (full relative
+// precision near 0), as e^{2|x|} - 1 above; |x| clamped at 20, where tanh is 1 in float64. One
+// division per element (the branches are computed for every lane).
 inline double tanh_f64(double x) {
   const double ax = x < 0 ? -x : x;
-  const double y = 2.0 * x;
-  const double em1 = y * horner(y, kExpm1Series);
-  const double small = em1 / (em1 + 2.0);
-  const double large = 1.0 - 2.0 / (exp_f64(2.0 * (ax < 20.0 ? ax : 20.0)) + 1.0);
-  return ax < 0.625 ? small : (x < 0 ? -large : large);
+  const double y = 2.0 * (ax > 20.0 ? 20.0 : ax);  // NaN passes
+  const double m = y < 1.25 ? y * horner(y, kExpm1Series) : exp_f64(y) - 1.0;
+  const double t = m / (m + 2.0);
+  return x < 0 ? -t : t;
 }
 
-// 1 / (1 + e^-x) for x >= 0, e^x / (1 + e^x) below, as vm::sigmoid.
+// 1 / (1 + e^-x) for x >= 0, e^x / (1 + e^x) below (tiny results keep their precision), with
+// one division.
 inline double sigmoid_f64(double x) {
   const double e = exp_f64(x < 0 ? x : -x);
-  const double d = 1.0 + e;
-  return x < 0 ? e / d : 1.0 / d;
+  const double inv = 1.0 / (1.0 + e);
+  return x < 0 ? e * inv : inv;
 }
 
 inline float sigmoid_of(float x) { return vm::sigmoid(x); }

@@ -79,7 +79,6 @@ Layout layout_of(const char* op, const Tensor& sequence, const char* what, const
     TZ_CHECK(cx->dim() == 2 && cx->sizes()[0] == l.batch && cx->sizes()[1] == l.hidden, Value, op,
              "(): expected cx of shape (", l.batch, ", ", l.hidden, ")");
   }
-  TZ_CHECK(!b_hh || l.mode == RnnMode::Gru, Value, op, "(): a separate b_hh is only taken by GRU");
   if (b_hh) {
     same_dtype(*b_hh, "b_hh");
     TZ_CHECK(b_hh->dim() == 1 && b_hh->sizes()[0] == l.gates, Value, op, "(): expected b_hh of ", l.gates,
@@ -118,7 +117,7 @@ template <typename T> void copy_rows(int64_t rows, int64_t cols, const T* src, i
 
 // Runs a cell kernel over `rows` rows on the thread pool.
 template <typename Fn> void for_rows(const Layout& l, int64_t rows, const Fn& fn) {
-  parallel_for(0, rows, std::max<int64_t>(1, kGrainElements / l.gates), fn);
+  parallel_for(0, rows, std::max<int64_t>(1, kGrainElements / std::max<int64_t>(1, l.gates)), fn);
 }
 
 // ---------------------------------------------------------------- forward
@@ -139,6 +138,9 @@ template <typename T> struct Forward {
         for (int64_t r = 0; r < rows; ++r) std::memcpy(gh.data() + r * G, b_hh, G * sizeof(T));
       mm<T>(rows, G, P, h, P, 1, w_hh, 1, P, gh.data(), G, 1, b_hh != nullptr);
     } else {
+      if (b_hh)
+        for (int64_t r = 0; r < rows; ++r)
+          for (int64_t j = 0; j < G; ++j) g[r * G + j] += b_hh[j];
       mm<T>(rows, G, P, h, P, 1, w_hh, 1, P, g, G, 1, true);  // g += h @ w_hh^T
     }
     T* o = out + first * P;

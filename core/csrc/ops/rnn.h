@@ -13,8 +13,9 @@
 namespace tz {
 
 // gates_in: (N, G) input projections of every step's rows, steps one after another (N = the sum
-// of batch_sizes; padded input: T steps of B rows). Biases are folded in, except GRU's hidden
-// bias b_hh, which the reset gate multiplies. hx (B, P); cx (B, H) for LSTM. Returns the output
+// of batch_sizes; padded input: T steps of B rows), with b_ih (and, for a whole sequence, b_hh)
+// folded in. b_hh, when given, is added to each step's recurrent part: GRU needs that (its reset
+// gate multiplies it), a cell's single step saves the add. hx (B, P); cx (B, H) for LSTM. Returns the output
 // sequence (N, P), the final states hy (B, P) and cy (B, H; empty unless LSTM), and the
 // workspace the backward reads (N, W).
 std::tuple<Tensor, Tensor, Tensor, Tensor> rnn_layer(const Tensor& gates_in, const Tensor& hx,

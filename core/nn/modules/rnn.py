@@ -80,10 +80,11 @@ def _project(x, w_ih, bias):
 
 def _fused_layer(mode, gates_in, state, w_hh, b_hh, w_hr, batch_sizes, reverse):
     """Runs one direction of a layer in C++ over the rows of gates_in (N, G), steps one after
-    another with batch_sizes[t] rows each. Returns the output rows (N, P) and the final state."""
+    another with batch_sizes[t] rows each; b_hh (or None) is added to each step's recurrent part.
+    Returns the output rows (N, P) and the final state."""
     cx = state[1] if mode == "LSTM" else None
-    out, hy, cy, _ = core._C._internal["_rnn_layer"](gates_in, state[0], cx, w_hh, b_hh if mode == "GRU" else None,
-                                                  w_hr, batch_sizes, _MODE_CODES[mode], reverse)
+    out, hy, cy, _ = core._C._internal["_rnn_layer"](gates_in, state[0], cx, w_hh, b_hh, w_hr, batch_sizes,
+                                                  _MODE_CODES[mode], reverse)
     return out, ((hy, cy) if mode == "LSTM" else (hy,))
 
 
@@ -302,6 +303,7 @@ class RNNBase(Module):
         (its output sequence, its final state)."""
         proj = self._input_projection(x, layer, direction)
         _, w_hh, _, b_hh, w_hr = self._layer_weights(layer, direction)
+        b_hh = b_hh if self.mode == "GRU" else None  # the others' is folded into proj
         if batch_sizes is None:  # padded: T steps of B rows
             steps, batch, gates = proj.shape
             out, final = _fused_layer(self.mode, proj.reshape(steps * batch, gates), initial, w_hh, b_hh, w_hr,
@@ -431,7 +433,7 @@ class RNNCellBase(Module):
         """One step of the fused layer op: the input's GEMM, then the recurrent GEMM and the
         cell's pointwise part in one node."""
         x, states, unbatched = self._inputs_and_states(input, hx, n_states)
-        gi = _project(x, self.weight_ih, _input_bias(mode, self.bias_ih, self.bias_hh))
+        gi = _project(x, self.weight_ih, self.bias_ih)  # b_hh is added in the op: one node less per step
         batch = x.size(0)
         _, out = _fused_layer(mode, gi, states, self.weight_hh, self.bias_hh, None, [batch] if batch else [], False)
         return tuple(o.squeeze(0) for o in out) if unbatched else out

@@ -73,7 +73,7 @@ def test_layer_op_gradcheck(mode, batch_sizes, reverse):
     hx, w_hh = _tensor(3, hidden), _tensor(gates, hidden) * 0.5
     w_hh = w_hh.detach().requires_grad_()
     cx = _tensor(3, hidden) if mode == "LSTM" else None
-    b_hh = _tensor(gates) if mode == "GRU" else None
+    b_hh = _tensor(gates)  # added per step inside the op (GRU's layers, every cell)
     code = rnn_module._MODE_CODES[mode]
     inputs = [t for t in (gates_in, hx, cx, w_hh, b_hh) if t is not None]
 

@@ -17,7 +17,7 @@
 namespace tz {
 namespace {
 
-constexpr int64_t kGrainElements = 4096;  // pointwise work per task, at least
+constexpr int64_t kGrainElements = 16384;  // gate elements per pointwise task, at least (each costs tens of cycles)
 
 // A layer's sizes and workspace layout (kernels/rnn.h), and its steps: rows per step and the
 // first row of each (in time order).

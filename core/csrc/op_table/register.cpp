@@ -12,7 +12,7 @@ struct RegisterCoreTables {
     for (OpTableRef table : {creation_ops(), views_ops(), elementwise_ops(), random_ops(), indexing_ops(),
                              joining_ops(), reduction_ops(), sorting_ops(), linalg_ops(), conversion_ops(),
                              activation_ops(), conv_ops(), dropout_ops(), fft_ops(), loss_ops(), nn_pool_ops(),
-                             norm_ops(), optim_ops(), quantized_ops(), viterbi_ops()})
+                             norm_ops(), optim_ops(), quantized_ops(), viterbi_ops(), rnn_ops()})
       OpRegistry::get().add(table.defs, table.size);
   }
 } register_core_tables;

@@ -30,6 +30,7 @@ OpTableRef norm_ops();
 OpTableRef optim_ops();
 OpTableRef quantized_ops();
 OpTableRef viterbi_ops();
+OpTableRef rnn_ops();
 
 using N = NameRule;
 // Casts and copies: the gradient flows back unchanged (the engine casts it to the input dtype).

@@ -1,6 +1,9 @@
 """Recurrent layers (RNN, LSTM, GRU) and cells, with torch.nn's parameter names, order, init and
 shapes. Each layer projects the inputs of all time steps in one GEMM (both biases folded in
-where the cell allows), then runs one addmm per step for the recurrent part of all gates."""
+where the cell allows), then runs its time loop in one C++ op per direction (`_rnn_layer`: one
+GEMM per step for the recurrent part of all gates, the cell's pointwise part fused, and a
+backward of its own); a cell is that op with one step. The step-by-step composition below is
+what the dynamically quantized layers run (their recurrent product is an int8 linear)."""
 import math
 import numbers
 import warnings
@@ -14,6 +17,7 @@ from core.nn.utils.rnn import PackedSequence
 __all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
 
 _GATES = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
+_MODE_CODES = {"RNN_TANH": 0, "RNN_RELU": 1, "LSTM": 2, "GRU": 3}  # as _rnn_layer numbers them
 
 
 # ---------------------------------------------------------------- one step of each cell
@@ -67,9 +71,21 @@ def _input_bias(mode, b_ih, b_hh):
 
 def _project(x, w_ih, bias):
     """x (..., in) @ w_ih^T + bias as one GEMM over all leading dims."""
+    if x.dim() == 2:  # a cell's step
+        return core.mm(x, w_ih.t()) if bias is None else core.addmm(bias, x, w_ih.t())
     flat = x.reshape(-1, x.shape[-1])
     out = core.mm(flat, w_ih.t()) if bias is None else core.addmm(bias, flat, w_ih.t())
     return out.reshape(tuple(x.shape[:-1]) + (w_ih.shape[0],))
+
+
+def _fused_layer(mode, gates_in, state, w_hh, b_hh, w_hr, batch_sizes, reverse):
+    """Runs one direction of a layer in C++ over the rows of gates_in (N, G), steps one after
+    another with batch_sizes[t] rows each; b_hh (or None) is added to each step's recurrent part.
+    Returns the output rows (N, P) and the final state."""
+    cx = state[1] if mode == "LSTM" else None
+    out, hy, cy, _ = core._C._internal["_rnn_layer"](gates_in, state[0], cx, w_hh, b_hh, w_hr, batch_sizes,
+                                                  _MODE_CODES[mode], reverse)
+    return out, ((hy, cy) if mode == "LSTM" else (hy,))
 
 
 def _make_step(mode, w_hh, b_hh, w_hr):
@@ -282,6 +298,26 @@ class RNNBase(Module):
         _, w_hh, _, b_hh, w_hr = self._layer_weights(layer, direction)
         return _make_step(self.mode, w_hh, b_hh if self.mode == "GRU" else None, w_hr)
 
+    def _run_direction(self, x, layer, direction, initial, batch_sizes):
+        """One direction of one layer over x ((T, B, in), or packed rows (N, in) with batch_sizes):
+        (its output sequence, its final state)."""
+        proj = self._input_projection(x, layer, direction)
+        _, w_hh, _, b_hh, w_hr = self._layer_weights(layer, direction)
+        b_hh = b_hh if self.mode == "GRU" else None  # the others' is folded into proj
+        if batch_sizes is None:  # padded: T steps of B rows
+            steps, batch, gates = proj.shape
+            out, final = _fused_layer(self.mode, proj.reshape(steps * batch, gates), initial, w_hh, b_hh, w_hr,
+                                      [batch] * steps if batch else [], direction == 1)
+            return out.reshape(steps, batch, out.shape[-1]), final
+        return _fused_layer(self.mode, proj, initial, w_hh, b_hh, w_hr, batch_sizes, direction == 1)
+
+    def _run_direction_stepwise(self, x, layer, direction, initial, batch_sizes):
+        """_run_direction as a composition of one step function per time step."""
+        proj = self._input_projection(x, layer, direction)
+        gis = core.split(proj, batch_sizes) if batch_sizes is not None else proj.unbind(0)
+        outputs, final = _run(self._recurrent_step(layer, direction), gis, initial, batch_sizes, direction == 1)
+        return (core.cat(outputs) if batch_sizes is not None else core.stack(outputs)), final
+
     def _run_layers(self, data, state, batch_sizes):
         d = 2 if self.bidirectional else 1
         finals = [[] for _ in state]
@@ -289,13 +325,9 @@ class RNNBase(Module):
         for layer in range(self.num_layers):
             outs = []
             for direction in range(d):
-                proj = self._input_projection(x, layer, direction)
-                gis = core.split(proj, batch_sizes) if batch_sizes is not None else proj.unbind(0)
                 k = layer * d + direction
-                initial = tuple(s[k] for s in state)
-                step = self._recurrent_step(layer, direction)
-                outputs, final = _run(step, gis, initial, batch_sizes, direction == 1)
-                outs.append(core.cat(outputs) if batch_sizes is not None else core.stack(outputs))
+                out, final = self._run_direction(x, layer, direction, tuple(s[k] for s in state), batch_sizes)
+                outs.append(out)
                 for lst, f in zip(finals, final):
                     lst.append(f)
             x = outs[0] if d == 1 else core.cat(outs, -1)
@@ -372,34 +404,38 @@ class RNNCellBase(Module):
             init.uniform_(weight, -stdv, stdv)
 
     def _inputs_and_states(self, input, hx, n_states):
-        """(x as a batch, the n_states initial states, whether input was unbatched), checked."""
+        """(x as a batch, the n_states initial states, whether input was unbatched), checked.
+        Sizes are read with size(d): this runs once per cell per time step."""
         name = type(self).__name__
         if input.dim() not in (1, 2):
             raise ValueError(f"{name}: Expected input to be 1-D or 2-D but received {input.dim()}-D tensor")
-        if input.shape[-1] != self.input_size:
-            raise RuntimeError(f"{name}: input has inconsistent input_size: got {input.shape[-1]}, expected "
+        if input.size(-1) != self.input_size:
+            raise RuntimeError(f"{name}: input has inconsistent input_size: got {input.size(-1)}, expected "
                                f"{self.input_size}")
         unbatched = input.dim() == 1
         x = input.unsqueeze(0) if unbatched else input
+        batch = x.size(0)
         if hx is None:
-            states = [core.zeros((x.shape[0], self.hidden_size), dtype=x.dtype) for _ in range(n_states)]
+            states = [core.zeros((batch, self.hidden_size), dtype=x.dtype) for _ in range(n_states)]
         else:
             states = list(hx) if n_states == 2 else [hx]
             states = [s.unsqueeze(0) if unbatched else s for s in states]
             for k, s in enumerate(states):
-                if s.shape[0] != x.shape[0]:
-                    raise RuntimeError(f"{name}: Input batch size {x.shape[0]} doesn't match hidden{k} batch size "
-                                       f"{s.shape[0]}")
-                if s.shape[-1] != self.hidden_size:
-                    raise RuntimeError(f"{name}: hidden{k} has inconsistent hidden_size: got {s.shape[-1]}, "
+                if s.size(0) != batch:
+                    raise RuntimeError(f"{name}: Input batch size {batch} doesn't match hidden{k} batch size "
+                                       f"{s.size(0)}")
+                if s.size(-1) != self.hidden_size:
+                    raise RuntimeError(f"{name}: hidden{k} has inconsistent hidden_size: got {s.size(-1)}, "
                                        f"expected {self.hidden_size}")
         return x, tuple(states), unbatched
 
     def _prepare(self, input, hx, mode, n_states):
+        """One step of the fused layer op: the input's GEMM, then the recurrent GEMM and the
+        cell's pointwise part in one node."""
         x, states, unbatched = self._inputs_and_states(input, hx, n_states)
-        gi = _project(x, self.weight_ih, _input_bias(mode, self.bias_ih, self.bias_hh))
-        step = _make_step(mode, self.weight_hh, self.bias_hh if mode == "GRU" else None, None)
-        out = step(gi, states)
+        gi = _project(x, self.weight_ih, self.bias_ih)  # b_hh is added in the op: one node less per step
+        batch = x.size(0)
+        _, out = _fused_layer(mode, gi, states, self.weight_hh, self.bias_hh, None, [batch] if batch else [], False)
         return tuple(o.squeeze(0) for o in out) if unbatched else out
 
 

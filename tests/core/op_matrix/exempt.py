@@ -93,6 +93,10 @@ EXEMPT = {
                                 tested_in="core/nn/test_norm.py"),
     "native_layer_norm_backward": Exempt("checked by the gradcheck of layer_norm",
                                          tested_in="core/nn/test_norm.py", via="layer_norm"),
+    "_rnn_layer": Exempt("a recurrent layer's time loop: needs consistent weights, states and batch_sizes",
+                         tested_in="core/nn/test_rnn_fused.py"),
+    "_rnn_layer_backward": Exempt("the fused layer's backward, checked by the gradcheck of _rnn_layer",
+                                  tested_in="core/nn/test_rnn_fused.py", via="_rnn_layer"),
     "_viterbi_quadratic": Exempt("a dynamic programme checked against an exhaustive search",
                                  tested_in="core/test_viterbi.py"),
     # Random draws.

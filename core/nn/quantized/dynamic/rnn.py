@@ -130,6 +130,7 @@ class RNNBase(nn.Module):
     _check_input = float_rnn.RNNBase._check_input
     _state_shapes = float_rnn.RNNBase._state_shapes
     _run_layers = float_rnn.RNNBase._run_layers
+    _run_direction = float_rnn.RNNBase._run_direction_stepwise  # the int8 recurrent product runs per step
 
     def _cell(self, layer, direction):
         return self._all_weight_values[layer * (2 if self.bidirectional else 1) + direction].param

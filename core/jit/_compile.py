@@ -6,8 +6,9 @@ Passes, in order (each a function below):
   constants      calls on weights alone run once, now (the transposed Linear weight, ...)
   fold_bn        eval BatchNorm after a convolution goes into its weight and bias
   drop_identity  dropout in eval, contiguous() of what is already contiguous
-  channels_last  convolution weights are stored the way the NHWC kernels read them, so every
-                 activation after the first convolution is channels-last
+  channels_last  convolution weights are stored the way the NHWC kernels read them (1x1 ones
+                 input-channel-major, as their GEMM reads them), so every activation after the
+                 first convolution is channels-last
   fuse_conv      conv2d + bias [+ residual add] [+ ReLU/ReLU6/Hardswish/Hardsigmoid] becomes one
                  _conv2d_fused, its epilogue applied by the kernels block by block
   in_place       other activations, adds and muls write over an operand that dies there
@@ -280,8 +281,23 @@ def channels_last(steps, outputs):
             w = step.args[1]
             groups = step.args[6] if len(step.args) > 6 else step.kwargs.get("groups", 1)
             if groups == 1 and w.dim() == 4:
-                step.args = (step.args[0], w.contiguous(memory_format=core.channels_last), *step.args[2:])
+                w = _input_major(w) if _is_pointwise(step) else w.contiguous(memory_format=core.channels_last)
+                step.args = (step.args[0], w, *step.args[2:])
     return out, outputs
+
+
+def _is_pointwise(conv):
+    """A 1x1 convolution of stride 1 without padding: one GEMM of the pixels by the weight."""
+    _, w, _, stride, padding, _, _ = _conv_args(conv) if conv.op == "conv2d" else conv.args[:7]
+    pair = lambda v: tuple(v) if isinstance(v, (tuple, list)) else (v, v)  # noqa: E731
+    return tuple(w.shape[2:]) == (1, 1) and pair(stride) == (1, 1) and pair(padding) == (0, 0)
+
+
+def _input_major(w):
+    """The (O, C, 1, 1) weight over (C, O) memory: the pointwise kernel's GEMM then reads it
+    untransposed, BLAS's fastest operand."""
+    out_channels, in_channels = w.shape[:2]
+    return w.reshape(out_channels, in_channels).t().contiguous().t().unsqueeze(-1).unsqueeze(-1)
 
 
 def in_place(steps, outputs):

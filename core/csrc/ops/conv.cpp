@@ -315,9 +315,14 @@ void depthwise_forward(const Tensor& x, const Tensor& w_, const Tensor& bias, co
     if (bias.defined()) b = contiguous(transpose(reshape(bias, {s.C, s.O / s.C}), 0, 1));
     a.w = w.raw_data(), a.bias = b.defined() ? b.raw_data() : nullptr;
     const int64_t row = s.OW * s.O;  // task (n, oh): one output row of every channel
+    // The epilogue follows every few rows (about 32 KiB), still in cache.
+    const int64_t step = ep.active() ? std::max<int64_t>(1, (int64_t(32) << 10) / (row * y.itemsize())) : s.N * s.OH;
     parallel_for(0, s.N * s.OH, grain_for(s.OW * s.O * s.KH * s.KW), [&](int64_t b0, int64_t e0) {
-      dw_fwd_nhwc_stub(dt, a, b0, e0);
-      epilogue_range(ep, y, b0 * row, e0 * row);
+      for (int64_t r0 = b0; r0 < e0; r0 += step) {
+        const int64_t r1 = std::min(e0, r0 + step);
+        dw_fwd_nhwc_stub(dt, a, r0, r1);
+        epilogue_range(ep, y, r0 * row, r1 * row);
+      }
     });
   } else {
     w = contiguous(w_);

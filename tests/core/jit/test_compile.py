@@ -85,6 +85,25 @@ def test_steps_after_passes():
     assert ops[:2] == ["input", "_conv2d_fused"]  # the stem reads the input as it is, writes channels-last
 
 
+def test_excitation_folds_into_the_next_pointwise_weight_at_batch_1():
+    from vision.models.mobilenetv3 import SqueezeExcitation
+
+    model = randomised(nn.Sequential(nn.Conv2d(16, 32, 1), SqueezeExcitation(32), nn.Conv2d(32, 8, 1), nn.ReLU())).eval()
+    for batch, folds in ((1, True), (2, False)):
+        x = core.randn(batch, 16, 12, 12)
+        captured = {}
+
+        def capture(steps, outputs):
+            captured["ops"] = [s.op for s in steps]
+            return steps, outputs
+
+        compiled = _compile.CompiledModule(model, passes=(*_compile.PASSES, capture))
+        with core.no_grad():
+            assert_close(compiled(x), model(x))
+        # folded: the only mul scales the (C, O) weight, which the convolution then reads
+        assert ("t" in captured["ops"]) == folds and captured["ops"].count("mul") + captured["ops"].count("mul_") == 1
+
+
 class _Small(nn.Module):
     def __init__(self):
         super().__init__()

@@ -18,10 +18,10 @@ namespace {
 std::atomic<ConvAlgorithm> g_algorithm{ConvAlgorithm::Auto};
 constexpr int64_t kTileMinPixels = 256;
 // Input channels up to which a 1x1 NHWC convolution runs on the tile kernel rather than on
-// BLAS, whose packing and passes over the output dominate at small K (1 thread, issue 22:
-// 112x112 16->64 235 vs 347 us, 56x56 32->96 148 vs 177; even at 24 and 40 channels, BLAS
-// ahead from 64: 64->24 102 vs 89 us).
-constexpr int64_t kTilePointwiseMaxChannels = 32;
+// BLAS, whose packing and passes over the output dominate at small K (1 thread, loaded
+// machine, issue 22: 112x112 16->64 249 vs 358 us, 16->16 99 vs 113; 32->96 at 56x56 144 vs
+// 179 but 24->72 114 vs 100 and 40->120 at 28x28 73 vs 66: BLAS from 24 on).
+constexpr int64_t kTilePointwiseMaxChannels = 16;
 
 bool tile_kernel_fits(const ConvShape& s, DType dtype) {
   return s.groups == 1 && (dtype == DType::Float32 || dtype == DType::Float64);

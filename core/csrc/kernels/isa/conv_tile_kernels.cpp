@@ -1,7 +1,8 @@
 // Regular convolutions as tiles of pixels x blocks of output channels (see TileConvArgs in
 // kernels/conv.h). A tile holds kConvTilePixels output pixels in (n, oh, ow) order, each with
 // its own input pointer, so tiles run on across rows and images; a block is kBlockVectors
-// vectors of output channels (the last block: as many as its channels need). Per input
+// vectors of output channels (the last block: as many as its channels need, over two tiles
+// at once where they fit the registers). Per input
 // channel of a tap: the block's weight vectors are loaded once and each pixel's input value
 // is broadcast once, for pixels x vectors FMAs. The epilogue runs on the accumulators.
 #include <algorithm>
@@ -59,7 +60,7 @@ TZ_VINLINE void tile(const TileConvArgs& a, const T* const* x, const T* w, const
     for (int v = 0; v < NV; ++v) init[v] = vm::load(lanes + v * L);
   }
   V acc[P][NV];
-#pragma GCC unroll 8
+#pragma GCC unroll 16
   for (int p = 0; p < P; ++p)
 #pragma GCC unroll 4
     for (int v = 0; v < NV; ++v) acc[p][v] = init[v];
@@ -67,14 +68,14 @@ TZ_VINLINE void tile(const TileConvArgs& a, const T* const* x, const T* w, const
     for (int64_t kw = 0; kw < s.KW; ++kw) {
       const int64_t off = (kh * s.dh * a.Wp + kw * s.dw) * C;
       const T* xt[P];
-#pragma GCC unroll 8
+#pragma GCC unroll 16
       for (int p = 0; p < P; ++p) xt[p] = x[p] + off;
       const T* wt = w + (kh * s.KW + kw) * C * B;
       for (int64_t c = 0; c < C; ++c, wt += B) {
         V wv[NV];
 #pragma GCC unroll 4
         for (int v = 0; v < NV; ++v) wv[v] = vm::load(wt + v * L);
-#pragma GCC unroll 8
+#pragma GCC unroll 16
         for (int p = 0; p < P; ++p) {
           const V xv = vm::splat<V>(xt[p][c]);
 #pragma GCC unroll 4
@@ -82,7 +83,7 @@ TZ_VINLINE void tile(const TileConvArgs& a, const T* const* x, const T* w, const
         }
       }
     }
-#pragma GCC unroll 8
+#pragma GCC unroll 16
   for (int p = 0; p < P; ++p) {
     if (count == NL) {
 #pragma GCC unroll 4
@@ -110,6 +111,13 @@ void tile_of(int64_t P, const TileConvArgs& a, const T* const* x, const T* w, co
   }
 }
 
+// Narrow blocks (the last one, or all of a convolution with few output channels) take two
+// tiles at a time where the register file holds their accumulators: a weight load and a
+// loop step then serve twice the pixels.
+constexpr int kRegisters = vm::kVecBytes == 64 ? 32 : 16;
+constexpr int kWidePixels = 2 * kPixels;
+template <int NV> constexpr bool kWideFits = kWidePixels * NV + NV + 1 <= kRegisters;
+
 template <typename T>
 void tiles(const TileConvArgs& a, int64_t begin, int64_t end) {
   const ConvShape& s = a.s;
@@ -122,10 +130,15 @@ void tiles(const TileConvArgs& a, int64_t begin, int64_t end) {
   const int64_t pixels = s.N * s.OH * s.OW, ntiles = conv_tile_count(s);
   for (int64_t task = begin; task < end; ++task) {
     const int64_t block = task / ntiles, first = task % ntiles * kPixels, o0 = block * B;
-    const int64_t count = std::min(B, s.O - o0), P = std::min<int64_t>(kPixels, pixels - first);
-    const T* xp[kPixels];
-    T* yp[kPixels];
-    const T* rp[kPixels];
+    const int64_t count = std::min(B, s.O - o0), nv = (count + L - 1) / L;
+    // two whole tiles of this block in this range
+    const bool wide = (nv == 1 ? kWideFits<1> : nv == 2 && kWideFits<2>) && task + 1 < end &&
+                      (task + 1) / ntiles == block && first + kWidePixels <= pixels;
+    const int64_t P = wide ? kWidePixels : std::min<int64_t>(kPixels, pixels - first);
+    task += wide;
+    const T* xp[kWidePixels];
+    T* yp[kWidePixels];
+    const T* rp[kWidePixels];
     // The first pixel's (n, oh, ow) by division, the next ones by stepping (divisions cost
     // as much as the whole tile at small C).
     int64_t ow = first % s.OW, oh = first / s.OW % s.OH, n = first / (s.OW * s.OH);
@@ -141,9 +154,21 @@ void tiles(const TileConvArgs& a, int64_t begin, int64_t end) {
     }
     const T* wb = w + block * s.KH * s.KW * s.C * B;
     const T* bb = bias ? bias + o0 : nullptr;
-    switch ((count + L - 1) / L) {  // vectors this block needs
-      case 1: tile_of<T, 1>(P, a, xp, wb, bb, count, yp, rp); break;
-      case 2: tile_of<T, 2>(P, a, xp, wb, bb, count, yp, rp); break;
+    switch (nv) {  // vectors this block needs
+      case 1:
+        if (P == kWidePixels) {
+          if constexpr (kWideFits<1>) tile<T, kWidePixels, 1>(a, xp, wb, bb, count, yp, rp);
+        } else {
+          tile_of<T, 1>(P, a, xp, wb, bb, count, yp, rp);
+        }
+        break;
+      case 2:
+        if (P == kWidePixels) {
+          if constexpr (kWideFits<2>) tile<T, kWidePixels, 2>(a, xp, wb, bb, count, yp, rp);
+        } else {
+          tile_of<T, 2>(P, a, xp, wb, bb, count, yp, rp);
+        }
+        break;
       case 3: if constexpr (kBlockVectors >= 3) tile_of<T, 3>(P, a, xp, wb, bb, count, yp, rp); break;
       default: tile_of<T, kBlockVectors>(P, a, xp, wb, bb, count, yp, rp); break;
     }

@@ -118,6 +118,16 @@ constexpr int kRegisters = vm::kVecBytes == 64 ? 32 : 16;
 constexpr int kWidePixels = 2 * kPixels;
 template <int NV> constexpr bool kWideFits = kWidePixels * NV + NV + 1 <= kRegisters;
 
+// tile_of, or the two-tile form for P == kWidePixels.
+template <typename T, int NV>
+void narrow_tile_of(int64_t P, const TileConvArgs& a, const T* const* x, const T* w, const T* bias, int64_t count,
+                    T* const* y, const T* const* r) {
+  if constexpr (kWideFits<NV>) {
+    if (P == kWidePixels) return tile<T, kWidePixels, NV>(a, x, w, bias, count, y, r);
+  }
+  tile_of<T, NV>(P, a, x, w, bias, count, y, r);
+}
+
 template <typename T>
 void tiles(const TileConvArgs& a, int64_t begin, int64_t end) {
   const ConvShape& s = a.s;
@@ -155,20 +165,8 @@ void tiles(const TileConvArgs& a, int64_t begin, int64_t end) {
     const T* wb = w + block * s.KH * s.KW * s.C * B;
     const T* bb = bias ? bias + o0 : nullptr;
     switch (nv) {  // vectors this block needs
-      case 1:
-        if (P == kWidePixels) {
-          if constexpr (kWideFits<1>) tile<T, kWidePixels, 1>(a, xp, wb, bb, count, yp, rp);
-        } else {
-          tile_of<T, 1>(P, a, xp, wb, bb, count, yp, rp);
-        }
-        break;
-      case 2:
-        if (P == kWidePixels) {
-          if constexpr (kWideFits<2>) tile<T, kWidePixels, 2>(a, xp, wb, bb, count, yp, rp);
-        } else {
-          tile_of<T, 2>(P, a, xp, wb, bb, count, yp, rp);
-        }
-        break;
+      case 1: narrow_tile_of<T, 1>(P, a, xp, wb, bb, count, yp, rp); break;
+      case 2: narrow_tile_of<T, 2>(P, a, xp, wb, bb, count, yp, rp); break;
       case 3: if constexpr (kBlockVectors >= 3) tile_of<T, 3>(P, a, xp, wb, bb, count, yp, rp); break;
       default: tile_of<T, kBlockVectors>(P, a, xp, wb, bb, count, yp, rp); break;
     }

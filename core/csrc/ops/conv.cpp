@@ -112,6 +112,19 @@ void epilogue_all(const Epilogue& ep, const Tensor& y) {
   if (!ep.active()) return;
   parallel_for(0, y.numel(), 16384, [&](int64_t b, int64_t e) { epilogue_range(ep, y, b, e); });
 }
+// f(r0, r1) writes NHWC output rows [r0, r1) of `row` elements: over rows [begin, end) in
+// steps of about 32 KiB of output, each followed by the epilogue while it is in cache (on one
+// thread, parallel_for hands its function the whole range at once).
+template <typename F>
+void rows_then_epilogue(const Epilogue& ep, const Tensor& y, int64_t row, int64_t begin, int64_t end, const F& f) {
+  const int64_t step = ep.active() ? std::max<int64_t>(1, (int64_t(32) << 10) / (row * y.itemsize())) : end - begin;
+  for (int64_t r0 = begin; r0 < end; r0 += step) {
+    const int64_t r1 = std::min(end, r0 + step);
+    f(r0, r1);
+    epilogue_range(ep, y, r0 * row, r1 * row);
+  }
+}
+
 // The kernels' layout: NHWC when asked, and also for 1x1 images (N, C, 1, 1), where NCHW and
 // NHWC memory are the same and the NHWC kernels make one GEMM of the whole batch.
 bool rows_layout(const ConvShape& s, bool nhwc) { return nhwc || (s.H * s.W == 1 && s.OH * s.OW == 1); }
@@ -315,14 +328,8 @@ void depthwise_forward(const Tensor& x, const Tensor& w_, const Tensor& bias, co
     if (bias.defined()) b = contiguous(transpose(reshape(bias, {s.C, s.O / s.C}), 0, 1));
     a.w = w.raw_data(), a.bias = b.defined() ? b.raw_data() : nullptr;
     const int64_t row = s.OW * s.O;  // task (n, oh): one output row of every channel
-    // The epilogue follows every few rows (about 32 KiB), still in cache.
-    const int64_t step = ep.active() ? std::max<int64_t>(1, (int64_t(32) << 10) / (row * y.itemsize())) : s.N * s.OH;
     parallel_for(0, s.N * s.OH, grain_for(s.OW * s.O * s.KH * s.KW), [&](int64_t b0, int64_t e0) {
-      for (int64_t r0 = b0; r0 < e0; r0 += step) {
-        const int64_t r1 = std::min(e0, r0 + step);
-        dw_fwd_nhwc_stub(dt, a, r0, r1);
-        epilogue_range(ep, y, r0 * row, r1 * row);
-      }
+      rows_then_epilogue(ep, y, row, b0, e0, [&](int64_t r0, int64_t r1) { dw_fwd_nhwc_stub(dt, a, r0, r1); });
     });
   } else {
     w = contiguous(w_);
@@ -387,8 +394,8 @@ void small_input_forward(const Tensor& x, const Tensor& w_, const Tensor& bias, 
   else a.y_o = s.OH * s.OW, a.y_w = 1;
   const int64_t row = s.OW * s.O;  // task (n, oh): in NHWC one contiguous output row
   parallel_for(0, s.N * s.OH, grain_for(s.OW * s.O * s.C * s.KH * s.KW), [&](int64_t b, int64_t e) {
-    conv_small_input_stub(dt, a, b, e);
-    if (nhwc) epilogue_range(ep, y, b * row, e * row);
+    if (nhwc) rows_then_epilogue(ep, y, row, b, e, [&](int64_t r0, int64_t r1) { conv_small_input_stub(dt, a, r0, r1); });
+    else conv_small_input_stub(dt, a, b, e);
   });
   if (!nhwc) epilogue_all(ep, y);
 }

@@ -1,6 +1,8 @@
 """Our two algorithms for regular convolutions against each other: the tile kernel
 (ops/conv_tile.cpp) and im2col + GEMM, forward and input gradient, on ResNet's KxK shapes and
-a few others. The measurements behind ops/conv_tile.cpp's tile_kernel_wins table.
+a few others; and forward 1x1 NHWC convolutions (MobileNetV3-Large's at batch 1, the weight
+input-channel-major as core.compile stores it) on the tile kernel against BLAS. The
+measurements behind ops/conv_tile.cpp's tile_kernel_wins table and kTilePointwiseMaxChannels.
 
     PYTHONPATH=. python benchmarks/bench_conv_paths.py [--threads 1,2] [--repeats 5] [--filter S]
 
@@ -22,6 +24,9 @@ SHAPES = [
     (8, 64, 64, 3, 1, 56), (8, 256, 256, 3, 1, 14), (8, 512, 512, 3, 1, 7),
     (1, 16, 16, 3, 1, 56), (1, 8, 32, 3, 1, 32), (1, 32, 64, 5, 1, 28), (1, 16, 64, 7, 2, 112),
 ]
+# 1x1 NHWC: (batch, in channels, out channels, spatial size)
+POINTWISE = [(1, 16, 16, 112), (1, 16, 64, 112), (1, 24, 72, 56), (1, 32, 96, 56), (1, 40, 120, 28),
+             (1, 64, 24, 56), (1, 112, 672, 14), (1, 160, 960, 7)]
 
 
 def _timed(core, algorithm, fn):
@@ -50,6 +55,16 @@ def benches():
             out.append(harness.Bench(f"{name} {what}",
                                      {"ours": lambda fn=fn: _timed(core, "tile", fn),
                                       "pytorch": lambda fn=fn: _timed(core, "gemm", fn)}, check=False))
+    for n, cin, cout, size in POINTWISE:
+        rng = np.random.default_rng(0)
+        x = core.tensor(rng.standard_normal((n, cin, size, size), dtype=np.float32)).contiguous(
+            memory_format=core.channels_last)
+        w = core.tensor(np.ascontiguousarray(rng.standard_normal((cin, cout), dtype=np.float32).T * 0.05))
+        w = w.t().contiguous().t().unsqueeze(-1).unsqueeze(-1)  # (O, C, 1, 1) over (C, O) memory
+        fwd = lambda x=x, w=w: F.conv2d(x, w)  # noqa: E731
+        out.append(harness.Bench(f"{n}x{cin}x{size}x{size} 1x1 nhwc ->{cout} fwd",
+                                 {"ours": lambda fn=fwd: _timed(core, "tile", fn),
+                                  "pytorch": lambda fn=fwd: _timed(core, "gemm", fn)}, check=False))
     return out
 
 

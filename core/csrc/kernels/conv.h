@@ -13,7 +13,7 @@
 //   - few input channels (groups == 1, C <= 4: image stems): a direct forward kernel with
 //     output channels in lanes, and for NCHW a direct weight gradient with output columns in
 //     lanes (kernels/isa/conv_direct_kernels.cpp).
-//   - the inference epilogue of _conv2d_fused (residual add, activation) on a block of
+//   - the inference epilogue of _conv2d_fused (bias, residual add, activation) on a block of
 //     output (kernels/isa/conv_epilogue_kernels.cpp).
 //   - regular KxK (groups == 1, more input channels): a direct kernel over a zero-padded NHWC
 //     copy of the input, tiles of pixels x blocks of output channels in lanes, weights packed
@@ -100,11 +100,14 @@ struct SmallInputConvArgs {
 using SmallInputConvFn = void (*)(DType dtype, const SmallInputConvArgs& a, int64_t begin, int64_t end);
 extern DispatchStub<SmallInputConvFn> conv_small_input_stub;
 
-// The inference epilogue fused into a regular convolution: y = act(y + residual), over n
-// consecutive elements of the output (residual: the same elements of a tensor of the output's
-// layout, or null). The activations compute as the eager activation kernels do.
+// The inference epilogue fused into a regular convolution: y = act(y + bias + residual), over
+// n consecutive elements of the output (bias: null, or `channels` values for NHWC rows of
+// `channels` elements, n a multiple of it; residual: the same elements of a tensor of the
+// output's layout, or null). The activations compute as the eager activation kernels do
+// (hardswish/hardsigmoid to about an ulp: they multiply by 1/6).
 enum class ConvAct : uint8_t { None, Relu, Relu6, Hardswish, Hardsigmoid };
-using ConvEpilogueFn = void (*)(DType dtype, ConvAct act, void* y, const void* residual, int64_t n);
+using ConvEpilogueFn = void (*)(DType dtype, ConvAct act, void* y, const void* bias, int64_t channels,
+                                const void* residual, int64_t n);
 extern DispatchStub<ConvEpilogueFn> conv_epilogue_stub;
 
 // Regular convolutions (groups == 1) as tiles of pixels x blocks of output channels in
@@ -114,6 +117,8 @@ extern DispatchStub<ConvEpilogueFn> conv_epilogue_stub;
 // block), zeros past O; `block` is conv_tile_block_stub's answer for the dtype (each ISA
 // build has its own). Output y (N, OH, OW, O) in NHWC memory. Every build adds each output's
 // taps in (kh, kw, c) order, bias first, with fused multiply-adds: bit-identical results.
+// The epilogue (act(conv + residual)) is applied to the accumulators before they are stored.
+// A block narrower than `block` (the last one) accumulates only the vectors it needs.
 struct TileConvArgs {
   ConvShape s;  // s.H, s.W and the paddings are ignored: Hp and Wp describe the input
   int64_t Hp, Wp;
@@ -121,6 +126,8 @@ struct TileConvArgs {
   const void* w;     // packed as above
   const void* bias;  // (O,), may be null
   void* y;
+  ConvAct act = ConvAct::None;
+  const void* residual = nullptr;  // (N, OH, OW, O) like y, may be null
 };
 // Output channels per block of this build for float32 / float64.
 using TileConvBlockFn = int64_t (*)(DType dtype);

@@ -2,6 +2,8 @@
 // brought to a 2-d float problem, and the choice of algorithm:
 //   depthwise (groups == C)       hand-written kernels (kernels/isa/conv_kernels.cpp)
 //   pointwise (1x1, stride 1)     one GEMM per group: NCHW weight x image, NHWC pixels x weight^T
+//                                 (the weight untransposed where its memory is (C, O)); NHWC with
+//                                 few input channels: the tile kernel
 //   dilated (groups 1, stride 1)  GEMMs over output regions of constant in-image taps (ops/conv_dilated.cpp)
 //   regular, groups == 1          the tile kernel (ops/conv_tile.cpp) where it wins
 //   (core._C._set_conv_algorithm('tile' / 'gemm') forces one of the last two, for tests and benchmarks)
@@ -89,11 +91,15 @@ struct Epilogue {
 };
 
 // y[begin, end) = act(y + residual) over flat element indices of y's memory (the residual
-// has y's dtype and layout).
-template <typename T> void epilogue_range(const Epilogue& ep, T* y, int64_t begin, int64_t end) {
-  if (!ep.active() || end <= begin) return;
+// has y's dtype and layout); with a bias, [begin, end) are whole NHWC rows of `channels`
+// elements and the bias joins first.
+template <typename T>
+void epilogue_range(const Epilogue& ep, T* y, int64_t begin, int64_t end, const T* bias = nullptr,
+                    int64_t channels = 0) {
+  if ((!ep.active() && !bias) || end <= begin) return;
   const T* res = ep.residual.defined() ? ep.residual.data<T>() + begin : nullptr;
-  conv_epilogue_stub(std::is_same_v<T, double> ? DType::Float64 : DType::Float32, ep.act, y + begin, res, end - begin);
+  conv_epilogue_stub(std::is_same_v<T, double> ? DType::Float64 : DType::Float32, ep.act, y + begin, bias, channels,
+                     res, end - begin);
 }
 
 void epilogue_range(const Epilogue& ep, const Tensor& y, int64_t begin, int64_t end) {
@@ -106,6 +112,19 @@ void epilogue_all(const Epilogue& ep, const Tensor& y) {
   if (!ep.active()) return;
   parallel_for(0, y.numel(), 16384, [&](int64_t b, int64_t e) { epilogue_range(ep, y, b, e); });
 }
+// f(r0, r1) writes NHWC output rows [r0, r1) of `row` elements: over rows [begin, end) in
+// steps of about 32 KiB of output, each followed by the epilogue while it is in cache (on one
+// thread, parallel_for hands its function the whole range at once).
+template <typename F>
+void rows_then_epilogue(const Epilogue& ep, const Tensor& y, int64_t row, int64_t begin, int64_t end, const F& f) {
+  const int64_t step = ep.active() ? std::max<int64_t>(1, (int64_t(32) << 10) / (row * y.itemsize())) : end - begin;
+  for (int64_t r0 = begin; r0 < end; r0 += step) {
+    const int64_t r1 = std::min(end, r0 + step);
+    f(r0, r1);
+    epilogue_range(ep, y, r0 * row, r1 * row);
+  }
+}
+
 // The kernels' layout: NHWC when asked, and also for 1x1 images (N, C, 1, 1), where NCHW and
 // NHWC memory are the same and the NHWC kernels make one GEMM of the whole batch.
 bool rows_layout(const ConvShape& s, bool nhwc) { return nhwc || (s.H * s.W == 1 && s.OH * s.OW == 1); }
@@ -130,6 +149,11 @@ template <typename F> void for_float(DType dt, const F& f) {
 // Weight (O, Cg, KH, KW) as the GEMM wants it: NCHW (O, Cg*KH*KW), NHWC (O, KH*KW*Cg).
 Tensor gemm_weight(const Tensor& w, bool nhwc) {
   return nhwc ? contiguous(permute(w, {0, 2, 3, 1})) : contiguous(w);
+}
+// Whether a 1x1 weight (O, C, 1, 1) has (C, O) memory, as the inference compiler stores it:
+// the NHWC GEMM's B as BLAS reads it fastest (its (O, C) rows would be read transposed).
+bool pointwise_weight_is_input_major(const Tensor& w, const ConvShape& s) {
+  return s.groups == 1 && w.stride(0) == 1 && w.stride(1) == s.O;
 }
 // Depthwise NHWC weight (mult, KH, KW, C) from (C*mult, 1, KH, KW); bias (mult, C).
 Tensor dw_weight_nhwc(const Tensor& w_, int64_t C) {
@@ -221,39 +245,50 @@ void batched_forward_nchw(const T* x, const T* w, const T* bias, T* y, const Con
 
 // ---------------------------------------------------------------- the three GEMM kernels
 
-// Pixel rows per block of a blocked pointwise NHWC convolution: each block's GEMM output is
-// still in cache when its epilogue runs.
-constexpr int64_t kPointwiseBlockRows = 128;
+// Pixel rows per block of a blocked pointwise NHWC convolution: each block's GEMM output
+// (about 256 KiB) is still in cache when its epilogue runs, and each block is tall enough
+// that BLAS's packing of the whole weight per call stays a small share of it.
+template <typename T> int64_t pointwise_block_rows(int64_t channels) {
+  return std::max<int64_t>(256, (int64_t(256) << 10) / (channels * int64_t(sizeof(T))));
+}
 
+// w: the weight as gemm_weight lays it out; for NHWC pointwise convolutions, the GEMM's B
+// (C x O per group) with strides wrs, wcs (see pointwise_weight_is_input_major).
 template <typename T>
-void gemm_forward(const T* x, const T* w, const T* bias, T* y, const ConvShape& s, bool nhwc,
+void gemm_forward(const T* x, const T* w, int64_t wrs, int64_t wcs, const T* bias, T* y, const ConvShape& s, bool nhwc,
                   const Epilogue& ep = Epilogue()) {
   const int64_t L = s.OH * s.OW, HW = s.H * s.W, KK = s.KH * s.KW, Cg = s.cg(), Og = s.og(), ckk = Cg * KK;
   const bool pw = is_pointwise(s), acc = bias != nullptr;
   if (batch_small_images(s, nhwc)) return batched_forward_nchw(x, w, bias, y, s, ep);
   if (nhwc && pw) {
     const int64_t M = s.N * HW;
-    const auto rows = [&](int64_t r0, int64_t r1) {
-      if (bias)
-        for (int64_t r = r0; r < r1; ++r) std::memcpy(y + r * s.O, bias, s.O * sizeof(T));
+    const auto gemm_rows = [&](int64_t r0, int64_t r1, bool accumulate) {
       for (int64_t g = 0; g < s.groups; ++g)
-        mm(r1 - r0, Og, Cg, x + r0 * s.C + g * Cg, s.C, 1, w + g * Og * Cg, 1, Cg, y + r0 * s.O + g * Og, s.O, 1, acc);
-      epilogue_range(ep, y, r0 * s.O, r1 * s.O);
+        mm(r1 - r0, Og, Cg, x + r0 * s.C + g * Cg, s.C, 1, w + g * Og * wcs, wrs, wcs, y + r0 * s.O + g * Og, s.O, 1,
+           accumulate);
     };
-    // With an epilogue, blocks of rows run whole (GEMM, then epilogue while the block is in
-    // cache): on one thread one after another; on several, when there are rows enough for
-    // every thread (otherwise one GEMM splits over the pool and the epilogue follows).
-    const int64_t block = kPointwiseBlockRows;
-    if (ep.active() && M > block && (!can_split() || M >= 2 * get_num_threads() * block)) {
+    if (!ep.active()) {  // the bias as GEMM's initial C: cheaper than a pass of its own
+      if (bias) fill_bias(y, bias, s, 0, s.N, true);
+      return gemm_rows(0, M, acc);
+    }
+    // With an epilogue, the bias joins it, and blocks of rows run whole (GEMM, then epilogue
+    // while the block is in cache): on one thread one after another; on several, when there
+    // are rows enough for every thread (otherwise one GEMM splits over the pool and the
+    // epilogue follows).
+    const auto finish_rows = [&](int64_t r0, int64_t r1) { epilogue_range(ep, y, r0 * s.O, r1 * s.O, bias, s.O); };
+    const int64_t block = pointwise_block_rows<T>(s.O);
+    if (M > block && (!can_split() || M >= 2 * get_num_threads() * block)) {
       parallel_for(0, (M + block - 1) / block, 1, [&](int64_t b, int64_t e) {
-        rows(b * block, std::min(M, e * block));
+        for (int64_t i = b; i < e; ++i) {
+          const int64_t r0 = i * block, r1 = std::min(M, r0 + block);
+          gemm_rows(r0, r1, false);
+          finish_rows(r0, r1);
+        }
       });
       return;
     }
-    if (bias) fill_bias(y, bias, s, 0, s.N, true);
-    for (int64_t g = 0; g < s.groups; ++g)
-      mm(M, Og, Cg, x + g * Cg, s.C, 1, w + g * Og * Cg, 1, Cg, y + g * Og, s.O, 1, acc);
-    if (ep.active()) parallel_for(0, M * s.O, 16384, [&](int64_t b, int64_t e) { epilogue_range(ep, y, b, e); });
+    gemm_rows(0, M, false);
+    parallel_for(0, M, grain_for(s.O), finish_rows);
     return;
   }
   over_images(s.N, [&](int64_t n0, int64_t n1) {
@@ -397,8 +432,7 @@ void depthwise_forward(const Tensor& x, const Tensor& w_, const Tensor& bias, co
     a.w = w.raw_data(), a.bias = b.defined() ? b.raw_data() : nullptr;
     const int64_t row = s.OW * s.O;  // task (n, oh): one output row of every channel
     parallel_for(0, s.N * s.OH, grain_for(s.OW * s.O * s.KH * s.KW), [&](int64_t b0, int64_t e0) {
-      dw_fwd_nhwc_stub(dt, a, b0, e0);
-      epilogue_range(ep, y, b0 * row, e0 * row);
+      rows_then_epilogue(ep, y, row, b0, e0, [&](int64_t r0, int64_t r1) { dw_fwd_nhwc_stub(dt, a, r0, r1); });
     });
   } else {
     w = contiguous(w_);
@@ -463,8 +497,8 @@ void small_input_forward(const Tensor& x, const Tensor& w_, const Tensor& bias, 
   else a.y_o = s.OH * s.OW, a.y_w = 1;
   const int64_t row = s.OW * s.O;  // task (n, oh): in NHWC one contiguous output row
   parallel_for(0, s.N * s.OH, grain_for(s.OW * s.O * s.C * s.KH * s.KW), [&](int64_t b, int64_t e) {
-    conv_small_input_stub(dt, a, b, e);
-    if (nhwc) epilogue_range(ep, y, b * row, e * row);
+    if (nhwc) rows_then_epilogue(ep, y, row, b, e, [&](int64_t r0, int64_t r1) { conv_small_input_stub(dt, a, r0, r1); });
+    else conv_small_input_stub(dt, a, b, e);
   });
   if (!nhwc) epilogue_all(ep, y);
 }
@@ -509,11 +543,18 @@ Tensor forward_4d(const Tensor& x_, const Tensor& w_, const Tensor& bias_, const
   };
   if (uses_dilated_gemm(s) && conv_algorithm() == ConvAlgorithm::Auto)
     return with_epilogue(dilated_conv_forward(x, w_, bias, s, nhwc_out));
-  if (!is_pointwise(s) && conv_tile_forward_applies(s, dt)) return with_epilogue(conv_tile_forward(x, w_, bias, s, nhwc_out));
-  Tensor w = gemm_weight(w_, nhwc);
+  // (1x1 NCHW convolutions stay on BLAS, which reads their planes as they are.)
+  if (is_pointwise(s) ? nhwc_out && conv_tile_pointwise_applies(s, dt) : conv_tile_forward_applies(s, dt)) {
+    if (!nhwc_out) return with_epilogue(conv_tile_forward(x, w_, bias, s, nhwc_out));
+    return conv_tile_forward(x, w_, bias, s, nhwc_out, ep.act, ep.residual);  // the epilogue in registers
+  }
+  const bool input_major = nhwc && is_pointwise(s) && pointwise_weight_is_input_major(w_, s);
+  Tensor w = input_major ? w_ : gemm_weight(w_, nhwc);
+  const int64_t wrs = input_major ? s.O : 1, wcs = input_major ? 1 : s.cg();
   for_float(dt, [&](auto tag) {
     using T = decltype(tag);
-    gemm_forward<T>(x.data<T>(), w.data<T>(), bias.defined() ? bias.data<T>() : nullptr, y.data<T>(), s, nhwc, ep);
+    gemm_forward<T>(x.data<T>(), w.data<T>(), wrs, wcs, bias.defined() ? bias.data<T>() : nullptr, y.data<T>(), s, nhwc,
+                    ep);
   });
   return y;
 }

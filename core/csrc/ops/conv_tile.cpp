@@ -9,6 +9,7 @@
 #include "ops/conversion.h"
 #include "ops/creation.h"
 #include "ops/views.h"
+#include "tensor/memory_format.h"
 
 namespace tz {
 
@@ -16,6 +17,11 @@ namespace {
 
 std::atomic<ConvAlgorithm> g_algorithm{ConvAlgorithm::Auto};
 constexpr int64_t kTileMinPixels = 256;
+// Input channels up to which a 1x1 NHWC convolution runs on the tile kernel rather than on
+// BLAS, whose packing and passes over the output dominate at small K (1 thread, loaded
+// machine, issue 22: 112x112 16->64 249 vs 358 us, 16->16 99 vs 113; 32->96 at 56x56 144 vs
+// 179 but 24->72 114 vs 100 and 40->120 at 28x28 73 vs 66: BLAS from 24 on).
+constexpr int64_t kTilePointwiseMaxChannels = 16;
 
 bool tile_kernel_fits(const ConvShape& s, DType dtype) {
   return s.groups == 1 && (dtype == DType::Float32 || dtype == DType::Float64);
@@ -145,15 +151,17 @@ WeightView input_grad_view(const Tensor& w) {
           w.stride(1), w.stride(0), -w.stride(2), -w.stride(3)};
 }
 
-// The tile kernel on padded NHWC x (N, Hp, Wp, C) and the weight `v`.
-Tensor run_tiles(const Tensor& xpad, const WeightView& v, const Tensor& bias, const ConvShape& s, bool nhwc_out) {
+// The tile kernel on padded NHWC x (N, Hp, Wp, C) and the weight `v`; the epilogue (act,
+// residual) only with an NHWC output.
+Tensor run_tiles(const Tensor& xpad, const WeightView& v, const Tensor& bias, const ConvShape& s, bool nhwc_out,
+                 ConvAct act = ConvAct::None, const Tensor& residual = Tensor()) {
   const DType dt = xpad.dtype();
   const int64_t block = conv_tile_block_stub(dt);
   Tensor wp = packed_weight(v, dt, block);
   Tensor b = bias.defined() ? contiguous(bias) : Tensor();
   Tensor y = Tensor::empty({s.N, s.OH, s.OW, s.O}, dt);
   TileConvArgs a{s, xpad.size(1), xpad.size(2), xpad.raw_data(), wp.raw_data(), b.defined() ? b.raw_data() : nullptr,
-                 y.raw_data()};
+                 y.raw_data(), act, residual.defined() ? residual.raw_data() : nullptr};
   const int64_t work = kConvTilePixels * block * s.KH * s.KW * s.C;  // multiply-adds per task
   parallel_for(0, conv_tile_tasks(s, block), std::max<int64_t>(1, (int64_t(1) << 18) / work),
                [&](int64_t begin, int64_t end) { conv_tile_stub(dt, a, begin, end); });
@@ -170,15 +178,32 @@ bool conv_tile_forward_applies(const ConvShape& s, DType dtype) {
   return tile_kernel_fits(s, dtype) && chosen(s, s.O, s.N * s.OH * s.OW, dtype);
 }
 
+bool conv_tile_pointwise_applies(const ConvShape& s, DType dtype) {
+  if (!tile_kernel_fits(s, dtype)) return false;
+  switch (g_algorithm.load()) {
+    case ConvAlgorithm::Tile: return true;
+    case ConvAlgorithm::Gemm: return false;
+    case ConvAlgorithm::Auto: break;
+  }
+  return s.C <= kTilePointwiseMaxChannels && s.N * s.OH * s.OW >= kTileMinPixels;
+}
+
 bool conv_tile_backward_data_applies(const ConvShape& s, DType dtype) {
   return tile_kernel_fits(s, dtype) && chosen(s, s.C, s.N * s.H * s.W, dtype, gradient_padding_bound(s)) &&
          s.sh == 1 && s.sw == 1 &&
          s.ph <= s.dh * (s.KH - 1) && s.pw <= s.dw * (s.KW - 1);
 }
 
-Tensor conv_tile_forward(const Tensor& x, const Tensor& w, const Tensor& bias, const ConvShape& s, bool nhwc_out) {
+Tensor conv_tile_forward(const Tensor& x, const Tensor& w, const Tensor& bias, const ConvShape& s, bool nhwc_out,
+                         ConvAct act, const Tensor& residual) {
+  TZ_CHECK(nhwc_out || (act == ConvAct::None && !residual.defined()), Runtime,
+           "conv_tile_forward: the fused epilogue needs an NHWC output");
   const int64_t Hp = reach(s.OH, s.sh, s.KH, s.dh), Wp = reach(s.OW, s.sw, s.KW, s.dw);
-  return run_tiles(padded_nhwc(x, s.ph, s.pw, Hp, Wp), forward_view(w), bias, s, nhwc_out);
+  // Without padding, a channels-last input already is what the kernel reads (its extra rows
+  // and columns past the taps' reach are never touched).
+  const bool as_is = s.ph == 0 && s.pw == 0 && is_contiguous_as(x, MemoryFormat::ChannelsLast);
+  return run_tiles(as_is ? permute(x, {0, 2, 3, 1}) : padded_nhwc(x, s.ph, s.pw, Hp, Wp), forward_view(w), bias, s,
+                   nhwc_out, act, residual);
 }
 
 Tensor conv_tile_backward_data(const Tensor& gy, const Tensor& w, const ConvShape& s, bool nhwc_out) {

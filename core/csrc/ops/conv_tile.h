@@ -14,12 +14,16 @@ void set_conv_algorithm(ConvAlgorithm a);
 ConvAlgorithm conv_algorithm();
 
 // Whether the tile kernel runs this forward convolution / this input gradient (groups == 1,
-// float32/64, by the table or forced).
+// float32/64, by the table or forced); for 1x1 stride-1 convolutions (otherwise BLAS's), by
+// their input channels.
 bool conv_tile_forward_applies(const ConvShape& s, DType dtype);
+bool conv_tile_pointwise_applies(const ConvShape& s, DType dtype);
 bool conv_tile_backward_data_applies(const ConvShape& s, DType dtype);
 
 // conv(x, w) + bias as an (N, O, OH, OW) tensor in NHWC (nhwc_out) or NCHW memory; x in either.
-Tensor conv_tile_forward(const Tensor& x, const Tensor& w, const Tensor& bias, const ConvShape& s, bool nhwc_out);
+// With an NHWC output, the epilogue act(y + residual) too (residual: NHWC memory, y's dtype).
+Tensor conv_tile_forward(const Tensor& x, const Tensor& w, const Tensor& bias, const ConvShape& s, bool nhwc_out,
+                         ConvAct act = ConvAct::None, const Tensor& residual = Tensor());
 // The input gradient (N, C, H, W) from gy (N, O, OH, OW), stride 1.
 Tensor conv_tile_backward_data(const Tensor& gy, const Tensor& w, const ConvShape& s, bool nhwc_out);
 

@@ -67,7 +67,26 @@ def test_steps_after_passes():
     import vision
 
     model = randomised(vision.models.resnet18(num_classes=10))
-    x = core.randn(1, 3, 32, 32)
+    ops = _ops_after_passes(model, core.randn(1, 3, 32, 32))
+    assert "native_batch_norm" not in ops and "take" not in ops
+    # every conv but the 3 downsampling ones takes its ReLU (and residual add) into its kernels
+    assert ops.count("_conv2d_fused") == 17 and ops.count("conv2d") == 3
+    assert "relu_" not in ops and "add_" not in ops and "add" not in ops
+    assert ops[:2] == ["input", "_conv2d_fused"]  # the stem reads the input as it is, writes channels-last
+
+
+def test_excitation_folds_into_the_next_pointwise_weight_at_batch_1():
+    from vision.models.mobilenetv3 import SqueezeExcitation
+
+    model = randomised(nn.Sequential(nn.Conv2d(16, 32, 1), SqueezeExcitation(32), nn.Conv2d(32, 8, 1), nn.ReLU())).eval()
+    for batch, folds in ((1, True), (2, False)):
+        ops = _ops_after_passes(model, core.randn(batch, 16, 12, 12))
+        # folded: the only mul scales the (C, O) weight, which the convolution then reads
+        assert ("t" in ops) == folds and ops.count("mul") + ops.count("mul_") == 1
+
+
+def _ops_after_passes(model, x):
+    """The op of every step the passes leave, after checking the compiled model against eager."""
     captured = {}
 
     def capture(steps, outputs):
@@ -77,12 +96,7 @@ def test_steps_after_passes():
     compiled = _compile.CompiledModule(model, passes=(*_compile.PASSES, capture))
     with core.no_grad():
         assert_close(compiled(x), model(x))
-    ops = captured["ops"]
-    assert "native_batch_norm" not in ops and "take" not in ops
-    # every conv but the 3 downsampling ones takes its ReLU (and residual add) into its kernels
-    assert ops.count("_conv2d_fused") == 17 and ops.count("conv2d") == 3
-    assert "relu_" not in ops and "add_" not in ops and "add" not in ops
-    assert ops[:2] == ["input", "_conv2d_fused"]  # the stem reads the input as it is, writes channels-last
+    return captured["ops"]
 
 
 class _Small(nn.Module):

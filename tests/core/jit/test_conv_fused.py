@@ -16,7 +16,9 @@ _CASES = [
     ("depthwise_multiplier", (1, 4, 7, 7), (8, 1, 5, 5), 1, 2, 1, 4),
     ("small_input_stem", (2, 3, 16, 16), (8, 3, 3, 3), 2, 1, 1, 1),
     ("pointwise", (2, 16, 6, 6), (24, 16, 1, 1), 1, 0, 1, 1),
-    ("pointwise_blocked", (2, 8, 40, 40), (16, 8, 1, 1), 1, 0, 1, 1),  # enough rows for blocks per thread
+    ("pointwise_tile", (2, 8, 40, 40), (16, 8, 1, 1), 1, 0, 1, 1),  # few input channels: the tile kernel
+    ("pointwise_gemm", (1, 40, 12, 12), (24, 40, 1, 1), 1, 0, 1, 1),  # one GEMM, then the epilogue
+    ("pointwise_gemm_blocked", (1, 40, 24, 24), (256, 40, 1, 1), 1, 0, 1, 1),  # GEMM + epilogue per block of rows
     ("im2col", (2, 8, 10, 10), (12, 8, 3, 3), 2, 1, 1, 1),
     ("grouped", (1, 8, 8, 8), (8, 4, 3, 3), 1, 1, 1, 2),
     ("dilated", (1, 8, 12, 12), (8, 8, 3, 3), 1, 2, 2, 1),
@@ -78,3 +80,22 @@ def test_fused_refuses_bad_arguments():
         _fused(x, w, None, (1, 1), (1, 1), (1, 1), 1, "relu", core.randn(1, 4, 4, 4))
     with pytest.raises(RuntimeError, match="batched input"):
         _fused(x[0], w, None, (1, 1), (1, 1), (1, 1), 1, "relu", None)
+
+
+@pytest.mark.parametrize("layout", ["nchw", "nhwc"])
+@pytest.mark.parametrize("channels", [8, 40, 300])  # the tile kernel, one GEMM, GEMM blocks
+def test_input_major_pointwise_weight(layout, channels):
+    """The compiler's 1x1 weights, (O, C, 1, 1) over (C, O) memory: read as they are."""
+    from core.jit._compile import _input_major
+
+    x = core.randn(2, channels, 20, 20)
+    if layout == "nhwc":
+        x = x.contiguous(memory_format=core.channels_last)
+    w, b = core.randn(24, channels, 1, 1), core.randn(24)
+    w_im = _input_major(w)
+    assert w_im.stride()[:2] == (1, 24) and core.equal(w_im, w)
+    residual = core.randn(2, 24, 20, 20)
+    want = _fused(x, w, b, (1, 1), (0, 0), (1, 1), 1, "relu6", residual)
+    got = _fused(x, w_im, b, (1, 1), (0, 0), (1, 1), 1, "relu6", residual)
+    assert core.allclose(got, want, rtol=1e-5, atol=1e-5)
+    assert core.allclose(F.conv2d(x, w_im, b), F.conv2d(x, w, b), rtol=1e-5, atol=1e-5)

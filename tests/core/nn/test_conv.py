@@ -286,7 +286,9 @@ cases = [((2, 37, 13, 11), (37, 1, 3, 3), dict(padding=1, groups=37)),
          ((1, 19, 5, 41), (19, 1, 3, 3), dict(padding=1, groups=19)),
          ((2, 6, 7, 45), (12, 1, 5, 5), dict(stride=2, padding=2, groups=6)),
          ((2, 21, 14, 15), (21, 1, 5, 5), dict(stride=2, padding=2, groups=21)),
-         ((1, 7, 9, 9), (14, 1, 3, 3), dict(padding=2, dilation=2, groups=7))]
+         ((1, 7, 9, 9), (14, 1, 3, 3), dict(padding=2, dilation=2, groups=7)),
+         ((1, 17, 9, 30), (17, 1, 3, 3), dict(stride=2, padding=1, groups=17)),  # the register-row kernels:
+         ((1, 16, 8, 20), (16, 1, 5, 5), dict(padding=2, groups=16))]             # 3x3 s2, 5x5 s1
 for i, (xs, ws, kw) in enumerate(cases):
     for dt in (np.float32, np.float64):
         x = rng.uniform(-1, 1, xs).astype(dt); w = rng.uniform(-1, 1, ws).astype(dt)

@@ -29,7 +29,8 @@ def _nhwc(a):
 
 
 # (x shape, w shape, kwargs): ResNet-like 3x3 s1/s2, 5x5, 7x7 s2, dilation, 1xK, a 1x1 with
-# stride (not the plain GEMM), output channels short of a block (37, 70), pixels short of a tile.
+# stride (not the plain GEMM), output channels short of a block (37, 70), pixels short of a tile,
+# pointwise convolutions (the tile kernel's at few input channels).
 CASES = [
     ((2, 8, 9, 7), (16, 8, 3, 3), dict(padding=1)),
     ((1, 6, 11, 10), (37, 6, 3, 3), dict(stride=2, padding=1)),
@@ -40,6 +41,8 @@ CASES = [
     ((2, 10, 7, 7), (13, 10, 1, 1), dict(stride=2)),
     ((1, 5, 3, 3), (4, 5, 3, 3), {}),
     ((1, 6, 2, 3), (5, 6, 1, 1), dict(stride=4, padding=3)),  # outputs that read padding only
+    ((2, 12, 6, 7), (72, 12, 1, 1), {}),  # pointwise: a block and a part of one vector
+    ((1, 20, 5, 5), (24, 20, 1, 1), {}),  # pointwise: one and a half vectors
 ]
 
 
@@ -149,6 +152,17 @@ for i, (xs, ws, kw) in enumerate(cases):
             key = f"{i}-{dt.__name__}-{name}"
             out[key + "-y"] = y.contiguous().detach().numpy().tobytes().hex()
             out[key + "-gx"] = gx.contiguous().numpy().tobytes().hex()
+# the epilogue in registers (NHWC output): blocks of 1, 2, 3 and 4 vectors, partial lanes
+fused = core._C._op("_conv2d_fused")
+for i, (xs, ws, pad) in enumerate([((1, 6, 7, 5), (72, 6, 1, 1), 0), ((1, 5, 6, 6), (40, 5, 3, 3), 1),
+                                   ((1, 4, 5, 5), (24, 4, 1, 1), 0), ((1, 3, 5, 4), (56, 3, 3, 3), 1)]):
+    for dt in (np.float32, np.float64):
+        x = nhwc(rng.uniform(-3, 3, xs).astype(dt)); w = core.tensor(rng.uniform(-1, 1, ws).astype(dt))
+        b = core.tensor(rng.uniform(-1, 1, ws[0]).astype(dt))
+        r = nhwc(rng.uniform(-1, 1, (xs[0], ws[0], xs[2], xs[3])).astype(dt))
+        for act in ("relu", "relu6", "hardswish", "hardsigmoid"):
+            y = fused(x, w, b, (1, 1), (pad, pad), (1, 1), 1, act, r)
+            out[f"fused-{i}-{dt.__name__}-{act}"] = y.contiguous().numpy().tobytes().hex()
 print(json.dumps(out))
 """
 

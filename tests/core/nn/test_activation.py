@@ -143,6 +143,49 @@ def test_derivatives_at_kinks(fn, points, expected):
     np.testing.assert_allclose(_grad_at(fn, points), expected, rtol=1e-12)
 
 
+def _float32_ulps(got, want, scale):
+    """|got - want| in units in the last place of float32 `scale` (subnormal ulps at least)."""
+    spacing = np.maximum(np.spacing(np.abs(scale).astype(np.float32)).astype(np.float64), 2.0 ** -149)
+    same = got == want.astype(np.float32)
+    return np.where(same, 0.0, np.abs(got.astype(np.float64) - want) / spacing)
+
+
+def test_float32_gelu_relative_accuracy():
+    """float32 gelu is x * Phi(x) with Phi accurate in relative terms all the way into its tail
+    (vec_math.h's normal_cdf: 8.3 ulp measured), not 0.5 * x * (1 + erf(x / sqrt 2)), which
+    cancels to 0 below x = -5; its gradient Phi + x phi within a few ulp of the larger term."""
+    rng = np.random.default_rng(4)
+    bits = rng.integers(0, 2 ** 32, 200_000, dtype=np.uint64).astype(np.uint32).view(np.float32)
+    x = np.concatenate([bits[np.abs(bits) < 20], rng.uniform(-14.5, 14.5, 200_000).astype(np.float32),
+                        np.linspace(-1, 1, 20_001, dtype=np.float32)])
+    xd = x.astype(np.float64)
+    cdf = 0.5 * np.vectorize(math.erfc, otypes=[np.float64])(-xd / math.sqrt(2))
+    pdf = np.exp(-0.5 * xd * xd) / math.sqrt(2 * math.pi)
+    xt = core.tensor(x).requires_grad_()
+    y = F.gelu(xt)
+    y.backward(core.ones_like(y))
+    forward = _float32_ulps(y.detach().numpy(), xd * cdf, xd * cdf)
+    backward = _float32_ulps(xt.grad.numpy(), cdf + xd * pdf, cdf + np.abs(xd) * pdf)
+    worst, worst_grad = int(np.argmax(forward)), int(np.argmax(backward))
+    assert forward[worst] <= 10, f"gelu({x[worst]!r}): {forward[worst]:.1f} ulp"
+    assert backward[worst_grad] <= 10, f"gelu'({x[worst_grad]!r}): {backward[worst_grad]:.1f} ulp"
+
+
+def test_float32_gelu_special_values():
+    inf, nan = float("inf"), float("nan")
+    sub = float(np.float32(1e-40))
+    x = core.tensor([0.0, -0.0, inf, nan, sub, -sub, -15.0, 15.0, -13.0], dtype=core.float32).requires_grad_()
+    y = F.gelu(x)
+    y.backward(core.ones_like(y))
+    v, g = y.detach().numpy(), x.grad.numpy()
+    assert v[0] == 0 and math.copysign(1, v[1]) == -1 and v[2] == inf and math.isnan(v[3])
+    assert v[4] == np.float32(sub / 2) and v[5] == -np.float32(sub / 2)  # x * Phi(0), exactly
+    assert v[6] == 0 and v[7] == 15.0  # Phi(-15) rounds to 0, Phi(15) to 1
+    assert v[8] == pytest.approx(-13.0 * 0.5 * math.erfc(13.0 / math.sqrt(2)), rel=1e-6)
+    assert g[0] == g[1] == 0.5 and math.isnan(g[3]) and g[6] == 0 and g[7] == 1
+    assert math.isnan(g[2])  # Phi + x phi at inf is 1 + inf * 0, as in PyTorch
+
+
 def test_fused_backward_ops_match_composites():
     nn_ops = core._C._internal
     x = core.tensor(_input())

@@ -111,7 +111,7 @@ void backward(const TensorIter& iter, ActOp op, const ActArgs& a) {
       return run_binary<T, T>(iter, [](T g, T x) {
         T pdf;
         const T cdf = normal_cdf(x, &pdf);
-        return g * (cdf + x * pdf);
+        return g * vm::fma(x, pdf, cdf);
       });
     case ActOp::GeluTanh:
       return run_binary<T, T>(iter, [](T g, T x) {
@@ -123,7 +123,7 @@ void backward(const TensorIter& iter, ActOp op, const ActArgs& a) {
     case ActOp::Silu:
       return run_binary<T, T>(iter, [](T g, T x) {
         T s = vm::sigmoid(x);
-        return g * s * (T(1) + x * (T(1) - s));
+        return g * s * vm::fma(x, T(1) - s, T(1));
       });
     case ActOp::Mish:
       return run_binary<T, T>(iter, [](T g, T x) {

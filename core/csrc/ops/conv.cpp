@@ -3,8 +3,9 @@
 //   depthwise (groups == C)       hand-written kernels (kernels/isa/conv_kernels.cpp)
 //   pointwise (1x1, stride 1)     one GEMM per group: NCHW weight x image, NHWC pixels x weight^T
 //   dilated (groups 1, stride 1)  GEMMs over output regions of constant in-image taps (ops/conv_dilated.cpp)
+//   3x3, stride 1, groups == 1    Winograd F(4x4, 3x3) (ops/conv_winograd.cpp) where it wins
 //   regular, groups == 1          the tile kernel (ops/conv_tile.cpp) where it wins
-//   (core._C._set_conv_algorithm('tile' / 'gemm') forces one of the last two, for tests and benchmarks)
+//   (core._C._set_conv_algorithm('winograd' / 'tile' / 'gemm') forces one of the last three, for tests and benchmarks)
 //   anything else                 im2col + GEMM, images split over the thread pool
 // A transposed convolution is the data gradient of the regular one with the roles swapped.
 #include "ops/conv.h"
@@ -20,6 +21,7 @@
 #include "kernels/gemm.h"
 #include "ops/conv_dilated.h"
 #include "ops/conv_tile.h"
+#include "ops/conv_winograd.h"
 #include "ops/conversion.h"
 #include "ops/creation.h"
 #include "ops/compare.h"
@@ -419,6 +421,7 @@ Tensor forward_4d(const Tensor& x_, const Tensor& w_, const Tensor& bias_, const
   };
   if (uses_dilated_gemm(s) && conv_algorithm() == ConvAlgorithm::Auto)
     return with_epilogue(dilated_conv_forward(x, w_, bias, s, nhwc_out));
+  if (conv_winograd_forward_applies(s, dt)) return with_epilogue(conv_winograd_forward(x, w_, bias, s, nhwc_out));
   if (!is_pointwise(s) && conv_tile_forward_applies(s, dt)) return with_epilogue(conv_tile_forward(x, w_, bias, s, nhwc_out));
   Tensor w = gemm_weight(w_, nhwc);
   for_float(dt, [&](auto tag) {
@@ -447,6 +450,7 @@ Tensor backward_data_4d(const Tensor& gy_, const Tensor& w_, const ConvShape& s,
   }
   if (dilated_gemm_has_data_grad(s) && conv_algorithm() == ConvAlgorithm::Auto)
     return dilated_conv_backward_data(gy, w_, s, nhwc_out);
+  if (conv_winograd_backward_data_applies(s, dt)) return conv_winograd_backward_data(gy, w_, s, nhwc_out);
   if (!is_pointwise(s) && conv_tile_backward_data_applies(s, dt)) return conv_tile_backward_data(gy, w_, s, nhwc_out);
   Tensor w = gemm_weight(w_, nhwc);
   for_float(dt, [&](auto tag) {

@@ -1,0 +1,144 @@
+#include "ops/conv_winograd.h"
+
+#include <algorithm>
+
+#include "iter/thread_pool.h"
+#include "kernels/conv_winograd.h"
+#include "kernels/gemm.h"
+#include "ops/conv_tile.h"
+#include "ops/conversion.h"
+#include "ops/views.h"
+
+namespace tz {
+
+namespace {
+
+// Tiles run in chunks: a chunk's transformed input and products (36 x tiles x channels each)
+// stay within kChunkBytes, where they stay in cache between the steps, unless the transformed
+// weight is larger: the GEMM reads (and packs) all of it once per chunk, so chunks then grow
+// to the weight's size. At least kMinChunkTiles tiles (the GEMM's rows) per chunk.
+constexpr int64_t kChunkBytes = int64_t(2) << 20;
+constexpr int64_t kMinChunkTiles = 64;
+
+bool winograd_fits(const ConvShape& s, DType dtype) {
+  return s.groups == 1 && s.KH == 3 && s.KW == 3 && s.sh == 1 && s.sw == 1 && s.dh == 1 && s.dw == 1 &&
+         (dtype == DType::Float32 || dtype == DType::Float64);
+}
+
+// Where Winograd beats the tile kernel and im2col + GEMM (benchmarks/bench_conv_paths.py on
+// the 2-core AVX-512 Xeon, issue 29), for the convolution it runs (the input gradient's: the
+// input's channels and pixels): TODO measured.
+bool winograd_wins(int64_t in_channels, int64_t out_channels, int64_t pixels) {
+  return in_channels >= 16 && out_channels >= 16 && pixels >= 64;
+}
+
+bool chosen(int64_t in_channels, int64_t out_channels, int64_t pixels) {
+  switch (conv_algorithm()) {
+    case ConvAlgorithm::Winograd: return true;
+    case ConvAlgorithm::Tile:
+    case ConvAlgorithm::Gemm: return false;
+    case ConvAlgorithm::Auto: break;
+  }
+  return winograd_wins(in_channels, out_channels, pixels);
+}
+
+// Channels rounded up to 64 bytes' worth: whole vectors in every build, the same in all.
+int64_t padded_channels(int64_t channels, DType dtype) {
+  const int64_t per_line = 64 / itemsize(dtype);
+  return (channels + per_line - 1) / per_line * per_line;
+}
+
+// Elements between the transform points of a (36, rows, channels) buffer: one cache line more
+// than a point's rows, so the 36 points of one row fall in different cache sets.
+int64_t plane_stride(int64_t rows, int64_t channels, DType dtype) { return rows * channels + 64 / itemsize(dtype); }
+
+// U (36, C, Op) = G g G^T of every filter of the view, zeros past O; its points u_plane apart.
+struct TransformedWeight {
+  Tensor storage;
+  int64_t plane;
+};
+TransformedWeight transformed_weight(const WeightView& v, DType dtype) {
+  const int64_t Op = padded_channels(v.O, dtype), plane = plane_stride(v.C, Op, dtype);
+  Tensor u = Tensor::empty({kWinogradPoints * plane}, dtype);
+  const WinogradWeightArgs a{v.w, v.O, v.C, Op, v.so, v.sc, v.skh, v.skw, u.raw_data(), plane};
+  parallel_for(0, v.C, std::max<int64_t>(1, (int64_t(1) << 14) / (kWinogradPoints * Op)),
+               [&](int64_t b, int64_t e) { conv_winograd_weight_stub(dtype, a, b, e); });
+  return {u, plane};
+}
+
+// One chunk of tiles: input transform, the 36 products V[p] (count x C) @ U[p] (C x Op), output
+// transform into y. Nested in a parallel chunk loop, every step runs on this thread.
+void run_chunk(WinogradTileArgs a, int64_t C, const TransformedWeight& u, DType dtype) {
+  a.v_plane = plane_stride(a.count, a.Cp, dtype), a.m_plane = plane_stride(a.count, a.Op, dtype);
+  Tensor v = Tensor::empty({kWinogradPoints * a.v_plane}, dtype);
+  Tensor m = Tensor::empty({kWinogradPoints * a.m_plane}, dtype);
+  a.v = v.raw_data();
+  a.m = m.raw_data();
+  parallel_for(0, a.count, std::max<int64_t>(1, (int64_t(1) << 13) / (kWinogradPoints * a.Cp)),
+               [&](int64_t b, int64_t e) { conv_winograd_input_stub(dtype, a, b, e); });
+  GemmProblem p;
+  p.dtype = dtype;
+  p.m = a.count, p.n = a.Op, p.k = C;
+  p.batch = {kWinogradPoints};
+  p.a = {v.raw_data(), a.Cp, 1, {a.v_plane}};
+  p.b = {u.storage.raw_data(), a.Op, 1, {u.plane}};
+  p.c = {m.raw_data(), a.Op, 1, {a.m_plane}};
+  gemm(p);
+  parallel_for(0, a.count, std::max<int64_t>(1, (int64_t(1) << 13) / (kWinogradPoints * a.Op)),
+               [&](int64_t b, int64_t e) { conv_winograd_output_stub(dtype, a, b, e); });
+}
+
+// The stride-1 3x3 convolution of x (N, C, H, W; any layout) padded by (top, left) with the
+// weight view, giving (N, O, OH, OW).
+Tensor run_winograd(const Tensor& x, int64_t top, int64_t left, const WeightView& w, const Tensor& bias_,
+                    int64_t OH, int64_t OW, bool nhwc_out) {
+  const DType dtype = x.dtype();
+  const int64_t N = x.size(0), C = w.C, O = w.O;
+  const int64_t TH = (OH + kWinogradTile - 1) / kWinogradTile, TW = (OW + kWinogradTile - 1) / kWinogradTile;
+  const int64_t Cp = padded_channels(C, dtype), Op = padded_channels(O, dtype);
+  Tensor xpad = padded_nhwc(x, top, left, TH * kWinogradTile + 2, TW * kWinogradTile + 2, Cp);
+  const TransformedWeight u = transformed_weight(w, dtype);
+  Tensor bias = bias_.defined() ? contiguous(bias_) : Tensor();
+  Tensor y = Tensor::empty({N, OH, OW, O}, dtype);
+  const int64_t tiles = N * TH * TW, per_tile = kWinogradPoints * (Cp + Op) * itemsize(dtype);
+  const int64_t chunk_bytes = std::max(kChunkBytes, kWinogradPoints * C * Op * itemsize(dtype));
+  const int64_t chunk = std::min(tiles, std::max(kMinChunkTiles, chunk_bytes / per_tile));
+  const int64_t chunks = (tiles + chunk - 1) / chunk;
+  WinogradTileArgs a{TH, TW, xpad.size(1), xpad.size(2), Cp, O, Op, OH, OW, 0, 0, xpad.raw_data(), nullptr, nullptr, 0, 0,
+                     bias.defined() ? bias.raw_data() : nullptr, y.raw_data()};
+  const auto chunks_from = [&](int64_t b, int64_t e) {
+    for (int64_t i = b; i < e; ++i) {
+      WinogradTileArgs part = a;
+      part.first = i * chunk, part.count = std::min(chunk, tiles - part.first);
+      run_chunk(part, C, u, dtype);
+    }
+  };
+  // Enough chunks for every thread: one chunk per task; otherwise each chunk's steps split.
+  const int threads = in_parallel_region() ? 1 : get_num_threads();
+  if (threads > 1 && chunks >= 2 * threads) parallel_for(0, chunks, 1, chunks_from);
+  else chunks_from(0, chunks);
+  Tensor nchw_shaped = permute(y, {0, 3, 1, 2});
+  return nhwc_out ? nchw_shaped : contiguous(nchw_shaped);
+}
+
+}  // namespace
+
+bool conv_winograd_forward_applies(const ConvShape& s, DType dtype) {
+  return winograd_fits(s, dtype) && chosen(s.C, s.O, s.N * s.OH * s.OW);
+}
+
+bool conv_winograd_backward_data_applies(const ConvShape& s, DType dtype) {
+  return winograd_fits(s, dtype) && s.ph <= 2 && s.pw <= 2 && chosen(s.O, s.C, s.N * s.H * s.W);
+}
+
+Tensor conv_winograd_forward(const Tensor& x, const Tensor& w, const Tensor& bias, const ConvShape& s, bool nhwc_out) {
+  return run_winograd(x, s.ph, s.pw, forward_view(w), bias, s.OH, s.OW, nhwc_out);
+}
+
+Tensor conv_winograd_backward_data(const Tensor& gy, const Tensor& w, const ConvShape& s, bool nhwc_out) {
+  // gx = gy padded by 2 - padding on each side, convolved with w's taps reversed and its
+  // channel dims swapped.
+  return run_winograd(gy, 2 - s.ph, 2 - s.pw, input_grad_view(w), Tensor(), s.H, s.W, nhwc_out);
+}
+
+}  // namespace tz

@@ -26,20 +26,31 @@ bool winograd_fits(const ConvShape& s, DType dtype) {
 }
 
 // Where Winograd beats the tile kernel and im2col + GEMM (benchmarks/bench_conv_paths.py on
-// the 2-core AVX-512 Xeon, issue 29), for the convolution it runs (the input gradient's: the
-// input's channels and pixels): TODO measured.
-bool winograd_wins(int64_t in_channels, int64_t out_channels, int64_t pixels) {
-  return in_channels >= 16 && out_channels >= 16 && pixels >= 64;
+// the 2-core AVX-512 Xeon, 1 thread, issue 29), for the convolution it runs (the input
+// gradient's: channels swapped, the input's pixels). Its fixed cost is the transformed weight,
+// 36 * C * O elements written, then read and packed by the GEMM on every call; its gain is
+// per tile. It wins where that weight is at most kWeightPerTile elements per tile: 0.5-0.8x
+// the best other path at 16 to 5e3 elements per tile (1x64x56x56 ->64 0.71x, 1x128x28x28
+// ->128 0.71x, 16x256x14x14 ->256 0.89x); about even at 18e3 (8x256x14x14); 1.1-1.7x slower
+// at 37e3 and more (1x256x14x14, 4x256x14x14, 8x512x7x7, 16x512x7x7).
+constexpr int64_t kWeightPerTile = 16384;
+
+bool winograd_wins(int64_t in_channels, int64_t out_channels, int64_t tiles) {
+  return kWinogradPoints * in_channels * out_channels <= kWeightPerTile * tiles;
 }
 
-bool chosen(int64_t in_channels, int64_t out_channels, int64_t pixels) {
+int64_t tile_count(int64_t N, int64_t OH, int64_t OW) {
+  return N * ((OH + kWinogradTile - 1) / kWinogradTile) * ((OW + kWinogradTile - 1) / kWinogradTile);
+}
+
+bool chosen(int64_t in_channels, int64_t out_channels, int64_t tiles) {
   switch (conv_algorithm()) {
     case ConvAlgorithm::Winograd: return true;
     case ConvAlgorithm::Tile:
     case ConvAlgorithm::Gemm: return false;
     case ConvAlgorithm::Auto: break;
   }
-  return winograd_wins(in_channels, out_channels, pixels);
+  return winograd_wins(in_channels, out_channels, tiles);
 }
 
 // Channels rounded up to 64 bytes' worth: whole vectors in every build, the same in all.
@@ -124,11 +135,11 @@ Tensor run_winograd(const Tensor& x, int64_t top, int64_t left, const WeightView
 }  // namespace
 
 bool conv_winograd_forward_applies(const ConvShape& s, DType dtype) {
-  return winograd_fits(s, dtype) && chosen(s.C, s.O, s.N * s.OH * s.OW);
+  return winograd_fits(s, dtype) && chosen(s.C, s.O, tile_count(s.N, s.OH, s.OW));
 }
 
 bool conv_winograd_backward_data_applies(const ConvShape& s, DType dtype) {
-  return winograd_fits(s, dtype) && s.ph <= 2 && s.pw <= 2 && chosen(s.O, s.C, s.N * s.H * s.W);
+  return winograd_fits(s, dtype) && s.ph <= 2 && s.pw <= 2 && chosen(s.O, s.C, tile_count(s.N, s.H, s.W));
 }
 
 Tensor conv_winograd_forward(const Tensor& x, const Tensor& w, const Tensor& bias, const ConvShape& s, bool nhwc_out) {

@@ -1,6 +1,7 @@
 // Winograd F(4x4, 3x3) for stride-1, dilation-1 3x3 convolutions (groups == 1), Lavin and
 // Gray's transforms on the points 0, +-1, +-2, inf: Y = A^T [(G g G^T) . (B^T d B)] A, each
-// 6x6 input tile d giving a 4x4 output tile. The three transforms live here, per ISA build
+// 6x6 input tile d giving a 4x4 output tile. The weight gradient is the adjoint:
+// G^T [sum over tiles (B^T d B) . (A gy A^T)] G. The three transforms live here, per ISA build
 // (kernels/isa/conv_winograd_kernels.cpp), channels in vector lanes; the products over the
 // channels are one batched GEMM over the 36 transform points (ops/conv_winograd.cpp).
 // Every transform is a fixed sequence of adds and multiplies per lane (no FMA contraction:
@@ -51,9 +52,25 @@ struct WinogradTileArgs {
   const void* bias;  // (O,), may be null
   void* y;
 };
-// Both run the chunk's tiles [begin, end) (indices within the chunk).
+//   grad_output (the weight gradient's): x, the output gradient zero-padded to whole tiles in
+//           NHWC (N, Hp = 4 * TH, Wp = 4 * TW, Op) -> v (36, count, Op): (A g A^T)[p] of
+//           each tile's 4x4 output gradient g, the points v_plane apart.
+// All run the chunk's tiles [begin, end) (indices within the chunk).
 using WinogradTileFn = void (*)(DType dtype, const WinogradTileArgs& a, int64_t begin, int64_t end);
 extern DispatchStub<WinogradTileFn> conv_winograd_input_stub;
 extern DispatchStub<WinogradTileFn> conv_winograd_output_stub;
+extern DispatchStub<WinogradTileFn> conv_winograd_grad_output_stub;
+
+// The weight gradient's last step: gw (o, c, :, :) = G^T S G, S[p] = u[p][c][o] the sum over
+// the tiles of (B^T d B)[p] (A g A^T)[p]; gw written through its strides in elements.
+struct WinogradWeightGradArgs {
+  const void* u;  // (36, C, Op), the points u_plane apart
+  int64_t O, C, Op, u_plane;
+  void* gw;
+  int64_t so, sc, skh, skw;
+};
+// Runs input channels c in [begin, end).
+using WinogradWeightGradFn = void (*)(DType dtype, const WinogradWeightGradArgs& a, int64_t begin, int64_t end);
+extern DispatchStub<WinogradWeightGradFn> conv_winograd_weight_grad_stub;
 
 }  // namespace tz

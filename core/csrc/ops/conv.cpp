@@ -3,7 +3,7 @@
 //   depthwise (groups == C)       hand-written kernels (kernels/isa/conv_kernels.cpp)
 //   pointwise (1x1, stride 1)     one GEMM per group: NCHW weight x image, NHWC pixels x weight^T
 //   dilated (groups 1, stride 1)  GEMMs over output regions of constant in-image taps (ops/conv_dilated.cpp)
-//   3x3, stride 1, groups == 1    Winograd F(4x4, 3x3) (ops/conv_winograd.cpp) where it wins
+//   3x3, stride 1, groups == 1    Winograd F(4x4, 3x3) (ops/conv_winograd.cpp) where it wins (also the weight gradient)
 //   regular, groups == 1          the tile kernel (ops/conv_tile.cpp) where it wins
 //   (core._C._set_conv_algorithm('winograd' / 'tile' / 'gemm') forces one of the last three, for tests and benchmarks)
 //   anything else                 im2col + GEMM, images split over the thread pool
@@ -471,6 +471,7 @@ Tensor backward_weight_4d(const Tensor& x_, const Tensor& gy_, const ConvShape& 
     return depthwise_backward_weight(nhwc ? x : in_layout(x_, true), nhwc ? gy : in_layout(gy_, true), s);
   if (!nhwc && uses_small_input_kernel(s) && s.sw <= 2) return small_input_backward_weight(x, gy, s);
   if (uses_dilated_gemm(s)) return dilated_conv_backward_weight(x, gy, s, nhwc_in);
+  if (conv_winograd_backward_weight_applies(s, dt)) return conv_winograd_backward_weight(x, gy, s, nhwc_in);
   Tensor gw = nhwc ? Tensor::empty({s.O, s.KH, s.KW, Cg}, dt) : Tensor::empty({s.O, Cg, s.KH, s.KW}, dt);
   for_float(dt, [&](auto tag) {
     using T = decltype(tag);

@@ -32,11 +32,15 @@ bool winograd_fits(const ConvShape& s, DType dtype) {
 // per tile. It wins where that weight is at most kWeightPerTile elements per tile: 0.5-0.8x
 // the best other path at 16 to 5e3 elements per tile (1x64x56x56 ->64 0.71x, 1x128x28x28
 // ->128 0.71x, 16x256x14x14 ->256 0.89x); about even at 18e3 (8x256x14x14); 1.1-1.7x slower
-// at 37e3 and more (1x256x14x14, 4x256x14x14, 8x512x7x7, 16x512x7x7).
+// at 37e3 and more (1x256x14x14, 4x256x14x14, 8x512x7x7, 16x512x7x7). The weight gradient
+// measured alike (0.53-0.72x where this table takes it). Below 16 channels on either side the
+// transforms' channel padding and the GEMM's short rows lose (1x8x32x32 ->32: 1.2-1.8x GEMM's).
 constexpr int64_t kWeightPerTile = 16384;
+constexpr int64_t kMinChannels = 16;
 
 bool winograd_wins(int64_t in_channels, int64_t out_channels, int64_t tiles) {
-  return kWinogradPoints * in_channels * out_channels <= kWeightPerTile * tiles;
+  return std::min(in_channels, out_channels) >= kMinChannels &&
+         kWinogradPoints * in_channels * out_channels <= kWeightPerTile * tiles;
 }
 
 int64_t tile_count(int64_t N, int64_t OH, int64_t OW) {
@@ -77,6 +81,13 @@ TransformedWeight transformed_weight(const WeightView& v, DType dtype) {
   return {u, plane};
 }
 
+// Tiles per chunk (see kChunkBytes): the same for every thread count.
+int64_t chunk_tiles(int64_t tiles, int64_t C, int64_t Cp, int64_t Op, DType dtype) {
+  const int64_t per_tile = kWinogradPoints * (Cp + Op) * itemsize(dtype);
+  const int64_t chunk_bytes = std::max(kChunkBytes, kWinogradPoints * C * Op * itemsize(dtype));
+  return std::min(tiles, std::max(kMinChunkTiles, chunk_bytes / per_tile));
+}
+
 // One chunk of tiles: input transform, the 36 products V[p] (count x C) @ U[p] (C x Op), output
 // transform into y. Nested in a parallel chunk loop, every step runs on this thread.
 void run_chunk(WinogradTileArgs a, int64_t C, const TransformedWeight& u, DType dtype) {
@@ -111,9 +122,7 @@ Tensor run_winograd(const Tensor& x, int64_t top, int64_t left, const WeightView
   const TransformedWeight u = transformed_weight(w, dtype);
   Tensor bias = bias_.defined() ? contiguous(bias_) : Tensor();
   Tensor y = Tensor::empty({N, OH, OW, O}, dtype);
-  const int64_t tiles = N * TH * TW, per_tile = kWinogradPoints * (Cp + Op) * itemsize(dtype);
-  const int64_t chunk_bytes = std::max(kChunkBytes, kWinogradPoints * C * Op * itemsize(dtype));
-  const int64_t chunk = std::min(tiles, std::max(kMinChunkTiles, chunk_bytes / per_tile));
+  const int64_t tiles = N * TH * TW, chunk = chunk_tiles(tiles, C, Cp, Op, dtype);
   const int64_t chunks = (tiles + chunk - 1) / chunk;
   WinogradTileArgs a{TH, TW, xpad.size(1), xpad.size(2), Cp, O, Op, OH, OW, 0, 0, xpad.raw_data(), nullptr, nullptr, 0, 0,
                      bias.defined() ? bias.raw_data() : nullptr, y.raw_data()};
@@ -132,7 +141,62 @@ Tensor run_winograd(const Tensor& x, int64_t top, int64_t left, const WeightView
   return nhwc_out ? nchw_shaped : contiguous(nchw_shaped);
 }
 
+// S[p] (+)= V[p]^T G[p] for one chunk: the input's and the output gradient's transforms of
+// its tiles, their products summed over the tiles into S (36, C, Op), added to it unless first.
+void weight_grad_chunk(WinogradTileArgs in, WinogradTileArgs out_grad, int64_t C, const TransformedWeight& sums,
+                       bool first, DType dtype) {
+  in.v_plane = plane_stride(in.count, in.Cp, dtype), out_grad.v_plane = plane_stride(in.count, in.Op, dtype);
+  Tensor v = Tensor::empty({kWinogradPoints * in.v_plane}, dtype);
+  Tensor g = Tensor::empty({kWinogradPoints * out_grad.v_plane}, dtype);
+  in.v = v.raw_data();
+  out_grad.v = g.raw_data();
+  parallel_for(0, in.count, std::max<int64_t>(1, (int64_t(1) << 13) / (kWinogradPoints * in.Cp)),
+               [&](int64_t b, int64_t e) { conv_winograd_input_stub(dtype, in, b, e); });
+  parallel_for(0, in.count, std::max<int64_t>(1, (int64_t(1) << 13) / (kWinogradPoints * in.Op)),
+               [&](int64_t b, int64_t e) { conv_winograd_grad_output_stub(dtype, out_grad, b, e); });
+  GemmProblem p;
+  p.dtype = dtype;
+  p.m = C, p.n = in.Op, p.k = in.count;
+  p.batch = {kWinogradPoints};
+  p.a = {v.raw_data(), 1, in.Cp, {in.v_plane}};
+  p.b = {g.raw_data(), in.Op, 1, {out_grad.v_plane}};
+  p.c = {sums.storage.raw_data(), in.Op, 1, {sums.plane}};
+  p.beta = Scalar(first ? 0.0 : 1.0);
+  gemm(p);
+}
+
 }  // namespace
+
+bool conv_winograd_backward_weight_applies(const ConvShape& s, DType dtype) {
+  return winograd_fits(s, dtype) && chosen(s.C, s.O, tile_count(s.N, s.OH, s.OW));
+}
+
+Tensor conv_winograd_backward_weight(const Tensor& x, const Tensor& gy, const ConvShape& s, bool nhwc_out) {
+  const DType dtype = x.dtype();
+  const int64_t TH = (s.OH + kWinogradTile - 1) / kWinogradTile, TW = (s.OW + kWinogradTile - 1) / kWinogradTile;
+  const int64_t Cp = padded_channels(s.C, dtype), Op = padded_channels(s.O, dtype);
+  Tensor xpad = padded_nhwc(x, s.ph, s.pw, TH * kWinogradTile + 2, TW * kWinogradTile + 2, Cp);
+  Tensor gpad = padded_nhwc(gy, 0, 0, TH * kWinogradTile, TW * kWinogradTile, Op);
+  const int64_t plane = plane_stride(s.C, Op, dtype);
+  const TransformedWeight sums{Tensor::empty({kWinogradPoints * plane}, dtype), plane};
+  const int64_t tiles = s.N * TH * TW, chunk = chunk_tiles(tiles, s.C, Cp, Op, dtype);
+  WinogradTileArgs in{TH, TW, xpad.size(1), xpad.size(2), Cp, s.O, Op, s.OH, s.OW, 0, 0, xpad.raw_data(),
+                      nullptr, nullptr, 0, 0, nullptr, nullptr};
+  WinogradTileArgs out_grad = in;
+  out_grad.Hp = gpad.size(1), out_grad.Wp = gpad.size(2), out_grad.x = gpad.raw_data();
+  // Chunks in order, each adding into the sums: the same bits for every thread count.
+  for (int64_t first = 0; first < tiles; first += chunk) {
+    in.first = out_grad.first = first;
+    in.count = out_grad.count = std::min(chunk, tiles - first);
+    weight_grad_chunk(in, out_grad, s.C, sums, first == 0, dtype);
+  }
+  Tensor gw = nhwc_out ? permute(Tensor::empty({s.O, 3, 3, s.C}, dtype), {0, 3, 1, 2}) : Tensor::empty({s.O, s.C, 3, 3}, dtype);
+  const WinogradWeightGradArgs a{sums.storage.raw_data(), s.O, s.C, Op, plane, gw.raw_data(),
+                                 gw.stride(0), gw.stride(1), gw.stride(2), gw.stride(3)};
+  parallel_for(0, s.C, std::max<int64_t>(1, (int64_t(1) << 14) / (kWinogradPoints * Op)),
+               [&](int64_t b, int64_t e) { conv_winograd_weight_grad_stub(dtype, a, b, e); });
+  return gw;
+}
 
 bool conv_winograd_forward_applies(const ConvShape& s, DType dtype) {
   return winograd_fits(s, dtype) && chosen(s.C, s.O, tile_count(s.N, s.OH, s.OW));

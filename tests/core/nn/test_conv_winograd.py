@@ -1,6 +1,6 @@
 """Winograd F(4x4, 3x3) for stride-1 3x3 convolutions (ops/conv_winograd.cpp,
 kernels/isa/conv_winograd_kernels.cpp), forced with core._C._set_conv_algorithm('winograd'):
-forward and input gradient against the float64 numpy reference (NCHW and NHWC, float32 and
+forward, input gradient and weight gradient against the float64 numpy reference (NCHW and NHWC, float32 and
 float64, partial tiles, padding 0/1/2, channel counts off the vector width), the fused
 epilogue, float64 gradcheck, thread counts and ISA builds bit for bit.
 
@@ -106,6 +106,27 @@ def test_input_gradient_against_numpy(winograd, xs, o, pad, layout, dtype):
     np.testing.assert_array_equal(ct.numpy(), gx.numpy())
 
 
+def _weight_grad_ref(x, gy, pad):
+    xp = np.pad(x, ((0, 0), (0, 0), (pad, pad), (pad, pad)))
+    OH, OW = gy.shape[2:]
+    return np.stack([np.stack([np.einsum("nohw,nchw->oc", gy, xp[:, :, kh:kh + OH, kw:kw + OW])
+                               for kw in range(3)], -1) for kh in range(3)], -2)
+
+
+@pytest.mark.parametrize("xs,o,pad", CASES, ids=IDS)
+@pytest.mark.parametrize("layout", ["nchw", "nhwc"])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_weight_gradient_against_numpy(winograd, xs, o, pad, layout, dtype):
+    rng = np.random.default_rng(8)
+    x, w = rng.uniform(-1, 1, xs).astype(dtype), rng.uniform(-1, 1, (o, xs[1], 3, 3)).astype(dtype)
+    wt = core.tensor(w).requires_grad_()
+    y = F.conv2d(_nhwc(x) if layout == "nhwc" else core.tensor(x), wt, padding=pad)
+    gy = rng.uniform(-1, 1, tuple(y.shape)).astype(dtype)
+    gw, = autograd.grad(y, (wt,), core.tensor(gy))
+    _close(gw.numpy(), _weight_grad_ref(x.astype(np.float64), gy.astype(np.float64), pad), dtype)
+    assert gw.is_contiguous(memory_format=core.channels_last) == (layout == "nhwc")
+
+
 @pytest.mark.parametrize("layout", ["nchw", "nhwc"])
 @pytest.mark.parametrize("pad", [0, 1])
 def test_gradcheck_through_winograd(winograd, layout, pad):
@@ -134,7 +155,7 @@ def test_thread_counts_agree_bit_for_bit(shape):
     """One chunk of tiles (its steps split over the threads) and many chunks (one per task)."""
     rng = np.random.default_rng(6)
     x = core.tensor(rng.uniform(-1, 1, shape).astype(np.float32)).requires_grad_()
-    w = core.tensor(rng.uniform(-1, 1, (shape[1] + 4, shape[1], 3, 3)).astype(np.float32))
+    w = core.tensor(rng.uniform(-1, 1, (shape[1] + 4, shape[1], 3, 3)).astype(np.float32)).requires_grad_()
     before = core.get_num_threads()
     outs = []
     try:
@@ -142,14 +163,13 @@ def test_thread_counts_agree_bit_for_bit(shape):
         for n in (1, 2, 3):
             core.set_num_threads(n)
             y = F.conv2d(x, w, padding=1)
-            gx, = autograd.grad(y.sum(), (x,))
-            outs.append((y.detach().numpy(), gx.numpy()))
+            outs.append((y.detach().numpy(), *(g.numpy() for g in autograd.grad(y.sum(), (x, w)))))
     finally:
         core.set_num_threads(before)
         core._C._set_conv_algorithm("auto")
-    for y, gx in outs[1:]:
-        np.testing.assert_array_equal(y, outs[0][0])
-        np.testing.assert_array_equal(gx, outs[0][1])
+    for results in outs[1:]:
+        for got, want in zip(results, outs[0]):
+            np.testing.assert_array_equal(got, want)
 
 
 def test_shapes_winograd_does_not_take_keep_their_paths(winograd):
@@ -177,11 +197,13 @@ for i, (xs, ws, pad) in enumerate(cases):
         b = rng.uniform(-1, 1, ws[0]).astype(dt)
         for name, xt in (("nchw", core.tensor(x)), ("nhwc", nhwc(x))):
             xt.requires_grad_()
-            y = core.conv2d(xt, core.tensor(w), core.tensor(b), padding=pad)
-            gx, = core.autograd.grad((y * y).sum(), (xt,))
+            wt = core.tensor(w).requires_grad_()
+            y = core.conv2d(xt, wt, core.tensor(b), padding=pad)
+            gx, gw = core.autograd.grad((y * y).sum(), (xt, wt))
             key = f"{i}-{dt.__name__}-{name}"
             out[key + "-y"] = y.contiguous().detach().numpy().tobytes().hex()
             out[key + "-gx"] = gx.contiguous().numpy().tobytes().hex()
+            out[key + "-gw"] = gw.contiguous().numpy().tobytes().hex()
 print(json.dumps(out))
 """
 

@@ -50,6 +50,29 @@ template <typename V, typename T> TZ_VINLINE void output_1d(const V m[kIn], V y[
   y[3] = (d12 + d34 * eight) + m[5];
 }
 
+// z = A y: 4 output-gradient pixels at the 6 points (the adjoint of output_1d).
+template <typename V, typename T> TZ_VINLINE void grad_output_1d(const V y[kOut], V z[kIn]) {
+  const V two = vm::splat<V>(T(2)), four = vm::splat<V>(T(4)), eight = vm::splat<V>(T(8));
+  const V e02 = y[0] + y[2], o13 = y[1] + y[3];
+  const V e = y[0] + y[2] * four, o = y[1] * two + y[3] * eight;
+  z[0] = y[0];
+  z[1] = e02 + o13;
+  z[2] = e02 - o13;
+  z[3] = e + o;
+  z[4] = e - o;
+  z[5] = y[3];
+}
+
+// g = G^T s: the 6 points' sums back to the filter's 3 taps (the adjoint of filter_1d).
+template <typename V, typename T> TZ_VINLINE void filter_grad_1d(const V s[kIn], V g[3]) {
+  const V sixth = vm::splat<V>(T(1) / T(6)), twelfth = vm::splat<V>(T(1) / T(12));
+  const V quarter = vm::splat<V>(T(0.25)), twentyfourth = vm::splat<V>(T(1) / T(24));
+  const V s12 = s[1] + s[2], d21 = s[2] - s[1], s34 = s[3] + s[4], d34 = s[3] - s[4];
+  g[0] = (s[0] * quarter - s12 * sixth) + s34 * twentyfourth;
+  g[1] = d21 * sixth + d34 * twelfth;
+  g[2] = ((s34 - s12) * sixth) + s[5];
+}
+
 template <typename T> void weight_transform(const WinogradWeightArgs& a, int64_t begin, int64_t end) {
   using V = vec<T>;
   constexpr int L = kLanes<T>;
@@ -147,6 +170,62 @@ template <typename T> void output_transform(const WinogradTileArgs& a, int64_t b
   }
 }
 
+template <typename T> void grad_output_transform(const WinogradTileArgs& a, int64_t begin, int64_t end) {
+  using V = vec<T>;
+  constexpr int L = kLanes<T>;
+  const T* g = static_cast<const T*>(a.x);
+  T* v = static_cast<T*>(a.v);
+  const int64_t plane = a.v_plane, row = a.Wp * a.Op;
+  for (int64_t t = begin; t < end; ++t) {
+    const int64_t q = a.first + t, tw = q % a.TW, th = q / a.TW % a.TH, n = q / (a.TW * a.TH);
+    const T* origin = g + ((n * a.Hp + th * kOut) * a.Wp + tw * kOut) * a.Op;
+    T* dst = v + t * a.Op;
+    for (int64_t o = 0; o < a.Op; o += L) {
+      V cols[kIn][kOut];  // A along the tile's rows, per column
+      for (int j = 0; j < kOut; ++j) {
+        V y[kOut];
+        for (int i = 0; i < kOut; ++i) y[i] = vm::load(origin + i * row + j * a.Op + o);
+        V z[kIn];
+        grad_output_1d<V, T>(y, z);
+        for (int i = 0; i < kIn; ++i) cols[i][j] = z[i];
+      }
+      for (int i = 0; i < kIn; ++i) {  // A along the columns
+        V z[kIn];
+        grad_output_1d<V, T>(cols[i], z);
+        for (int j = 0; j < kIn; ++j) vm::store(dst + (i * kIn + j) * plane + o, z[j]);
+      }
+    }
+  }
+}
+
+template <typename T> void weight_grad_transform(const WinogradWeightGradArgs& a, int64_t begin, int64_t end) {
+  using V = vec<T>;
+  constexpr int L = kLanes<T>;
+  const T* u = static_cast<const T*>(a.u);
+  T* gw = static_cast<T*>(a.gw);
+  for (int64_t c = begin; c < end; ++c)
+    for (int64_t o0 = 0; o0 < a.O; o0 += L) {
+      V rows[3][kIn];  // G^T along the first axis, per column
+      for (int j = 0; j < kIn; ++j) {
+        V s[kIn];
+        for (int i = 0; i < kIn; ++i) s[i] = vm::load(u + (i * kIn + j) * a.u_plane + c * a.Op + o0);
+        V r[3];
+        filter_grad_1d<V, T>(s, r);
+        for (int i = 0; i < 3; ++i) rows[i][j] = r[i];
+      }
+      for (int kh = 0; kh < 3; ++kh) {  // G^T along the second, then the lanes out to their filters
+        V r[3];
+        filter_grad_1d<V, T>(rows[kh], r);
+        for (int kw = 0; kw < 3; ++kw) {
+          alignas(vm::kVecBytes) T lanes[L];
+          vm::store(lanes, r[kw]);
+          T* tap = gw + c * a.sc + kh * a.skh + kw * a.skw;
+          for (int64_t l = 0; l < L && o0 + l < a.O; ++l) tap[(o0 + l) * a.so] = lanes[l];
+        }
+      }
+    }
+}
+
 void winograd_weight(DType dtype, const WinogradWeightArgs& a, int64_t begin, int64_t end) {
   if (dtype == DType::Float64) weight_transform<double>(a, begin, end);
   else weight_transform<float>(a, begin, end);
@@ -160,7 +239,18 @@ void winograd_output(DType dtype, const WinogradTileArgs& a, int64_t begin, int6
   else output_transform<float>(a, begin, end);
 }
 
+void winograd_grad_output(DType dtype, const WinogradTileArgs& a, int64_t begin, int64_t end) {
+  if (dtype == DType::Float64) grad_output_transform<double>(a, begin, end);
+  else grad_output_transform<float>(a, begin, end);
+}
+void winograd_weight_grad(DType dtype, const WinogradWeightGradArgs& a, int64_t begin, int64_t end) {
+  if (dtype == DType::Float64) weight_grad_transform<double>(a, begin, end);
+  else weight_grad_transform<float>(a, begin, end);
+}
+
 }  // namespace
+TZ_REGISTER_KERNEL(conv_winograd_grad_output_stub, &winograd_grad_output);
+TZ_REGISTER_KERNEL(conv_winograd_weight_grad_stub, &winograd_weight_grad);
 TZ_REGISTER_KERNEL(conv_winograd_weight_stub, &winograd_weight);
 TZ_REGISTER_KERNEL(conv_winograd_input_stub, &winograd_input);
 TZ_REGISTER_KERNEL(conv_winograd_output_stub, &winograd_output);

@@ -88,6 +88,25 @@ int64_t chunk_tiles(int64_t tiles, int64_t C, int64_t Cp, int64_t Op, DType dtyp
   return std::min(tiles, std::max(kMinChunkTiles, chunk_bytes / per_tile));
 }
 
+// A tile transform over the chunk's tiles, split over the pool.
+void over_tiles(const DispatchStub<WinogradTileFn>& stub, const WinogradTileArgs& a, int64_t channels, DType dtype) {
+  parallel_for(0, a.count, std::max<int64_t>(1, (int64_t(1) << 13) / (kWinogradPoints * channels)),
+               [&](int64_t b, int64_t e) { stub(dtype, a, b, e); });
+}
+
+// The 36 products of a chunk, one batched GEMM: c[p] (m x n) = a[p] (m x k) @ b[p] (k x n),
+// added to c when accumulate; each operand's points `plane` elements apart.
+void point_products(DType dtype, int64_t m, int64_t n, int64_t k, const GemmOperand& a, const GemmOperand& b,
+                    const GemmOperand& c, bool accumulate) {
+  GemmProblem p;
+  p.dtype = dtype;
+  p.m = m, p.n = n, p.k = k;
+  p.batch = {kWinogradPoints};
+  p.a = a, p.b = b, p.c = c;
+  p.beta = Scalar(accumulate ? 1.0 : 0.0);
+  gemm(p);
+}
+
 // One chunk of tiles: input transform, the 36 products V[p] (count x C) @ U[p] (C x Op), output
 // transform into y. Nested in a parallel chunk loop, every step runs on this thread.
 void run_chunk(WinogradTileArgs a, int64_t C, const TransformedWeight& u, DType dtype) {
@@ -96,18 +115,10 @@ void run_chunk(WinogradTileArgs a, int64_t C, const TransformedWeight& u, DType 
   Tensor m = Tensor::empty({kWinogradPoints * a.m_plane}, dtype);
   a.v = v.raw_data();
   a.m = m.raw_data();
-  parallel_for(0, a.count, std::max<int64_t>(1, (int64_t(1) << 13) / (kWinogradPoints * a.Cp)),
-               [&](int64_t b, int64_t e) { conv_winograd_input_stub(dtype, a, b, e); });
-  GemmProblem p;
-  p.dtype = dtype;
-  p.m = a.count, p.n = a.Op, p.k = C;
-  p.batch = {kWinogradPoints};
-  p.a = {v.raw_data(), a.Cp, 1, {a.v_plane}};
-  p.b = {u.storage.raw_data(), a.Op, 1, {u.plane}};
-  p.c = {m.raw_data(), a.Op, 1, {a.m_plane}};
-  gemm(p);
-  parallel_for(0, a.count, std::max<int64_t>(1, (int64_t(1) << 13) / (kWinogradPoints * a.Op)),
-               [&](int64_t b, int64_t e) { conv_winograd_output_stub(dtype, a, b, e); });
+  over_tiles(conv_winograd_input_stub, a, a.Cp, dtype);
+  point_products(dtype, a.count, a.Op, C, {v.raw_data(), a.Cp, 1, {a.v_plane}}, {u.storage.raw_data(), a.Op, 1, {u.plane}},
+                 {m.raw_data(), a.Op, 1, {a.m_plane}}, false);
+  over_tiles(conv_winograd_output_stub, a, a.Op, dtype);
 }
 
 // The stride-1 3x3 convolution of x (N, C, H, W; any layout) padded by (top, left) with the
@@ -150,19 +161,10 @@ void weight_grad_chunk(WinogradTileArgs in, WinogradTileArgs out_grad, int64_t C
   Tensor g = Tensor::empty({kWinogradPoints * out_grad.v_plane}, dtype);
   in.v = v.raw_data();
   out_grad.v = g.raw_data();
-  parallel_for(0, in.count, std::max<int64_t>(1, (int64_t(1) << 13) / (kWinogradPoints * in.Cp)),
-               [&](int64_t b, int64_t e) { conv_winograd_input_stub(dtype, in, b, e); });
-  parallel_for(0, in.count, std::max<int64_t>(1, (int64_t(1) << 13) / (kWinogradPoints * in.Op)),
-               [&](int64_t b, int64_t e) { conv_winograd_grad_output_stub(dtype, out_grad, b, e); });
-  GemmProblem p;
-  p.dtype = dtype;
-  p.m = C, p.n = in.Op, p.k = in.count;
-  p.batch = {kWinogradPoints};
-  p.a = {v.raw_data(), 1, in.Cp, {in.v_plane}};
-  p.b = {g.raw_data(), in.Op, 1, {out_grad.v_plane}};
-  p.c = {sums.storage.raw_data(), in.Op, 1, {sums.plane}};
-  p.beta = Scalar(first ? 0.0 : 1.0);
-  gemm(p);
+  over_tiles(conv_winograd_input_stub, in, in.Cp, dtype);
+  over_tiles(conv_winograd_grad_output_stub, out_grad, in.Op, dtype);
+  point_products(dtype, C, in.Op, in.count, {v.raw_data(), 1, in.Cp, {in.v_plane}},
+                 {g.raw_data(), in.Op, 1, {out_grad.v_plane}}, {sums.storage.raw_data(), in.Op, 1, {sums.plane}}, !first);
 }
 
 }  // namespace

@@ -73,12 +73,34 @@ template <typename V, typename T> TZ_VINLINE void filter_grad_1d(const V s[kIn],
   g[2] = ((s34 - s12) * sixth) + s[5];
 }
 
+// The 2-d transform of a From x From grid of vectors: the 1-d transform F (From -> To points)
+// down the columns, then along the rows.
+template <int From, int To, typename V, void (*F)(const V*, V*)>
+TZ_VINLINE void transform_2d(const V in[From][From], V out[To][To]) {
+  V half[To][From];
+  for (int j = 0; j < From; ++j) {
+    V col[From], r[To];
+    for (int i = 0; i < From; ++i) col[i] = in[i][j];
+    F(col, r);
+    for (int i = 0; i < To; ++i) half[i][j] = r[i];
+  }
+  for (int i = 0; i < To; ++i) F(half[i], out[i]);
+}
+
+// Tile q of the batch: its image and its row and column of tiles.
+struct TilePosition {
+  int64_t n, th, tw;
+};
+TilePosition tile_position(const WinogradTileArgs& a, int64_t t) {
+  const int64_t q = a.first + t;
+  return {q / (a.TW * a.TH), q / a.TW % a.TH, q % a.TW};
+}
+
 template <typename T> void weight_transform(const WinogradWeightArgs& a, int64_t begin, int64_t end) {
   using V = vec<T>;
   constexpr int L = kLanes<T>;
   const T* w = static_cast<const T*>(a.w);
   T* u = static_cast<T*>(a.u);
-  const int64_t plane = a.u_plane;
   for (int64_t c = begin; c < end; ++c)
     for (int64_t o0 = 0; o0 < a.Op; o0 += L) {
       V g[3][3];  // the taps of L filters (output channels o0...) gathered into lanes
@@ -89,47 +111,40 @@ template <typename T> void weight_transform(const WinogradWeightArgs& a, int64_t
           for (int64_t l = 0; l < L && o0 + l < a.O; ++l) lanes[l] = tap[(o0 + l) * a.so];
           g[kh][kw] = vm::load(lanes);
         }
-      V rows[kIn][3];  // G along kh
-      for (int kw = 0; kw < 3; ++kw) {
-        const V col[3] = {g[0][kw], g[1][kw], g[2][kw]};
-        V r[kIn];
-        filter_1d<V, T>(col, r);
-        for (int i = 0; i < kIn; ++i) rows[i][kw] = r[i];
-      }
-      for (int i = 0; i < kIn; ++i) {  // G along kw
-        V r[kIn];
-        filter_1d<V, T>(rows[i], r);
-        for (int j = 0; j < kIn; ++j) vm::store(u + (i * kIn + j) * plane + c * a.Op + o0, r[j]);
-      }
+      V r[kIn][kIn];
+      transform_2d<3, kIn, V, filter_1d<V, T>>(g, r);
+      for (int p = 0; p < kIn * kIn; ++p) vm::store(u + p * a.u_plane + c * a.Op + o0, r[p / kIn][p % kIn]);
     }
 }
 
-template <typename T> void input_transform(const WinogradTileArgs& a, int64_t begin, int64_t end) {
+// The input's and the output gradient's transforms: a From x From tile of `channels` channels
+// (rows of the padded NHWC image) -> the chunk's 36 points, v_plane apart.
+template <typename T, int From, void (*F)(const vec<T>*, vec<T>*)>
+void tile_transform(const WinogradTileArgs& a, int64_t channels, int64_t begin, int64_t end) {
   using V = vec<T>;
-  constexpr int L = kLanes<T>;
   const T* x = static_cast<const T*>(a.x);
   T* v = static_cast<T*>(a.v);
-  const int64_t plane = a.v_plane, row = a.Wp * a.Cp;
+  const int64_t row = a.Wp * channels;
   for (int64_t t = begin; t < end; ++t) {
-    const int64_t q = a.first + t, tw = q % a.TW, th = q / a.TW % a.TH, n = q / (a.TW * a.TH);
-    const T* origin = x + ((n * a.Hp + th * kOut) * a.Wp + tw * kOut) * a.Cp;
-    T* dst = v + t * a.Cp;
-    for (int64_t c = 0; c < a.Cp; c += L) {
-      V cols[kIn][kIn];  // B^T along the tile's rows, per column
-      for (int j = 0; j < kIn; ++j) {
-        V d[kIn];
-        for (int i = 0; i < kIn; ++i) d[i] = vm::load(origin + i * row + j * a.Cp + c);
-        V r[kIn];
-        input_1d<V, T>(d, r);
-        for (int i = 0; i < kIn; ++i) cols[i][j] = r[i];
-      }
-      for (int i = 0; i < kIn; ++i) {  // B^T along the columns
-        V r[kIn];
-        input_1d<V, T>(cols[i], r);
-        for (int j = 0; j < kIn; ++j) vm::store(dst + (i * kIn + j) * plane + c, r[j]);
-      }
+    const TilePosition at = tile_position(a, t);
+    const T* origin = x + ((at.n * a.Hp + at.th * kOut) * a.Wp + at.tw * kOut) * channels;
+    T* dst = v + t * channels;
+    for (int64_t c = 0; c < channels; c += kLanes<T>) {
+      V d[From][From], r[kIn][kIn];
+      for (int i = 0; i < From; ++i)
+        for (int j = 0; j < From; ++j) d[i][j] = vm::load(origin + i * row + j * channels + c);
+      transform_2d<From, kIn, V, F>(d, r);
+      for (int p = 0; p < kIn * kIn; ++p) vm::store(dst + p * a.v_plane + c, r[p / kIn][p % kIn]);
     }
   }
+}
+
+template <typename T> void input_transform(const WinogradTileArgs& a, int64_t begin, int64_t end) {
+  tile_transform<T, kIn, input_1d<vec<T>, T>>(a, a.Cp, begin, end);
+}
+
+template <typename T> void grad_output_transform(const WinogradTileArgs& a, int64_t begin, int64_t end) {
+  tile_transform<T, kOut, grad_output_1d<vec<T>, T>>(a, a.Op, begin, end);
 }
 
 template <typename T> void output_transform(const WinogradTileArgs& a, int64_t begin, int64_t end) {
@@ -138,62 +153,25 @@ template <typename T> void output_transform(const WinogradTileArgs& a, int64_t b
   const T* m = static_cast<const T*>(a.m);
   const T* bias = static_cast<const T*>(a.bias);
   T* y = static_cast<T*>(a.y);
-  const int64_t plane = a.m_plane;
   for (int64_t t = begin; t < end; ++t) {
-    const int64_t q = a.first + t, tw = q % a.TW, th = q / a.TW % a.TH, n = q / (a.TW * a.TH);
-    const int64_t oh0 = th * kOut, ow0 = tw * kOut;
+    const TilePosition at = tile_position(a, t);
+    const int64_t oh0 = at.th * kOut, ow0 = at.tw * kOut;
     const int rows = static_cast<int>(std::min<int64_t>(kOut, a.OH - oh0));
     const int cols = static_cast<int>(std::min<int64_t>(kOut, a.OW - ow0));
     const T* src = m + t * a.Op;
-    T* origin = y + ((n * a.OH + oh0) * a.OW + ow0) * a.O;
+    T* origin = y + ((at.n * a.OH + oh0) * a.OW + ow0) * a.O;
     for (int64_t o = 0; o < a.O; o += L) {
-      V half[kOut][kIn];  // A^T along the tile's rows, per column
-      for (int j = 0; j < kIn; ++j) {
-        V p[kIn];
-        for (int i = 0; i < kIn; ++i) p[i] = vm::load(src + (i * kIn + j) * plane + o);
-        V r[kOut];
-        output_1d<V, T>(p, r);
-        for (int i = 0; i < kOut; ++i) half[i][j] = r[i];
-      }
+      V p[kIn][kIn], r[kOut][kOut];
+      for (int q = 0; q < kIn * kIn; ++q) p[q / kIn][q % kIn] = vm::load(src + q * a.m_plane + o);
+      transform_2d<kIn, kOut, V, output_1d<V, T>>(p, r);
       const int64_t lanes = std::min<int64_t>(L, a.O - o);
       const V b = !bias ? V{} : lanes == L ? vm::load(bias + o) : vm::load_partial(bias + o, lanes);
-      for (int i = 0; i < rows; ++i) {  // A^T along the columns, plus the bias
-        V r[kOut];
-        output_1d<V, T>(half[i], r);
+      for (int i = 0; i < rows; ++i)  // the tile's pixels inside the output, plus the bias
         for (int j = 0; j < cols; ++j) {
           T* out = origin + (i * a.OW + j) * a.O + o;
-          if (lanes == L) vm::store(out, r[j] + b);
-          else vm::store_partial(out, r[j] + b, lanes);
+          if (lanes == L) vm::store(out, r[i][j] + b);
+          else vm::store_partial(out, r[i][j] + b, lanes);
         }
-      }
-    }
-  }
-}
-
-template <typename T> void grad_output_transform(const WinogradTileArgs& a, int64_t begin, int64_t end) {
-  using V = vec<T>;
-  constexpr int L = kLanes<T>;
-  const T* g = static_cast<const T*>(a.x);
-  T* v = static_cast<T*>(a.v);
-  const int64_t plane = a.v_plane, row = a.Wp * a.Op;
-  for (int64_t t = begin; t < end; ++t) {
-    const int64_t q = a.first + t, tw = q % a.TW, th = q / a.TW % a.TH, n = q / (a.TW * a.TH);
-    const T* origin = g + ((n * a.Hp + th * kOut) * a.Wp + tw * kOut) * a.Op;
-    T* dst = v + t * a.Op;
-    for (int64_t o = 0; o < a.Op; o += L) {
-      V cols[kIn][kOut];  // A along the tile's rows, per column
-      for (int j = 0; j < kOut; ++j) {
-        V y[kOut];
-        for (int i = 0; i < kOut; ++i) y[i] = vm::load(origin + i * row + j * a.Op + o);
-        V z[kIn];
-        grad_output_1d<V, T>(y, z);
-        for (int i = 0; i < kIn; ++i) cols[i][j] = z[i];
-      }
-      for (int i = 0; i < kIn; ++i) {  // A along the columns
-        V z[kIn];
-        grad_output_1d<V, T>(cols[i], z);
-        for (int j = 0; j < kIn; ++j) vm::store(dst + (i * kIn + j) * plane + o, z[j]);
-      }
     }
   }
 }
@@ -205,24 +183,16 @@ template <typename T> void weight_grad_transform(const WinogradWeightGradArgs& a
   T* gw = static_cast<T*>(a.gw);
   for (int64_t c = begin; c < end; ++c)
     for (int64_t o0 = 0; o0 < a.O; o0 += L) {
-      V rows[3][kIn];  // G^T along the first axis, per column
-      for (int j = 0; j < kIn; ++j) {
-        V s[kIn];
-        for (int i = 0; i < kIn; ++i) s[i] = vm::load(u + (i * kIn + j) * a.u_plane + c * a.Op + o0);
-        V r[3];
-        filter_grad_1d<V, T>(s, r);
-        for (int i = 0; i < 3; ++i) rows[i][j] = r[i];
-      }
-      for (int kh = 0; kh < 3; ++kh) {  // G^T along the second, then the lanes out to their filters
-        V r[3];
-        filter_grad_1d<V, T>(rows[kh], r);
+      V s[kIn][kIn], g[3][3];
+      for (int p = 0; p < kIn * kIn; ++p) s[p / kIn][p % kIn] = vm::load(u + p * a.u_plane + c * a.Op + o0);
+      transform_2d<kIn, 3, V, filter_grad_1d<V, T>>(s, g);
+      for (int kh = 0; kh < 3; ++kh)  // the lanes out to their filters
         for (int kw = 0; kw < 3; ++kw) {
           alignas(vm::kVecBytes) T lanes[L];
-          vm::store(lanes, r[kw]);
+          vm::store(lanes, g[kh][kw]);
           T* tap = gw + c * a.sc + kh * a.skh + kw * a.skw;
           for (int64_t l = 0; l < L && o0 + l < a.O; ++l) tap[(o0 + l) * a.so] = lanes[l];
         }
-      }
     }
 }
 

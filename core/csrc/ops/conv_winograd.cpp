@@ -29,13 +29,17 @@ bool winograd_fits(const ConvShape& s, DType dtype) {
 // the 2-core AVX-512 Xeon, 1 thread, issue 29), for the convolution it runs (the input
 // gradient's: channels swapped, the input's pixels). Its fixed cost is the transformed weight,
 // 36 * C * O elements written, then read and packed by the GEMM on every call; its gain is
-// per tile. It wins where that weight is at most kWeightPerTile elements per tile: 0.5-0.8x
-// the best other path at 16 to 5e3 elements per tile (1x64x56x56 ->64 0.71x, 1x128x28x28
-// ->128 0.71x, 16x256x14x14 ->256 0.89x); about even at 18e3 (8x256x14x14); 1.1-1.7x slower
-// at 37e3 and more (1x256x14x14, 4x256x14x14, 8x512x7x7, 16x512x7x7). The weight gradient
-// measured alike (0.53-0.72x where this table takes it). Below 16 channels on either side the
-// transforms' channel padding and the GEMM's short rows lose (1x8x32x32 ->32: 1.2-1.8x GEMM's).
-constexpr int64_t kWeightPerTile = 16384;
+// per tile. Alone (warm caches) it wins 0.5-0.8x the best other path at up to ~12e3 elements
+// of that weight per tile (1x64x56x56 ->64 0.71x, 1x128x28x28 ->128 0.71x, 16x256x14x14 ->256
+// 0.89x), is about even at 18e3 (8x256x14x14) and 1.1-1.7x slower at 37e3 and more
+// (1x256x14x14, 4x256x14x14, 8x512x7x7, 16x512x7x7). Inside ResNet-50 at batch 1 (cold weights
+// and activations; per-layer CPU time through forward hooks, 3 runs) the 128@28 layers (12e3
+// per tile) lost 1.05-1.12x against the tile kernel while the 64@56 layers (750) won 0.85-0.93x:
+// hence the line at 10240 (16x256x14x14, 9.2e3, stays in). The weight gradient measured
+// alike (0.53-0.72x where this takes it).
+// Below 16 channels on either side the transforms' channel padding and the GEMM's short rows
+// lose (1x8x32x32 ->32: 1.2-1.8x GEMM's).
+constexpr int64_t kWeightPerTile = 10240;
 constexpr int64_t kMinChannels = 16;
 
 bool winograd_wins(int64_t in_channels, int64_t out_channels, int64_t tiles) {

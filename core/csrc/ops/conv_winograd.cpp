@@ -71,12 +71,15 @@ int64_t padded_channels(int64_t channels, DType dtype) {
 // than a point's rows, so the 36 points of one row fall in different cache sets.
 int64_t plane_stride(int64_t rows, int64_t channels, DType dtype) { return rows * channels + 64 / itemsize(dtype); }
 
-// U (36, C, Op) = G g G^T of every filter of the view, zeros past O; its points u_plane apart.
-struct TransformedWeight {
+// 36 matrices (C x Op), one per transform point, `plane` elements apart: the transformed
+// weight, or the weight gradient's sums.
+struct PointMatrices {
   Tensor storage;
   int64_t plane;
 };
-TransformedWeight transformed_weight(const WeightView& v, DType dtype) {
+
+// U (36, C, Op) = G g G^T of every filter of the view, zeros past O.
+PointMatrices transformed_weight(const WeightView& v, DType dtype) {
   const int64_t Op = padded_channels(v.O, dtype), plane = plane_stride(v.C, Op, dtype);
   Tensor u = Tensor::empty({kWinogradPoints * plane}, dtype);
   const WinogradWeightArgs a{v.w, v.O, v.C, Op, v.so, v.sc, v.skh, v.skw, u.raw_data(), plane};
@@ -113,7 +116,7 @@ void point_products(DType dtype, int64_t m, int64_t n, int64_t k, const GemmOper
 
 // One chunk of tiles: input transform, the 36 products V[p] (count x C) @ U[p] (C x Op), output
 // transform into y. Nested in a parallel chunk loop, every step runs on this thread.
-void run_chunk(WinogradTileArgs a, int64_t C, const TransformedWeight& u, DType dtype) {
+void run_chunk(WinogradTileArgs a, int64_t C, const PointMatrices& u, DType dtype) {
   a.v_plane = plane_stride(a.count, a.Cp, dtype), a.m_plane = plane_stride(a.count, a.Op, dtype);
   Tensor v = Tensor::empty({kWinogradPoints * a.v_plane}, dtype);
   Tensor m = Tensor::empty({kWinogradPoints * a.m_plane}, dtype);
@@ -134,7 +137,7 @@ Tensor run_winograd(const Tensor& x, int64_t top, int64_t left, const WeightView
   const int64_t TH = (OH + kWinogradTile - 1) / kWinogradTile, TW = (OW + kWinogradTile - 1) / kWinogradTile;
   const int64_t Cp = padded_channels(C, dtype), Op = padded_channels(O, dtype);
   Tensor xpad = padded_nhwc(x, top, left, TH * kWinogradTile + 2, TW * kWinogradTile + 2, Cp);
-  const TransformedWeight u = transformed_weight(w, dtype);
+  const PointMatrices u = transformed_weight(w, dtype);
   Tensor bias = bias_.defined() ? contiguous(bias_) : Tensor();
   Tensor y = Tensor::empty({N, OH, OW, O}, dtype);
   const int64_t tiles = N * TH * TW, chunk = chunk_tiles(tiles, C, Cp, Op, dtype);
@@ -158,7 +161,7 @@ Tensor run_winograd(const Tensor& x, int64_t top, int64_t left, const WeightView
 
 // S[p] (+)= V[p]^T G[p] for one chunk: the input's and the output gradient's transforms of
 // its tiles, their products summed over the tiles into S (36, C, Op), added to it unless first.
-void weight_grad_chunk(WinogradTileArgs in, WinogradTileArgs out_grad, int64_t C, const TransformedWeight& sums,
+void weight_grad_chunk(WinogradTileArgs in, WinogradTileArgs out_grad, int64_t C, const PointMatrices& sums,
                        bool first, DType dtype) {
   in.v_plane = plane_stride(in.count, in.Cp, dtype), out_grad.v_plane = plane_stride(in.count, in.Op, dtype);
   Tensor v = Tensor::empty({kWinogradPoints * in.v_plane}, dtype);
@@ -184,7 +187,7 @@ Tensor conv_winograd_backward_weight(const Tensor& x, const Tensor& gy, const Co
   Tensor xpad = padded_nhwc(x, s.ph, s.pw, TH * kWinogradTile + 2, TW * kWinogradTile + 2, Cp);
   Tensor gpad = padded_nhwc(gy, 0, 0, TH * kWinogradTile, TW * kWinogradTile, Op);
   const int64_t plane = plane_stride(s.C, Op, dtype);
-  const TransformedWeight sums{Tensor::empty({kWinogradPoints * plane}, dtype), plane};
+  const PointMatrices sums{Tensor::empty({kWinogradPoints * plane}, dtype), plane};
   const int64_t tiles = s.N * TH * TW, chunk = chunk_tiles(tiles, s.C, Cp, Op, dtype);
   WinogradTileArgs in{TH, TW, xpad.size(1), xpad.size(2), Cp, s.O, Op, s.OH, s.OW, 0, 0, xpad.raw_data(),
                       nullptr, nullptr, 0, 0, nullptr, nullptr};

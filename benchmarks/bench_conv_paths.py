@@ -1,13 +1,15 @@
-"""Our two algorithms for regular convolutions against each other: the tile kernel
-(ops/conv_tile.cpp) and im2col + GEMM, forward and input gradient, on ResNet's KxK shapes and
-a few others; and forward 1x1 NHWC convolutions (MobileNetV3-Large's at batch 1, the weight
-input-channel-major as core.compile stores it) on the tile kernel against BLAS. The
-measurements behind ops/conv_tile.cpp's tile_kernel_wins table and kTilePointwiseMaxChannels.
+"""Our algorithms for regular convolutions against each other: the tile kernel
+(ops/conv_tile.cpp), im2col + GEMM and, for stride-1 3x3, Winograd F(4x4, 3x3)
+(ops/conv_winograd.cpp), forward and input gradient, on ResNet's KxK shapes and a few others; and
+forward 1x1 NHWC convolutions (MobileNetV3-Large's at batch 1, the weight input-channel-major as
+core.compile stores it) on the tile kernel against BLAS. The measurements behind
+ops/conv_tile.cpp's tile_kernel_wins table and kTilePointwiseMaxChannels, and
+ops/conv_winograd.cpp's winograd_wins table.
 
     PYTHONPATH=. python benchmarks/bench_conv_paths.py [--threads 1,2] [--repeats 5] [--filter S]
 
-Median times (harness.time_interleaved: the two algorithms take turns); tile/gemm below 1
-means the tile kernel is faster.
+Median times (harness.time_interleaved: the algorithms take turns); tile/gemm below 1 means
+the tile kernel is faster. The harness's columns: ours = tile, pytorch = GEMM, numpy = Winograd.
 """
 import sys
 
@@ -21,7 +23,8 @@ import harness  # noqa: E402
 SHAPES = [
     (1, 64, 64, 3, 1, 56), (1, 128, 128, 3, 1, 28), (1, 256, 256, 3, 1, 14), (1, 512, 512, 3, 1, 7),
     (1, 128, 128, 3, 2, 56), (1, 256, 256, 3, 2, 28), (1, 512, 512, 3, 2, 14),
-    (8, 64, 64, 3, 1, 56), (8, 256, 256, 3, 1, 14), (8, 512, 512, 3, 1, 7),
+    (8, 64, 64, 3, 1, 56), (8, 128, 128, 3, 1, 28), (8, 256, 256, 3, 1, 14), (8, 512, 512, 3, 1, 7),
+    (16, 128, 128, 3, 1, 28), (16, 256, 256, 3, 1, 14), (16, 512, 512, 3, 1, 7),
     (1, 16, 16, 3, 1, 56), (1, 8, 32, 3, 1, 32), (1, 32, 64, 5, 1, 28), (1, 16, 64, 7, 2, 112),
 ]
 # 1x1 NHWC: (batch, in channels, out channels, spatial size)
@@ -52,9 +55,10 @@ def benches():
         # The input gradient alone: conv_transpose2d runs the same kernels.
         bwd = lambda gy=gy, w=w, s=stride, p=k // 2: F.conv_transpose2d(gy, w, None, s, p, output_padding=s - 1)  # noqa: E731
         for what, fn in (("fwd", fwd), ("grad input", bwd)):
-            out.append(harness.Bench(f"{name} {what}",
-                                     {"ours": lambda fn=fn: _timed(core, "tile", fn),
-                                      "pytorch": lambda fn=fn: _timed(core, "gemm", fn)}, check=False))
+            makers = {"ours": lambda fn=fn: _timed(core, "tile", fn), "pytorch": lambda fn=fn: _timed(core, "gemm", fn)}
+            if k == 3 and stride == 1:
+                makers["numpy"] = lambda fn=fn: _timed(core, "winograd", fn)
+            out.append(harness.Bench(f"{name} {what}", makers, check=False))
     for n, cin, cout, size in POINTWISE:
         rng = np.random.default_rng(0)
         x = core.tensor(rng.standard_normal((n, cin, size, size), dtype=np.float32)).contiguous(
@@ -71,7 +75,7 @@ def benches():
 def main(argv=None):
     import core
 
-    print("columns: ours = tile kernel, pytorch = im2col + GEMM (both ours); ratio tile / gemm")
+    print("columns: ours = tile kernel, pytorch = im2col + GEMM, numpy = Winograd (all ours); ratio tile / gemm")
     try:
         return harness.bench_main(__doc__, benches, argv)
     finally:

@@ -21,9 +21,12 @@ void init_runtime(pyb::module_& m) {
   m.def("get_num_threads", [] { return get_num_threads(); });
   m.def("_cpu_capability", [] { return std::string(cpu_capability_name(cpu_capability())); });
   m.def("_set_conv_algorithm", [](const std::string& name) {
-    TZ_CHECK(name == "auto" || name == "tile" || name == "gemm", Value,
-             "_set_conv_algorithm(): expected 'auto', 'tile' or 'gemm', got '", name, "'");
-    set_conv_algorithm(name == "tile" ? ConvAlgorithm::Tile : name == "gemm" ? ConvAlgorithm::Gemm : ConvAlgorithm::Auto);
+    TZ_CHECK(name == "auto" || name == "tile" || name == "gemm" || name == "winograd", Value,
+             "_set_conv_algorithm(): expected 'auto', 'tile', 'gemm' or 'winograd', got '", name, "'");
+    set_conv_algorithm(name == "tile"       ? ConvAlgorithm::Tile
+                       : name == "gemm"     ? ConvAlgorithm::Gemm
+                       : name == "winograd" ? ConvAlgorithm::Winograd
+                                            : ConvAlgorithm::Auto);
   });
   // For the thread pool's tests: the sum of 0..n-1 through parallel_for, each chunk summing
   // its range through a nested parallel_for; the index `fail_at` throws from its chunk.

@@ -19,6 +19,7 @@
 //     copy of the input, tiles of pixels x blocks of output channels in lanes, weights packed
 //     per block (kernels/isa/conv_tile_kernels.cpp); also the stride-1 input gradient, as the
 //     convolution of the padded output gradient with the flipped, transposed weight.
+//   - stride-1 3x3 (groups == 1): Winograd F(4x4, 3x3)'s transforms, kernels/conv_winograd.h.
 #pragma once
 #include <cstdint>
 

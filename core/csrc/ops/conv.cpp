@@ -5,8 +5,9 @@
 //                                 (the weight untransposed where its memory is (C, O)); NHWC with
 //                                 few input channels: the tile kernel
 //   dilated (groups 1, stride 1)  GEMMs over output regions of constant in-image taps (ops/conv_dilated.cpp)
+//   3x3, stride 1, groups == 1    Winograd F(4x4, 3x3) (ops/conv_winograd.cpp) where it wins (also the weight gradient)
 //   regular, groups == 1          the tile kernel (ops/conv_tile.cpp) where it wins
-//   (core._C._set_conv_algorithm('tile' / 'gemm') forces one of the last two, for tests and benchmarks)
+//   (core._C._set_conv_algorithm('winograd' / 'tile' / 'gemm') forces one of the last three, for tests and benchmarks)
 //   anything else                 im2col + GEMM, images split over the thread pool
 // A transposed convolution is the data gradient of the regular one with the roles swapped.
 #include "ops/conv.h"
@@ -22,6 +23,7 @@
 #include "kernels/gemm.h"
 #include "ops/conv_dilated.h"
 #include "ops/conv_tile.h"
+#include "ops/conv_winograd.h"
 #include "ops/conversion.h"
 #include "ops/creation.h"
 #include "ops/compare.h"
@@ -543,6 +545,7 @@ Tensor forward_4d(const Tensor& x_, const Tensor& w_, const Tensor& bias_, const
   };
   if (uses_dilated_gemm(s) && conv_algorithm() == ConvAlgorithm::Auto)
     return with_epilogue(dilated_conv_forward(x, w_, bias, s, nhwc_out));
+  if (conv_winograd_forward_applies(s, dt)) return with_epilogue(conv_winograd_forward(x, w_, bias, s, nhwc_out));
   // (1x1 NCHW convolutions stay on BLAS, which reads their planes as they are.)
   if (is_pointwise(s) ? nhwc_out && conv_tile_pointwise_applies(s, dt) : conv_tile_forward_applies(s, dt)) {
     if (!nhwc_out) return with_epilogue(conv_tile_forward(x, w_, bias, s, nhwc_out));
@@ -578,6 +581,7 @@ Tensor backward_data_4d(const Tensor& gy_, const Tensor& w_, const ConvShape& s,
   }
   if (dilated_gemm_has_data_grad(s) && conv_algorithm() == ConvAlgorithm::Auto)
     return dilated_conv_backward_data(gy, w_, s, nhwc_out);
+  if (conv_winograd_backward_data_applies(s, dt)) return conv_winograd_backward_data(gy, w_, s, nhwc_out);
   if (!is_pointwise(s) && conv_tile_backward_data_applies(s, dt)) return conv_tile_backward_data(gy, w_, s, nhwc_out);
   Tensor w = gemm_weight(w_, nhwc);
   for_float(dt, [&](auto tag) {
@@ -597,6 +601,7 @@ Tensor backward_weight_4d(const Tensor& x_, const Tensor& gy_, const ConvShape& 
   if (is_depthwise(s))  // always through the NHWC kernel: channels in lanes beat per-plane dot products
     return depthwise_backward_weight(nhwc ? x : in_layout(x_, true), nhwc ? gy : in_layout(gy_, true), s);
   if (uses_dilated_gemm(s)) return dilated_conv_backward_weight(x, gy, s, nhwc_in);
+  if (conv_winograd_backward_weight_applies(s, dt)) return conv_winograd_backward_weight(x, gy, s, nhwc_in);
   Tensor gw = nhwc ? Tensor::empty({s.O, s.KH, s.KW, Cg}, dt) : Tensor::empty({s.O, Cg, s.KH, s.KW}, dt);
   for_float(dt, [&](auto tag) {
     using T = decltype(tag);

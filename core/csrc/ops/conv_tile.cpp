@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "iter/thread_pool.h"
@@ -38,15 +39,22 @@ bool tile_kernel_wins(int64_t out_channels, int64_t pixels, int64_t block) {
   return 2 * out_channels > padded && pixels >= kTileMinPixels;
 }
 
+// Whether _set_conv_algorithm('tile' / 'gemm') forces the tile kernel; none: the tables decide.
+std::optional<bool> forced_tile() {
+  switch (g_algorithm.load()) {
+    case ConvAlgorithm::Tile: return true;
+    case ConvAlgorithm::Gemm: return false;
+    case ConvAlgorithm::Auto:
+    case ConvAlgorithm::Winograd: break;  // where Winograd does not apply, the table decides
+  }
+  return std::nullopt;
+}
+
 // Dilated convolutions stay on their own paths (ops/conv_dilated.cpp, im2col + GEMM) unless
 // forced (the kernel takes them; the table has no measurements of them yet).
 // `padding_bound`: most of the kernel's taps would multiply padding, work the GEMM path skips.
 bool chosen(const ConvShape& s, int64_t out_channels, int64_t pixels, DType dtype, bool padding_bound = false) {
-  switch (g_algorithm.load()) {
-    case ConvAlgorithm::Tile: return true;
-    case ConvAlgorithm::Gemm: return false;
-    case ConvAlgorithm::Auto: break;
-  }
+  if (const auto forced = forced_tile()) return *forced;
   return s.dh == 1 && s.dw == 1 && !padding_bound && tile_kernel_wins(out_channels, pixels, conv_tile_block_stub(dtype));
 }
 
@@ -55,28 +63,8 @@ bool chosen(const ConvShape& s, int64_t out_channels, int64_t pixels, DType dtyp
 // transposed convolution of a 1x1 input to 4x4: 16x, and 3.5x slower than oneDNN).
 bool gradient_padding_bound(const ConvShape& s) { return 4 * s.H * s.W > 5 * s.OH * s.OW; }
 
-// x (N, C, H, W) in any layout -> (N, Hp, Wp, C) contiguous with x at (top, left), zeros
-// around; rows and columns of x past Hp or Wp are left out (the kernel never reads them).
-Tensor padded_nhwc(const Tensor& x, int64_t top, int64_t left, int64_t Hp, int64_t Wp) {
-  const int64_t N = x.size(0), C = x.size(1);
-  const int64_t H = std::min(x.size(2), Hp - top), W = std::min(x.size(3), Wp - left);
-  Tensor out = zeros({N, Hp, Wp, C}, x.dtype());
-  if (H > 0 && W > 0)
-    copy_(narrow(narrow(out, 1, top, H), 2, left, W), permute(narrow(narrow(x, 2, 0, H), 3, 0, W), {0, 2, 3, 1}));
-  return out;
-}
-
 // The padded height (width) the tile kernel reads: every tap of every output.
 int64_t reach(int64_t out, int64_t stride, int64_t k, int64_t dilation) { return (out - 1) * stride + (k - 1) * dilation + 1; }
-
-// The weight as the kernel reads it: element (o, c, kh, kw) of the convolution at
-// w + o * so + c * sc + kh * skh + kw * skw (any layout, and the input gradient's flipped,
-// transposed view of the forward weight without a copy of it).
-struct WeightView {
-  const void* w;
-  int64_t O, C, KH, KW;
-  int64_t so, sc, skh, skw;
-};
 
 // -> (ceil(O / block), KH, KW, C, block), zeros past O. A blocked transpose in one pass: for
 // a few input channels at a time, each of the block's rows is read along its (c, kh, kw)
@@ -140,17 +128,6 @@ Tensor packed_weight(const WeightView& v, DType dt, int64_t block) {
   return out;
 }
 
-WeightView forward_view(const Tensor& w) {
-  return {w.raw_data(), w.size(0), w.size(1), w.size(2), w.size(3), w.stride(0), w.stride(1), w.stride(2), w.stride(3)};
-}
-
-// The input gradient's weight: channels swapped, taps reversed.
-WeightView input_grad_view(const Tensor& w) {
-  const int64_t KH = w.size(2), KW = w.size(3), last = (KH - 1) * w.stride(2) + (KW - 1) * w.stride(3);
-  return {static_cast<const char*>(w.raw_data()) + last * w.itemsize(), w.size(1), w.size(0), KH, KW,
-          w.stride(1), w.stride(0), -w.stride(2), -w.stride(3)};
-}
-
 // The tile kernel on padded NHWC x (N, Hp, Wp, C) and the weight `v`; the epilogue (act,
 // residual) only with an NHWC output.
 Tensor run_tiles(const Tensor& xpad, const WeightView& v, const Tensor& bias, const ConvShape& s, bool nhwc_out,
@@ -171,6 +148,26 @@ Tensor run_tiles(const Tensor& xpad, const WeightView& v, const Tensor& bias, co
 
 }  // namespace
 
+Tensor padded_nhwc(const Tensor& x, int64_t top, int64_t left, int64_t Hp, int64_t Wp, int64_t Cp) {
+  const int64_t N = x.size(0), C = x.size(1);
+  const int64_t H = std::min(x.size(2), Hp - top), W = std::min(x.size(3), Wp - left);
+  Tensor out = zeros({N, Hp, Wp, Cp}, x.dtype());
+  if (H > 0 && W > 0)
+    copy_(narrow(narrow(narrow(out, 1, top, H), 2, left, W), 3, 0, C), permute(narrow(narrow(x, 2, 0, H), 3, 0, W), {0, 2, 3, 1}));
+  return out;
+}
+
+WeightView forward_view(const Tensor& w) {
+  return {w.raw_data(), w.size(0), w.size(1), w.size(2), w.size(3), w.stride(0), w.stride(1), w.stride(2), w.stride(3)};
+}
+
+// The input gradient's weight: channels swapped, taps reversed.
+WeightView input_grad_view(const Tensor& w) {
+  const int64_t KH = w.size(2), KW = w.size(3), last = (KH - 1) * w.stride(2) + (KW - 1) * w.stride(3);
+  return {static_cast<const char*>(w.raw_data()) + last * w.itemsize(), w.size(1), w.size(0), KH, KW,
+          w.stride(1), w.stride(0), -w.stride(2), -w.stride(3)};
+}
+
 void set_conv_algorithm(ConvAlgorithm a) { g_algorithm = a; }
 ConvAlgorithm conv_algorithm() { return g_algorithm.load(); }
 
@@ -180,11 +177,7 @@ bool conv_tile_forward_applies(const ConvShape& s, DType dtype) {
 
 bool conv_tile_pointwise_applies(const ConvShape& s, DType dtype) {
   if (!tile_kernel_fits(s, dtype)) return false;
-  switch (g_algorithm.load()) {
-    case ConvAlgorithm::Tile: return true;
-    case ConvAlgorithm::Gemm: return false;
-    case ConvAlgorithm::Auto: break;
-  }
+  if (const auto forced = forced_tile()) return *forced;
   return s.C <= kTilePointwiseMaxChannels && s.N * s.OH * s.OW >= kTileMinPixels;
 }
 
@@ -202,8 +195,8 @@ Tensor conv_tile_forward(const Tensor& x, const Tensor& w, const Tensor& bias, c
   // Without padding, a channels-last input already is what the kernel reads (its extra rows
   // and columns past the taps' reach are never touched).
   const bool as_is = s.ph == 0 && s.pw == 0 && is_contiguous_as(x, MemoryFormat::ChannelsLast);
-  return run_tiles(as_is ? permute(x, {0, 2, 3, 1}) : padded_nhwc(x, s.ph, s.pw, Hp, Wp), forward_view(w), bias, s,
-                   nhwc_out, act, residual);
+  return run_tiles(as_is ? permute(x, {0, 2, 3, 1}) : padded_nhwc(x, s.ph, s.pw, Hp, Wp, s.C), forward_view(w), bias,
+                   s, nhwc_out, act, residual);
 }
 
 Tensor conv_tile_backward_data(const Tensor& gy, const Tensor& w, const ConvShape& s, bool nhwc_out) {
@@ -213,7 +206,7 @@ Tensor conv_tile_backward_data(const Tensor& gy, const Tensor& w, const ConvShap
   const int64_t ph = s.dh * (s.KH - 1) - s.ph, pw = s.dw * (s.KW - 1) - s.pw;
   ConvShape t{s.N, s.O, s.OH, s.OW, s.C, s.KH, s.KW, s.H, s.W, 1, 1, ph, pw, s.dh, s.dw, 1};
   const int64_t Hp = reach(s.H, 1, s.KH, s.dh), Wp = reach(s.W, 1, s.KW, s.dw);
-  return run_tiles(padded_nhwc(gy, ph, pw, Hp, Wp), input_grad_view(w), Tensor(), t, nhwc_out);
+  return run_tiles(padded_nhwc(gy, ph, pw, Hp, Wp, s.O), input_grad_view(w), Tensor(), t, nhwc_out);
 }
 
 }  // namespace tz

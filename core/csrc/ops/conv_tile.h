@@ -9,7 +9,7 @@ namespace tz {
 
 // Which algorithm regular (not 1x1, groups == 1) convolutions take: by the measured table in
 // conv_tile.cpp, or forced (tests and benchmarks: core._C._set_conv_algorithm).
-enum class ConvAlgorithm { Auto, Tile, Gemm };
+enum class ConvAlgorithm { Auto, Tile, Gemm, Winograd };
 void set_conv_algorithm(ConvAlgorithm a);
 ConvAlgorithm conv_algorithm();
 
@@ -19,6 +19,23 @@ ConvAlgorithm conv_algorithm();
 bool conv_tile_forward_applies(const ConvShape& s, DType dtype);
 bool conv_tile_pointwise_applies(const ConvShape& s, DType dtype);
 bool conv_tile_backward_data_applies(const ConvShape& s, DType dtype);
+
+// x (N, C, H, W) in any layout -> (N, Hp, Wp, Cp) contiguous (Cp >= C) with x at (top, left),
+// zeros around and in channels past C; rows and columns of x past Hp or Wp are left out
+// (the kernels never read them).
+Tensor padded_nhwc(const Tensor& x, int64_t top, int64_t left, int64_t Hp, int64_t Wp, int64_t Cp);
+
+// The weight as the kernel reads it: element (o, c, kh, kw) of the convolution at
+// w + o * so + c * sc + kh * skh + kw * skw (any layout, and the input gradient's flipped,
+// transposed view of the forward weight without a copy of it).
+struct WeightView {
+  const void* w;
+  int64_t O, C, KH, KW;
+  int64_t so, sc, skh, skw;
+};
+// The forward weight as it is; the input gradient's: channels swapped, taps reversed.
+WeightView forward_view(const Tensor& w);
+WeightView input_grad_view(const Tensor& w);
 
 // conv(x, w) + bias as an (N, O, OH, OW) tensor in NHWC (nhwc_out) or NCHW memory; x in either.
 // With an NHWC output, the epilogue act(y + residual) too (residual: NHWC memory, y's dtype).

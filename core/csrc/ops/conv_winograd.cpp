@@ -1,0 +1,228 @@
+#include "ops/conv_winograd.h"
+
+#include <algorithm>
+
+#include "iter/thread_pool.h"
+#include "kernels/conv_winograd.h"
+#include "kernels/gemm.h"
+#include "ops/conv_tile.h"
+#include "ops/conversion.h"
+#include "ops/views.h"
+
+namespace tz {
+
+namespace {
+
+// Tiles run in chunks: a chunk's transformed input and products (36 x tiles x channels each)
+// stay within kChunkBytes, where they stay in cache between the steps, unless the transformed
+// weight is larger: the GEMM reads (and packs) all of it once per chunk, so chunks then grow
+// to the weight's size. At least kMinChunkTiles tiles (the GEMM's rows) per chunk.
+constexpr int64_t kChunkBytes = int64_t(2) << 20;
+constexpr int64_t kMinChunkTiles = 64;
+
+bool winograd_fits(const ConvShape& s, DType dtype) {
+  return s.groups == 1 && s.KH == 3 && s.KW == 3 && s.sh == 1 && s.sw == 1 && s.dh == 1 && s.dw == 1 &&
+         (dtype == DType::Float32 || dtype == DType::Float64);
+}
+
+// Where Winograd beats the tile kernel and im2col + GEMM (benchmarks/bench_conv_paths.py on
+// the 2-core AVX-512 Xeon, 1 thread, issue 29), for the convolution it runs (the input
+// gradient's: channels swapped, the input's pixels). Its fixed cost is the transformed weight,
+// 36 * C * O elements written, then read and packed by the GEMM on every call; its gain is
+// per tile. Alone (warm caches) it wins 0.5-0.8x the best other path at up to ~12e3 elements
+// of that weight per tile (1x64x56x56 ->64 0.71x, 1x128x28x28 ->128 0.71x, 16x256x14x14 ->256
+// 0.89x), is about even at 18e3 (8x256x14x14) and 1.1-1.7x slower at 37e3 and more
+// (1x256x14x14, 4x256x14x14, 8x512x7x7, 16x512x7x7). Inside ResNet-50 at batch 1 (cold weights
+// and activations; per-layer CPU time through forward hooks, 3 runs) the 128@28 layers (12e3
+// per tile) lost 1.05-1.12x against the tile kernel while the 64@56 layers (750) won 0.85-0.93x:
+// hence the line at 10240 (16x256x14x14, 9.2e3, stays in). The weight gradient measured
+// alike (0.53-0.72x where this takes it).
+// Below 16 channels on either side the transforms' channel padding and the GEMM's short rows
+// lose (1x8x32x32 ->32: 1.2-1.8x GEMM's).
+constexpr int64_t kWeightPerTile = 10240;
+constexpr int64_t kMinChannels = 16;
+
+bool winograd_wins(int64_t in_channels, int64_t out_channels, int64_t tiles) {
+  return std::min(in_channels, out_channels) >= kMinChannels &&
+         kWinogradPoints * in_channels * out_channels <= kWeightPerTile * tiles;
+}
+
+int64_t tile_count(int64_t N, int64_t OH, int64_t OW) {
+  return N * ((OH + kWinogradTile - 1) / kWinogradTile) * ((OW + kWinogradTile - 1) / kWinogradTile);
+}
+
+bool chosen(int64_t in_channels, int64_t out_channels, int64_t tiles) {
+  switch (conv_algorithm()) {
+    case ConvAlgorithm::Winograd: return true;
+    case ConvAlgorithm::Tile:
+    case ConvAlgorithm::Gemm: return false;
+    case ConvAlgorithm::Auto: break;
+  }
+  return winograd_wins(in_channels, out_channels, tiles);
+}
+
+// Channels rounded up to 64 bytes' worth: whole vectors in every build, the same in all.
+int64_t padded_channels(int64_t channels, DType dtype) {
+  const int64_t per_line = 64 / itemsize(dtype);
+  return (channels + per_line - 1) / per_line * per_line;
+}
+
+// Elements between the transform points of a (36, rows, channels) buffer: one cache line more
+// than a point's rows, so the 36 points of one row fall in different cache sets.
+int64_t plane_stride(int64_t rows, int64_t channels, DType dtype) { return rows * channels + 64 / itemsize(dtype); }
+
+// 36 matrices (C x Op), one per transform point, `plane` elements apart: the transformed
+// weight, or the weight gradient's sums.
+struct PointMatrices {
+  Tensor storage;
+  int64_t plane;
+};
+
+// U (36, C, Op) = G g G^T of every filter of the view, zeros past O.
+PointMatrices transformed_weight(const WeightView& v, DType dtype) {
+  const int64_t Op = padded_channels(v.O, dtype), plane = plane_stride(v.C, Op, dtype);
+  Tensor u = Tensor::empty({kWinogradPoints * plane}, dtype);
+  const WinogradWeightArgs a{v.w, v.O, v.C, Op, v.so, v.sc, v.skh, v.skw, u.raw_data(), plane};
+  parallel_for(0, v.C, std::max<int64_t>(1, (int64_t(1) << 14) / (kWinogradPoints * Op)),
+               [&](int64_t b, int64_t e) { conv_winograd_weight_stub(dtype, a, b, e); });
+  return {u, plane};
+}
+
+// Tiles per chunk (see kChunkBytes): the same for every thread count.
+int64_t chunk_tiles(int64_t tiles, int64_t C, int64_t Cp, int64_t Op, DType dtype) {
+  const int64_t per_tile = kWinogradPoints * (Cp + Op) * itemsize(dtype);
+  const int64_t chunk_bytes = std::max(kChunkBytes, kWinogradPoints * C * Op * itemsize(dtype));
+  return std::min(tiles, std::max(kMinChunkTiles, chunk_bytes / per_tile));
+}
+
+// A tile transform over the chunk's tiles, split over the pool.
+void over_tiles(const DispatchStub<WinogradTileFn>& stub, const WinogradTileArgs& a, int64_t channels, DType dtype) {
+  parallel_for(0, a.count, std::max<int64_t>(1, (int64_t(1) << 13) / (kWinogradPoints * channels)),
+               [&](int64_t b, int64_t e) { stub(dtype, a, b, e); });
+}
+
+// The 36 products of a chunk, one batched GEMM: c[p] (m x n) = a[p] (m x k) @ b[p] (k x n),
+// added to c when accumulate; each operand's points `plane` elements apart.
+void point_products(DType dtype, int64_t m, int64_t n, int64_t k, const GemmOperand& a, const GemmOperand& b,
+                    const GemmOperand& c, bool accumulate) {
+  GemmProblem p;
+  p.dtype = dtype;
+  p.m = m, p.n = n, p.k = k;
+  p.batch = {kWinogradPoints};
+  p.a = a, p.b = b, p.c = c;
+  p.beta = Scalar(accumulate ? 1.0 : 0.0);
+  gemm(p);
+}
+
+// One chunk of tiles: input transform, the 36 products V[p] (count x C) @ U[p] (C x Op), output
+// transform into y. Nested in a parallel chunk loop, every step runs on this thread.
+void run_chunk(WinogradTileArgs a, int64_t C, const PointMatrices& u, DType dtype) {
+  a.v_plane = plane_stride(a.count, a.Cp, dtype), a.m_plane = plane_stride(a.count, a.Op, dtype);
+  Tensor v = Tensor::empty({kWinogradPoints * a.v_plane}, dtype);
+  Tensor m = Tensor::empty({kWinogradPoints * a.m_plane}, dtype);
+  a.v = v.raw_data();
+  a.m = m.raw_data();
+  over_tiles(conv_winograd_input_stub, a, a.Cp, dtype);
+  point_products(dtype, a.count, a.Op, C, {v.raw_data(), a.Cp, 1, {a.v_plane}}, {u.storage.raw_data(), a.Op, 1, {u.plane}},
+                 {m.raw_data(), a.Op, 1, {a.m_plane}}, false);
+  over_tiles(conv_winograd_output_stub, a, a.Op, dtype);
+}
+
+// The stride-1 3x3 convolution of x (N, C, H, W; any layout) padded by (top, left) with the
+// weight view, giving (N, O, OH, OW).
+Tensor run_winograd(const Tensor& x, int64_t top, int64_t left, const WeightView& w, const Tensor& bias_,
+                    int64_t OH, int64_t OW, bool nhwc_out) {
+  const DType dtype = x.dtype();
+  const int64_t N = x.size(0), C = w.C, O = w.O;
+  const int64_t TH = (OH + kWinogradTile - 1) / kWinogradTile, TW = (OW + kWinogradTile - 1) / kWinogradTile;
+  const int64_t Cp = padded_channels(C, dtype), Op = padded_channels(O, dtype);
+  Tensor xpad = padded_nhwc(x, top, left, TH * kWinogradTile + 2, TW * kWinogradTile + 2, Cp);
+  const PointMatrices u = transformed_weight(w, dtype);
+  Tensor bias = bias_.defined() ? contiguous(bias_) : Tensor();
+  Tensor y = Tensor::empty({N, OH, OW, O}, dtype);
+  const int64_t tiles = N * TH * TW, chunk = chunk_tiles(tiles, C, Cp, Op, dtype);
+  const int64_t chunks = (tiles + chunk - 1) / chunk;
+  WinogradTileArgs a{TH, TW, xpad.size(1), xpad.size(2), Cp, O, Op, OH, OW, 0, 0, xpad.raw_data(), nullptr, nullptr, 0, 0,
+                     bias.defined() ? bias.raw_data() : nullptr, y.raw_data()};
+  const auto chunks_from = [&](int64_t b, int64_t e) {
+    for (int64_t i = b; i < e; ++i) {
+      WinogradTileArgs part = a;
+      part.first = i * chunk, part.count = std::min(chunk, tiles - part.first);
+      run_chunk(part, C, u, dtype);
+    }
+  };
+  // Enough chunks for every thread: one chunk per task; otherwise each chunk's steps split.
+  const int threads = in_parallel_region() ? 1 : get_num_threads();
+  if (threads > 1 && chunks >= 2 * threads) parallel_for(0, chunks, 1, chunks_from);
+  else chunks_from(0, chunks);
+  Tensor nchw_shaped = permute(y, {0, 3, 1, 2});
+  return nhwc_out ? nchw_shaped : contiguous(nchw_shaped);
+}
+
+// S[p] (+)= V[p]^T G[p] for one chunk: the input's and the output gradient's transforms of
+// its tiles, their products summed over the tiles into S (36, C, Op), added to it unless first.
+void weight_grad_chunk(WinogradTileArgs in, WinogradTileArgs out_grad, int64_t C, const PointMatrices& sums,
+                       bool first, DType dtype) {
+  in.v_plane = plane_stride(in.count, in.Cp, dtype), out_grad.v_plane = plane_stride(in.count, in.Op, dtype);
+  Tensor v = Tensor::empty({kWinogradPoints * in.v_plane}, dtype);
+  Tensor g = Tensor::empty({kWinogradPoints * out_grad.v_plane}, dtype);
+  in.v = v.raw_data();
+  out_grad.v = g.raw_data();
+  over_tiles(conv_winograd_input_stub, in, in.Cp, dtype);
+  over_tiles(conv_winograd_grad_output_stub, out_grad, in.Op, dtype);
+  point_products(dtype, C, in.Op, in.count, {v.raw_data(), 1, in.Cp, {in.v_plane}},
+                 {g.raw_data(), in.Op, 1, {out_grad.v_plane}}, {sums.storage.raw_data(), in.Op, 1, {sums.plane}}, !first);
+}
+
+}  // namespace
+
+bool conv_winograd_backward_weight_applies(const ConvShape& s, DType dtype) {
+  return winograd_fits(s, dtype) && chosen(s.C, s.O, tile_count(s.N, s.OH, s.OW));
+}
+
+Tensor conv_winograd_backward_weight(const Tensor& x, const Tensor& gy, const ConvShape& s, bool nhwc_out) {
+  const DType dtype = x.dtype();
+  const int64_t TH = (s.OH + kWinogradTile - 1) / kWinogradTile, TW = (s.OW + kWinogradTile - 1) / kWinogradTile;
+  const int64_t Cp = padded_channels(s.C, dtype), Op = padded_channels(s.O, dtype);
+  Tensor xpad = padded_nhwc(x, s.ph, s.pw, TH * kWinogradTile + 2, TW * kWinogradTile + 2, Cp);
+  Tensor gpad = padded_nhwc(gy, 0, 0, TH * kWinogradTile, TW * kWinogradTile, Op);
+  const int64_t plane = plane_stride(s.C, Op, dtype);
+  const PointMatrices sums{Tensor::empty({kWinogradPoints * plane}, dtype), plane};
+  const int64_t tiles = s.N * TH * TW, chunk = chunk_tiles(tiles, s.C, Cp, Op, dtype);
+  WinogradTileArgs in{TH, TW, xpad.size(1), xpad.size(2), Cp, s.O, Op, s.OH, s.OW, 0, 0, xpad.raw_data(),
+                      nullptr, nullptr, 0, 0, nullptr, nullptr};
+  WinogradTileArgs out_grad = in;
+  out_grad.Hp = gpad.size(1), out_grad.Wp = gpad.size(2), out_grad.x = gpad.raw_data();
+  // Chunks in order, each adding into the sums: the same bits for every thread count.
+  for (int64_t first = 0; first < tiles; first += chunk) {
+    in.first = out_grad.first = first;
+    in.count = out_grad.count = std::min(chunk, tiles - first);
+    weight_grad_chunk(in, out_grad, s.C, sums, first == 0, dtype);
+  }
+  Tensor gw = nhwc_out ? permute(Tensor::empty({s.O, 3, 3, s.C}, dtype), {0, 3, 1, 2}) : Tensor::empty({s.O, s.C, 3, 3}, dtype);
+  const WinogradWeightGradArgs a{sums.storage.raw_data(), s.O, s.C, Op, plane, gw.raw_data(),
+                                 gw.stride(0), gw.stride(1), gw.stride(2), gw.stride(3)};
+  parallel_for(0, s.C, std::max<int64_t>(1, (int64_t(1) << 14) / (kWinogradPoints * Op)),
+               [&](int64_t b, int64_t e) { conv_winograd_weight_grad_stub(dtype, a, b, e); });
+  return gw;
+}
+
+bool conv_winograd_forward_applies(const ConvShape& s, DType dtype) {
+  return winograd_fits(s, dtype) && chosen(s.C, s.O, tile_count(s.N, s.OH, s.OW));
+}
+
+bool conv_winograd_backward_data_applies(const ConvShape& s, DType dtype) {
+  return winograd_fits(s, dtype) && s.ph <= 2 && s.pw <= 2 && chosen(s.O, s.C, tile_count(s.N, s.H, s.W));
+}
+
+Tensor conv_winograd_forward(const Tensor& x, const Tensor& w, const Tensor& bias, const ConvShape& s, bool nhwc_out) {
+  return run_winograd(x, s.ph, s.pw, forward_view(w), bias, s.OH, s.OW, nhwc_out);
+}
+
+Tensor conv_winograd_backward_data(const Tensor& gy, const Tensor& w, const ConvShape& s, bool nhwc_out) {
+  // gx = gy padded by 2 - padding on each side, convolved with w's taps reversed and its
+  // channel dims swapped.
+  return run_winograd(gy, 2 - s.ph, 2 - s.pw, input_grad_view(w), Tensor(), s.H, s.W, nhwc_out);
+}
+
+}  // namespace tz

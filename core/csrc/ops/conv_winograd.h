@@ -1,0 +1,29 @@
+// Stride-1 3x3 convolutions through Winograd F(4x4, 3x3) (kernels/conv_winograd.h): the input
+// in a zero-padded NHWC copy, tiles transformed in chunks, one batched GEMM over the 36
+// transform points per chunk, the output transformed back with the bias. Also the stride-1
+// input gradient: the same convolution of the padded output gradient with the flipped,
+// transposed weight; and the weight gradient, the adjoint: both the input and the output
+// gradient transformed per tile, their products summed over the tiles by one batched GEMM
+// per chunk, G^T . G back to the 3x3 taps.
+#pragma once
+#include "kernels/conv.h"
+#include "tensor/tensor.h"
+
+namespace tz {
+
+// Whether Winograd runs this forward convolution / this input gradient: 3x3, stride 1,
+// dilation 1, groups 1, float32/64, where the measured table in conv_winograd.cpp says it
+// wins (or forced: core._C._set_conv_algorithm('winograd')).
+bool conv_winograd_forward_applies(const ConvShape& s, DType dtype);
+bool conv_winograd_backward_data_applies(const ConvShape& s, DType dtype);
+bool conv_winograd_backward_weight_applies(const ConvShape& s, DType dtype);
+
+// conv(x, w) + bias as an (N, O, OH, OW) tensor in NHWC (nhwc_out) or NCHW memory; x in either.
+Tensor conv_winograd_forward(const Tensor& x, const Tensor& w, const Tensor& bias, const ConvShape& s, bool nhwc_out);
+// The input gradient (N, C, H, W) from gy (N, O, OH, OW).
+Tensor conv_winograd_backward_data(const Tensor& gy, const Tensor& w, const ConvShape& s, bool nhwc_out);
+// The weight gradient (O, C, 3, 3) from x (N, C, H, W) and gy (N, O, OH, OW), any layouts; in
+// channels-last memory when nhwc_out.
+Tensor conv_winograd_backward_weight(const Tensor& x, const Tensor& gy, const ConvShape& s, bool nhwc_out);
+
+}  // namespace tz

@@ -265,6 +265,17 @@ def test_resample(orig, new, method, rng):
         _close(T.Resample(orig, new, method)(core.tensor(x[None])), ours.numpy()[None], 1e-6, "Resample")
 
 
+@pytest.mark.parametrize("orig,new,width,beta", [(48000, 44100, 6, None), (22050, 8000, 6, 14.769656459379492),
+                                                  (16000, 44100, 2, None), (44100, 16000, 16, None)])
+def test_resample_in_blocks_of_phases_float64(orig, new, width, beta, rng):
+    # Many phases (new / gcd > 16) go through several products, each over the taps its block of
+    # filters reaches: the blocks' edges must lose nothing the full filters hold.
+    x = rng.standard_normal(2300)
+    method = "sinc_interpolation" if beta is None else "kaiser_window"
+    ours = AF.resample(core.tensor(x), orig, new, lowpass_filter_width=width, resampling_method=method)
+    np.testing.assert_allclose(ours.numpy(), _resample(x, orig, new, width=width, beta=beta), rtol=0, atol=1e-11)
+
+
 def test_resample_keeps_a_band_limited_tone(rng):
     t = np.arange(16000) / 16000
     tone = np.sin(2 * np.pi * 440 * t).astype(np.float32)

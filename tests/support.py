@@ -45,6 +45,34 @@ def run_with_capability(code, capability, *args, timeout=120):
     return result.stdout
 
 
+def conv_isa_script(cases, seed, algorithm=None, weight_grad=True, extra=""):
+    """A script for assert_isa_builds_agree: conv2d with bias over `cases` ((x shape, w shape,
+    conv2d keyword arguments), ...) in float32 and float64, from NCHW and NHWC inputs; stores the
+    output, the input gradient and (weight_grad) the weight gradient of sum(y * y) under
+    "<case>-<dtype>-<layout>-y/-gx/-gw". `algorithm` forces _set_conv_algorithm; `extra` is more
+    script run before the print (it may use rng, nhwc and out)."""
+    force = f"core._C._set_conv_algorithm({algorithm!r})\n" if algorithm else ""
+    grads = "(xt, wt)" if weight_grad else "(xt,)"
+    return (
+        "import json, numpy as np, core\n" + force + f"rng = np.random.default_rng({seed})\n"
+        "def nhwc(a):\n"
+        "    return core.tensor(np.ascontiguousarray(a.transpose(0, 2, 3, 1))).permute(0, 3, 1, 2)\n"
+        'out = {"cap": core._C._cpu_capability()}\n'
+        f"for i, (xs, ws, kw) in enumerate({cases!r}):\n"
+        "    for dt in (np.float32, np.float64):\n"
+        "        x = rng.uniform(-1, 1, xs).astype(dt); w = rng.uniform(-1, 1, ws).astype(dt)\n"
+        "        b = rng.uniform(-1, 1, ws[0]).astype(dt)\n"
+        '        for name, xt in (("nchw", core.tensor(x)), ("nhwc", nhwc(x))):\n'
+        f"            xt.requires_grad_(); wt = core.tensor(w).requires_grad_({weight_grad})\n"
+        "            y = core.conv2d(xt, wt, core.tensor(b), **kw)\n"
+        f"            grads = core.autograd.grad((y * y).sum(), {grads})\n"
+        '            key = f"{i}-{dt.__name__}-{name}"\n'
+        '            out[key + "-y"] = y.contiguous().detach().numpy().tobytes().hex()\n'
+        '            for part, g in zip(("-gx", "-gw"), grads):\n'
+        "                out[key + part] = g.contiguous().numpy().tobytes().hex()\n"
+        + extra + "print(json.dumps(out))\n")
+
+
 def assert_isa_builds_agree(script):
     """`script` prints one JSON object: results as hex bytes plus "cap", the capability it ran
     with. Every capability's results must equal the baseline's bit for bit; returns those."""

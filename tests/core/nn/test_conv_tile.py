@@ -14,7 +14,7 @@ from core import autograd
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from op_matrix.refs_conv import conv_ref  # noqa: E402
-from support import assert_isa_builds_agree  # noqa: E402
+from support import assert_isa_builds_agree, conv_isa_script  # noqa: E402
 
 
 @pytest.fixture
@@ -131,28 +131,8 @@ def test_set_conv_algorithm_rejects_unknown_names():
         core._C._set_conv_algorithm("fft")
 
 
-_ISA_SCRIPT = r"""
-import json, numpy as np, core
-core._C._set_conv_algorithm("tile")
-rng = np.random.default_rng(12)
-def nhwc(a):
-    return core.tensor(np.ascontiguousarray(a.transpose(0, 2, 3, 1))).permute(0, 3, 1, 2)
-out = {"cap": core._C._cpu_capability()}
-cases = [((2, 6, 7, 5), (37, 6, 3, 3), dict(padding=1)),
-         ((1, 5, 9, 8), (70, 5, 5, 5), dict(stride=2, padding=2)),
-         ((1, 7, 6, 6), (9, 7, 3, 3), dict(padding=2, dilation=2))]
-for i, (xs, ws, kw) in enumerate(cases):
-    for dt in (np.float32, np.float64):
-        x = rng.uniform(-1, 1, xs).astype(dt); w = rng.uniform(-1, 1, ws).astype(dt)
-        b = rng.uniform(-1, 1, ws[0]).astype(dt)
-        for name, xt in (("nchw", core.tensor(x)), ("nhwc", nhwc(x))):
-            xt.requires_grad_()
-            y = core.conv2d(xt, core.tensor(w), core.tensor(b), **kw)
-            gx, = core.autograd.grad((y * y).sum(), (xt,))
-            key = f"{i}-{dt.__name__}-{name}"
-            out[key + "-y"] = y.contiguous().detach().numpy().tobytes().hex()
-            out[key + "-gx"] = gx.contiguous().numpy().tobytes().hex()
-# the epilogue in registers (NHWC output): blocks of 1, 2, 3 and 4 vectors, partial lanes
+# The epilogue in registers (NHWC output): blocks of 1, 2, 3 and 4 vectors, partial lanes.
+_FUSED_EPILOGUES = r"""
 fused = core._C._op("_conv2d_fused")
 for i, (xs, ws, pad) in enumerate([((1, 6, 7, 5), (72, 6, 1, 1), 0), ((1, 5, 6, 6), (40, 5, 3, 3), 1),
                                    ((1, 4, 5, 5), (24, 4, 1, 1), 0), ((1, 3, 5, 4), (56, 3, 3, 3), 1)]):
@@ -163,8 +143,11 @@ for i, (xs, ws, pad) in enumerate([((1, 6, 7, 5), (72, 6, 1, 1), 0), ((1, 5, 6, 
         for act in ("relu", "relu6", "hardswish", "hardsigmoid"):
             y = fused(x, w, b, (1, 1), (pad, pad), (1, 1), 1, act, r)
             out[f"fused-{i}-{dt.__name__}-{act}"] = y.contiguous().numpy().tobytes().hex()
-print(json.dumps(out))
 """
+_ISA_SCRIPT = conv_isa_script([((2, 6, 7, 5), (37, 6, 3, 3), dict(padding=1)),
+                               ((1, 5, 9, 8), (70, 5, 5, 5), dict(stride=2, padding=2)),
+                               ((1, 7, 6, 6), (9, 7, 3, 3), dict(padding=2, dilation=2))],
+                              seed=12, algorithm="tile", weight_grad=False, extra=_FUSED_EPILOGUES)
 
 
 def test_tile_kernel_isa_builds_are_bit_identical():

@@ -19,7 +19,7 @@ from core import autograd
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from op_matrix.refs_conv import conv_ref  # noqa: E402
-from support import assert_isa_builds_agree  # noqa: E402
+from support import assert_isa_builds_agree, conv_isa_script  # noqa: E402
 
 
 @pytest.fixture
@@ -183,29 +183,8 @@ def test_shapes_winograd_does_not_take_keep_their_paths(winograd):
         np.testing.assert_allclose(out.numpy(), conv_ref(x, w, **kw), rtol=1e-10, atol=1e-12)
 
 
-_ISA_SCRIPT = r"""
-import json, numpy as np, core
-core._C._set_conv_algorithm("winograd")
-rng = np.random.default_rng(12)
-def nhwc(a):
-    return core.tensor(np.ascontiguousarray(a.transpose(0, 2, 3, 1))).permute(0, 3, 1, 2)
-out = {"cap": core._C._cpu_capability()}
-cases = [((2, 6, 7, 5), (37, 6, 3, 3), 1), ((1, 19, 9, 8), (21, 19, 3, 3), 0)]
-for i, (xs, ws, pad) in enumerate(cases):
-    for dt in (np.float32, np.float64):
-        x = rng.uniform(-1, 1, xs).astype(dt); w = rng.uniform(-1, 1, ws).astype(dt)
-        b = rng.uniform(-1, 1, ws[0]).astype(dt)
-        for name, xt in (("nchw", core.tensor(x)), ("nhwc", nhwc(x))):
-            xt.requires_grad_()
-            wt = core.tensor(w).requires_grad_()
-            y = core.conv2d(xt, wt, core.tensor(b), padding=pad)
-            gx, gw = core.autograd.grad((y * y).sum(), (xt, wt))
-            key = f"{i}-{dt.__name__}-{name}"
-            out[key + "-y"] = y.contiguous().detach().numpy().tobytes().hex()
-            out[key + "-gx"] = gx.contiguous().numpy().tobytes().hex()
-            out[key + "-gw"] = gw.contiguous().numpy().tobytes().hex()
-print(json.dumps(out))
-"""
+_ISA_SCRIPT = conv_isa_script([((2, 6, 7, 5), (37, 6, 3, 3), dict(padding=1)),
+                               ((1, 19, 9, 8), (21, 19, 3, 3), dict(padding=0))], seed=12, algorithm="winograd")
 
 
 def test_isa_builds_are_bit_identical():

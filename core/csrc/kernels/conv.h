@@ -48,9 +48,9 @@ inline ConvRange conv_valid_range(int64_t out_len, int64_t in_len, int64_t strid
   return {lo, hi > lo ? hi : lo};
 }
 
-// NCHW image: `nc` channels H*W apart starting at x; col is (nc*KH*KW) x (OH*OW), rows `ld`
-// values apart (0: OH*OW; wider when several images' columns sit side by side).
-template <typename T> void im2col_nchw(const T* x, int64_t nc, const ConvShape& s, T* col, int64_t ld = 0);
+// NCHW image: `nc` channels H*W apart starting at x; col is (nc*KH*KW) x (OH*OW), rows
+// `row_step` values apart (0: OH*OW; wider when several images' columns sit side by side).
+template <typename T> void im2col_nchw(const T* x, int64_t nc, const ConvShape& s, T* col, int64_t row_step = 0);
 // Adds col back into the zero-initialised image x (the adjoint of im2col_nchw); col's element
 // (row r, output position p) at r * row_step + p * pos_step (row_step 0: OH*OW).
 template <typename T>

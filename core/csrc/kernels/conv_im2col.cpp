@@ -22,8 +22,8 @@ struct TapRanges {
 }  // namespace
 
 template <typename T>
-void im2col_nchw(const T* x, int64_t nc, const ConvShape& s, T* col, int64_t ld) {
-  const int64_t plane = s.H * s.W, row = ld ? ld : s.OH * s.OW;
+void im2col_nchw(const T* x, int64_t nc, const ConvShape& s, T* col, int64_t row_step) {
+  const int64_t plane = s.H * s.W, row = row_step ? row_step : s.OH * s.OW;
   const TapRanges taps(s);
   for (int64_t c = 0; c < nc; ++c)
     for (int64_t kh = 0; kh < s.KH; ++kh)

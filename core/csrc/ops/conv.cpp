@@ -481,7 +481,7 @@ Tensor depthwise_backward_weight(const Tensor& x, const Tensor& gy, const ConvSh
 // Image stems (3 channels in): an im2col of a few channels is all bookkeeping, so the
 // direct kernel reads the input where it is.
 constexpr int64_t kSmallInputMaxChannels = 4;
-constexpr int64_t kSmallInputDirectNchwMinWidth = 64;  // NCHW outputs at most this wide go through NHWC
+constexpr int64_t kSmallInputViaNhwcMaxWidth = 64;  // NCHW outputs at most this wide go through NHWC
 bool uses_small_input_kernel(const ConvShape& s) { return s.groups == 1 && s.C <= kSmallInputMaxChannels; }
 
 // x is read in its own layout (NCHW or NHWC memory), y is written in the output's (nhwc).
@@ -530,7 +530,7 @@ Tensor forward_4d(const Tensor& x_, const Tensor& w_, const Tensor& bias_, const
   if (uses_small_input_kernel(s)) {  // reads a dense input in either layout where it is: no conversion
     const bool dense = x_.is_contiguous() || is_contiguous_as(x_, MemoryFormat::ChannelsLast);
     const Tensor xin = dense ? x_ : in_layout(x_, nhwc_out);
-    if (nhwc || s.OW > kSmallInputDirectNchwMinWidth) {
+    if (nhwc || s.OW > kSmallInputViaNhwcMaxWidth) {
       small_input_forward(xin, w_, bias, y, s, nhwc, ep);
       return y;
     }

@@ -313,6 +313,24 @@ def test_rnn_layers(mode, bidirectional, batch_first):
     _grads_match(ours, theirs, 1e-10)
 
 
+@pytest.mark.parametrize("mode", ["RNN", "LSTM", "GRU", "LSTM_proj"])
+def test_rnn_double_backward(mode):
+    """A gradient penalty (the gradient of a gradient) through a recurrent layer, as WGAN-GP takes it."""
+    cls = mode.split("_")[0]
+    kwargs = dict(num_layers=2, bidirectional=True, proj_size=2) if mode == "LSTM_proj" else dict(num_layers=2)
+    torch.manual_seed(0)
+    theirs = getattr(torch.nn, cls)(3, 4, **kwargs).double()
+    ours = getattr(nn, cls)(3, 4, **kwargs).double()
+    _copy_params(ours, theirs)
+    xo, xt = _both(R.standard_normal((5, 2, 3)), True)
+    (go,) = core.autograd.grad(ours(xo)[0].square().sum(), xo, create_graph=True)
+    (gt,) = torch.autograd.grad(theirs(xt)[0].square().sum(), xt, create_graph=True)
+    np.testing.assert_allclose(go.detach().numpy(), gt.detach().numpy(), atol=1e-10)
+    go.square().sum().backward()
+    gt.square().sum().backward()
+    _grads_match(ours, theirs, 1e-9)
+
+
 @pytest.mark.parametrize("cls", ["RNN", "LSTM", "GRU"])
 @pytest.mark.parametrize("bidirectional", [False, True])
 @pytest.mark.parametrize("enforce_sorted", [True, False])

@@ -121,7 +121,7 @@ TensorList run_backward(const TensorList& roots, const TensorList& grad_roots,
   // Reachable graph, iteratively: dependency counts and, when capturing, which nodes
   // actually lead to a captured input (the others are skipped).
   std::unordered_map<Node*, int> dependencies;
-  std::unordered_map<Node*, bool> needed;
+  std::unordered_map<Node*, bool> needed, feeds;  // leads to a captured input; its outputs do
   std::vector<std::pair<Node*, size_t>> stack{{root.get(), 0}};
   std::unordered_set<Node*> seen{root.get()};
   while (!stack.empty()) {
@@ -133,10 +133,11 @@ TensorList run_backward(const TensorList& roots, const TensorList& grad_roots,
       if (seen.insert(child).second) stack.push_back({child, 0});
       continue;
     }
-    bool need = !restrict || capture_nodes.count(node);
+    bool feeding = !restrict;
     for (const Edge& e : node->next_edges)
-      if (e.fn && needed[e.fn.get()]) need = true;
-    needed[node] = need;
+      if (e.fn && needed[e.fn.get()]) feeding = true;
+    feeds[node] = feeding;
+    needed[node] = feeding || capture_nodes.count(node);
     stack.pop_back();
   }
 
@@ -160,7 +161,9 @@ TensorList run_backward(const TensorList& roots, const TensorList& grad_roots,
     for (Capture& c : captures)
       if (c.fn == fn && c.input_nr < grads.size()) c.grad = grads[c.input_nr];
     // Leaves accumulate only in backward(); with inputs= only the chosen leaves are needed.
-    bool run = needed[fn] && (options.accumulate_grad || !dynamic_cast<AccumulateGrad*>(fn));
+    // autograd.grad runs a node only for what its outputs feed: capturing its input is enough
+    // (a captured non-leaf's own backward never runs, as in PyTorch).
+    bool run = options.accumulate_grad ? needed[fn] : feeds[fn] && !dynamic_cast<AccumulateGrad*>(fn);
     TensorList out;
     if (run) {
       TZ_CHECK(!fn->released(), Runtime, "Trying to backward through the graph a second time (or "

@@ -1,6 +1,8 @@
 // Op-table entries of the fused recurrent layer (core.nn.modules.rnn's RNN, LSTM, GRU and their
 // cells run on it). Internal, like PyTorch's _thnn_fused_* and cuDNN RNN entries. Tested by
 // tests/core/nn/test_rnn_fused.py (against the step-by-step composition, gradcheck of every mode).
+#include "autograd/grad_mode.h"
+#include "derivatives/rnn.h"
 #include "op_table/util.h"
 #include "ops/rnn.h"
 
@@ -15,6 +17,7 @@ std::optional<Tensor> opt(const Value& v) { return v.is_none() ? std::nullopt : 
 Tensor present(const Value& v) { return v.tensor().numel() ? v.tensor() : Tensor(); }
 
 TensorList rnn_layer_grad(BackwardContext& c) {
+  if (GradMode::is_enabled()) return grad::rnn_layer_recorded(c);  // create_graph: a differentiable replay
   Value out = F::call(TZ_OP("_rnn_layer_backward"),
                       {c.grad(0), c.grad(1), c.grad(2), c.input("hx"), c.arg("cx"), c.input("w_hh"), c.arg("b_hh"),
                        c.arg("w_hr"), c.result(0), c.result(3), c.arg("batch_sizes"), c.arg("mode"),
@@ -36,9 +39,9 @@ const OpDef kRnnOps[] = {
                                                     opt(a[5]), a[6].int_list(), a[7].to_int(), a[8].to_bool());
        return Value::Tuple{output, hy, cy, workspace};
      },
-     "", "hx cx w_hh b_hh w_hr result", &rnn_layer_grad, /*gradgrad=*/false},
-    // Its gradient runs one reverse loop; differentiating it again is not supported (as for
-    // PyTorch's cuDNN RNN): the error says so when a second backward reaches it.
+     "", "gates_in hx cx w_hh b_hh w_hr result", &rnn_layer_grad},
+    // Its gradient runs one reverse loop and is never recorded: a backward with create_graph takes
+    // the differentiable replay instead (derivatives/rnn.h), so this node is never differentiated.
     {"_rnn_layer_backward(Tensor grad_output, Tensor grad_hy, Tensor grad_cy, Tensor hx, Tensor? cx, Tensor w_hh, "
      "Tensor? b_hh, Tensor? w_hr, Tensor output, Tensor workspace, int[] batch_sizes, int mode, bool reverse) "
      "-> (Tensor, Tensor, Tensor, Tensor, Tensor, Tensor)",
@@ -53,8 +56,8 @@ const OpDef kRnnOps[] = {
      "", "",
      GRAD {
        (void)c;
-       fail(ErrorKind::NotImplemented, "double backward through the fused recurrent layer (RNN, LSTM, GRU and their "
-            "cells) is not supported");
+       fail(ErrorKind::NotImplemented, "_rnn_layer_backward is not differentiable: differentiate _rnn_layer with "
+            "create_graph=True, which records a differentiable replay instead");
      },
      false},
 };

@@ -6,7 +6,7 @@ import pytest
 
 import core
 import core.nn as nn
-from core.autograd import gradcheck
+from core.autograd import gradcheck, gradgradcheck
 from core.nn.modules import rnn as rnn_module
 from core.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
@@ -132,13 +132,56 @@ def test_empty_batch_and_sequence():
     assert out.shape == (0, 2, 3) and h.shape == (1, 2, 3)
 
 
-def test_double_backward_raises_clearly():
-    m = nn.LSTM(2, 3).double()
-    x = _tensor(3, 2, 2)
-    out, _ = m(x)
-    (g,) = core.autograd.grad(out.sum(), x, create_graph=True)
-    with pytest.raises(NotImplementedError, match="double backward through the fused recurrent layer"):
-        g.sum().backward()
+@pytest.mark.parametrize("mode", ["RNN_TANH", "LSTM", "GRU"])
+@pytest.mark.parametrize("batch_sizes,reverse", [([2, 2], False), ([3, 2, 1], True)])
+def test_layer_op_gradgradcheck(mode, batch_sizes, reverse):
+    """A backward with create_graph records the differentiable replay: second derivatives."""
+    hidden, gates = 2, rnn_module._GATES[mode] * 2
+    gates_in, hx, w_hh, b_hh = _tensor(sum(batch_sizes), gates), _tensor(3, hidden), _tensor(gates, hidden), _tensor(gates)
+    hx = hx[: batch_sizes[0]].detach().requires_grad_()
+    cx = _tensor(batch_sizes[0], hidden) if mode == "LSTM" else None
+    code = rnn_module._MODE_CODES[mode]
+    inputs = [t for t in (gates_in, hx, cx, w_hh, b_hh) if t is not None]
+
+    def fn(*args):
+        g, h, *rest = args
+        c = rest.pop(0) if cx is not None else None
+        out, hy, cy, _ = _op(g, h, c, rest[0], rest[1], None, batch_sizes, code, reverse)
+        return (out, hy, cy) if mode == "LSTM" else (out, hy)
+    assert gradgradcheck(fn, tuple(inputs))
+
+
+def test_layer_op_gradgradcheck_projection():
+    gates_in, hx, cx, w_hh, w_hr = _tensor(3, 12), _tensor(2, 2), _tensor(2, 3), _tensor(12, 2), _tensor(2, 3)
+
+    def fn(g, h, c, w, wr):
+        out, hy, cy, _ = _op(g, h, c, w, None, wr, [2, 1], 2, False)
+        return out, hy, cy
+    assert gradgradcheck(fn, (gates_in, hx, cx, w_hh, w_hr))
+
+
+@pytest.mark.parametrize("kind", ["LSTM", "GRU"])
+def test_double_backward_matches_stepwise(kind, monkeypatch):
+    """A gradient penalty through a module: the same second-order gradients as the stepwise cells."""
+    def penalty_grads():
+        core.manual_seed(0)
+        m = getattr(nn, kind)(2, 3, num_layers=2).double()
+        x = core.tensor(np.linspace(-1, 1, 24).reshape(4, 3, 2), dtype=core.float64, requires_grad=True)
+        out, _ = m(x)
+        (g,) = core.autograd.grad(out.square().sum(), x, create_graph=True)
+        return core.autograd.grad(g.square().sum(), list(m.parameters()))
+    fused = penalty_grads()
+    monkeypatch.setattr(nn.RNNBase, "_run_direction", nn.RNNBase._run_direction_stepwise)
+    for a, b in zip(fused, penalty_grads()):
+        np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-10, atol=1e-12)
+
+
+def test_backward_of_the_layer_backward_op_is_refused():
+    with pytest.raises(NotImplementedError, match="_rnn_layer_backward is not differentiable"):
+        args = [_tensor(2, 2), _tensor(2, 2), _tensor(0), _tensor(2, 2), None, _tensor(2, 2), None, None,
+                _tensor(2, 2, grad=False), _tensor(2, 2, grad=False), [2], 0, False]
+        out = core._C._internal["_rnn_layer_backward"](*args)
+        out[0].sum().backward()
 
 
 def test_layer_op_errors():

@@ -23,6 +23,14 @@ except ImportError:  # pragma: no cover - depends on the environment
 
 LIBRARIES = ("ours", "pytorch", "numpy")
 
+# TZ_BENCH_CLOCK=cpu times with the process's CPU time instead of the wall clock: at one thread
+# that ignores the time other processes take from the cores, so a busy machine still compares
+# fairly (at more threads it counts every thread's CPU time, spinning included: use the wall clock).
+CLOCK_NAME = os.environ.get("TZ_BENCH_CLOCK", "wall")
+if CLOCK_NAME not in ("wall", "cpu"):
+    raise SystemExit(f"TZ_BENCH_CLOCK must be 'wall' or 'cpu', got {CLOCK_NAME!r}")
+clock = time.process_time if CLOCK_NAME == "cpu" else time.perf_counter
+
 
 @dataclass
 class Bench:
@@ -85,10 +93,10 @@ def calibrate(fn, warmup=2, min_sample=0.02):
         fn()
     number = 1
     while True:
-        start = time.perf_counter()
+        start = clock()
         for _ in range(number):
             fn()
-        elapsed = time.perf_counter() - start
+        elapsed = clock() - start
         if elapsed >= min_sample or number >= 1 << 20:
             return number
         number *= 2 if elapsed == 0 else max(2, min(10, int(min_sample / elapsed) + 1))
@@ -101,10 +109,10 @@ def sample_seconds(fn, number, count):
     try:
         samples = []
         for _ in range(count):
-            start = time.perf_counter()
+            start = clock()
             for _ in range(number):
                 fn()
-            samples.append((time.perf_counter() - start) / number)
+            samples.append((clock() - start) / number)
         return samples
     finally:
         if gc_was_enabled:
@@ -204,6 +212,7 @@ def header(threads):
         + (f", torch.get_num_threads()={torch.get_num_threads()}" if torch is not None else ", PyTorch not installed")
         + f" (requested {threads}; os.cpu_count()={os.cpu_count()});"
         + f" numpy's BLAS: OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS', 'unset')}",
+        f"clock: {'process CPU time (TZ_BENCH_CLOCK=cpu)' if CLOCK_NAME == 'cpu' else 'wall'}",
         f"versions: core {core.__version__} (cpu capability {core._C._cpu_capability()})"
         + (f", torch {torch.__version__}" if torch is not None else "")
         + f", numpy {np.__version__}",

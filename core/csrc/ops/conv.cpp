@@ -506,6 +506,27 @@ void small_input_forward(const Tensor& x, const Tensor& w_, const Tensor& bias, 
   if (!nhwc) epilogue_all(ep, y);
 }
 
+// ---------------------------------------------------------------- strided 1x1
+
+// A 1x1 convolution with a stride and no padding (ResNet's downsampling shortcuts) reads every
+// stride-th pixel and is pointwise on those: gathered densely, they take the pointwise GEMM path
+// instead of the general ones (256 -> 512 at 56x56, stride 2, 8 images: NHWC 71 -> 27 ms, NCHW 80 -> 35 ms).
+bool is_strided_pointwise(const ConvShape& s) {
+  return s.KH == 1 && s.KW == 1 && s.ph == 0 && s.pw == 0 && (s.sh > 1 || s.sw > 1);
+}
+
+// The pointwise convolution of the pixels a strided 1x1 one reads.
+ConvShape on_strided_pixels(const ConvShape& s) {
+  ConvShape p = s;
+  p.H = s.OH, p.W = s.OW, p.sh = p.sw = p.dh = p.dw = 1;
+  return p;
+}
+
+// The pixels (every stride-th row and column) of t, a view.
+Tensor strided_pixels(const Tensor& t, const ConvShape& s) {
+  return slice(slice(t, 2, 0, (s.OH - 1) * s.sh + 1, s.sh), 3, 0, (s.OW - 1) * s.sw + 1, s.sw);
+}
+
 // ---------------------------------------------------------------- 4-d drivers
 
 // y = conv(x, w) + bias on 4-d tensors of one float dtype.
@@ -513,6 +534,8 @@ void small_input_forward(const Tensor& x, const Tensor& w_, const Tensor& bias, 
 // kernels' blocks where they allow it).
 Tensor forward_4d(const Tensor& x_, const Tensor& w_, const Tensor& bias_, const ConvShape& s, bool nhwc_out,
                   const ConvEpilogue* epilogue = nullptr) {
+  if (is_strided_pointwise(s) && s.OH * s.OW > 0)
+    return forward_4d(in_layout(strided_pixels(x_, s), nhwc_out), w_, bias_, on_strided_pixels(s), nhwc_out, epilogue);
   const DType dt = x_.dtype();
   const bool nhwc = rows_layout(s, nhwc_out);
   Tensor y = new_4d(s.N, s.O, s.OH, s.OW, dt, nhwc_out);
@@ -576,6 +599,11 @@ Tensor forward_4d(const Tensor& x_, const Tensor& w_, const Tensor& bias_, const
 
 // The input gradient (N, C, H, W) of conv(x, w) from gy (N, O, OH, OW).
 Tensor backward_data_4d(const Tensor& gy_, const Tensor& w_, const ConvShape& s, bool nhwc_out) {
+  if (is_strided_pointwise(s) && s.OH * s.OW > 0) {  // the pixels it read get the gradient, the others none
+    Tensor gx = fill_(new_4d(s.N, s.C, s.H, s.W, gy_.dtype(), nhwc_out), Scalar(0.0));
+    copy_(strided_pixels(gx, s), backward_data_4d(gy_, w_, on_strided_pixels(s), nhwc_out));
+    return gx;
+  }
   const DType dt = gy_.dtype();
   const bool nhwc = rows_layout(s, nhwc_out);
   Tensor gy = in_layout(gy_, nhwc_out);
@@ -605,6 +633,8 @@ Tensor backward_data_4d(const Tensor& gy_, const Tensor& w_, const ConvShape& s,
 
 // The weight gradient (O, Cg, KH, KW) of conv(x, w) from gy.
 Tensor backward_weight_4d(const Tensor& x_, const Tensor& gy_, const ConvShape& s, bool nhwc_in) {
+  if (is_strided_pointwise(s) && s.OH * s.OW > 0)
+    return backward_weight_4d(in_layout(strided_pixels(x_, s), nhwc_in), gy_, on_strided_pixels(s), nhwc_in);
   const DType dt = x_.dtype();
   const int64_t Cg = s.cg(), KK = s.KH * s.KW;
   if (s.O * Cg * KK == 0) return Tensor::empty({s.O, Cg, s.KH, s.KW}, dt);

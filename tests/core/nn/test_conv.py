@@ -37,7 +37,10 @@ PATHS = [
     ((2, 4, 11, 9), (6, 4, 3, 2), dict(stride=(2, 1), padding=(1, 2), dilation=(2, 1))),
     ((2, 6, 7, 7), (4, 3, 3, 3), dict(padding=1, groups=2)),
     ((3, 19, 6, 5), (7, 19, 1, 1), {}),
+    # Strided 1x1 (no padding): the pointwise path on the pixels it reads.
     ((2, 8, 7, 7), (5, 8, 1, 1), dict(stride=2)),
+    ((1, 6, 8, 10), (4, 3, 1, 1), dict(stride=(3, 2), groups=2)),
+    ((2, 19, 5, 9), (21, 19, 1, 1), dict(stride=(1, 4), dilation=2)),
     ((2, 19, 13, 17), (19, 1, 3, 3), dict(padding=1, groups=19)),
     ((2, 35, 14, 14), (35, 1, 3, 3), dict(stride=2, padding=1, groups=35)),
     ((1, 21, 15, 16), (21, 1, 5, 5), dict(stride=2, padding=2, groups=21)),
@@ -110,6 +113,7 @@ GRAD_PATHS = [
     ((1, 2, 4, 4), (4, 1, 3, 3), dict(padding=2, dilation=2, groups=2)),
     ((1, 5, 5, 6), (3, 5, 3, 3), dict(padding=(3, 2), dilation=(3, 2))),
     ((1, 5, 4, 4), (2, 5, 2, 2), dict(padding=3, dilation=2)),
+    ((1, 4, 5, 6), (4, 2, 1, 1), dict(stride=(2, 3), groups=2)),
 ]
 
 

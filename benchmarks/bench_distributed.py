@@ -3,8 +3,8 @@
     python benchmarks/bench_distributed.py [--ranks 2] [--repeats 7] [--image-size 224] [--steps 4]
 
 1. all_reduce (SUM, in place) of 1 MB, 25 MB and 100 MB of float32: core.distributed on a tensor
-   against raw mpi4py's Allreduce on a numpy array over the same kind of memory (a view of a
-   tensor), and on an array numpy allocated (numpy maps large arrays with transparent huge pages,
+   against raw mpi4py's Allreduce on a numpy array over the same memory (a view of that tensor),
+   and on an array numpy allocated (numpy maps large arrays with transparent huge pages,
    which MPI's shared-memory copies profit from: a property of the memory, not of the library);
    the libraries take turns sample by sample, every sample started by a barrier; median seconds per
    call on rank 0. ratio = ours / mpi4py (target <= 1.05x).
@@ -52,22 +52,23 @@ def _all_reduce_timings(repeats):
     for mb in SIZES_MB:
         n = mb * 1024 * 1024 // 4
         ours = core.zeros(n)  # zeros: sums stay finite
-        # mpi4py on the same kind of memory (a numpy view of a tensor), and on numpy's own, which numpy
+        # mpi4py on the very same memory (a numpy view of that tensor), and on numpy's own, which numpy
         # maps with transparent huge pages (madvise) and MPI then copies faster
-        same_memory, numpy_memory = core.zeros(n).numpy(), np.zeros(n, dtype=np.float32)
-        check = core.arange(n, dtype=core.float32) % 7
-        dist.all_reduce(check)
-        expected = (np.arange(n, dtype=np.float32) % 7) * comm.Get_size()
-        if not np.array_equal(check.numpy(), expected):
-            raise AssertionError(f"all_reduce of {mb} MB gave a wrong sum")
+        same_memory, numpy_memory = ours.numpy(), np.zeros(n, dtype=np.float32)
         fns = {"ours": lambda: dist.all_reduce(ours),
                "mpi4py": lambda: comm.Allreduce(MPI.IN_PLACE, same_memory, MPI.SUM),
                "mpi4py_numpy": lambda: comm.Allreduce(MPI.IN_PLACE, numpy_memory, MPI.SUM)}
         samples = {lib: [] for lib in fns}
         calls = CALLS_PER_SAMPLE[mb]
-        for round_ in range(repeats + 1):  # the first round warms up; the order alternates
-            for lib in (list(fns) if round_ % 2 else list(fns)[::-1]):
+        libs = list(fns)
+        for round_ in range(repeats + 1):  # the first round warms up; the order rotates, so each
+            for lib in libs[round_ % 3:] + libs[:round_ % 3]:  # library runs first, second, third alike
                 samples[lib].append(_seconds_per_call(fns[lib], calls, comm))
+        check = core.arange(n, dtype=core.float32) % 7  # after the timed calls: checks the path they took
+        dist.all_reduce(check)
+        expected = (np.arange(n, dtype=np.float32) % 7) * comm.Get_size()
+        if not np.array_equal(check.numpy(), expected):
+            raise AssertionError(f"all_reduce of {mb} MB gave a wrong sum")
         rows.append({"mb": mb, **{lib: statistics.median(s[1:]) for lib, s in samples.items()}})
     return rows
 
@@ -190,8 +191,8 @@ def main(argv=None):
     print(harness.header(1))
     print(f"MPI: {MPI.Get_library_version().splitlines()[0].strip()}; mpi4py {__import__('mpi4py').__version__}; "
           f"{result['world']} ranks, one core thread each\n")
-    print("all_reduce SUM of float32, in place (median per call on rank 0); mpi4py on a numpy view of a tensor's\n"
-          "memory, and on numpy's own memory (huge pages)")
+    print("all_reduce SUM of float32, in place (median per call on rank 0); mpi4py on a numpy view of the same\n"
+          "tensor's memory, and on numpy's own memory (huge pages)")
     rows = [("size", "ours", "mpi4py", "ours/mpi4py", "mpi4py numpy mem", "ours/that", "ours GB/s")]
     for row in result["all_reduce"]:
         rows.append((f"{row['mb']} MB", harness.format_seconds(row["ours"]), harness.format_seconds(row["mpi4py"]),

@@ -44,6 +44,7 @@ PYBIND11_MODULE(_C, m) {
   tz::py::init_numpy(m);
   tz::py::init_runtime(m);
   tz::py::init_dlpack(m);
+  tz::py::init_mpi(m);
   tz::py::init_autograd(m);
   tz::py::init_quantized(m);
   tz::py::init_profiler(m);

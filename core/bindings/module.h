@@ -6,6 +6,7 @@ namespace tz::py {
 void init_numpy(pybind11::module_& m);
 void init_runtime(pybind11::module_& m);
 void init_dlpack(pybind11::module_& m);
+void init_mpi(pybind11::module_& m);
 void init_autograd(pybind11::module_& m);
 void init_indexing(pybind11::module_& m);
 void init_quantized(pybind11::module_& m);

@@ -37,6 +37,7 @@ class ProcessGroup:
 
     def __init__(self, comm, global_ranks):
         self.comm = comm
+        self.handle = comm.handle  # the MPI_Comm, for _C._mpi_all_reduce
         self.global_ranks = list(global_ranks)
         self._group_rank = {g: i for i, g in enumerate(self.global_ranks)}
 
@@ -151,6 +152,7 @@ def init_process_group(backend=None, init_method=None, timeout=default_pg_timeou
     if store is not None and init_method is not None:
         raise ValueError("Cannot specify both init_method and store.")
     MPI = _mpi.initialize()
+    _mpi.bind_direct(MPI)
     world = MPI.COMM_WORLD
     _check_launch(world.Get_rank(), world.Get_size(), world_size, rank, init_method)
     comm = world.Dup()  # our traffic never matches a user's own mpi4py calls on COMM_WORLD

@@ -3,6 +3,8 @@ never starts MPI), MPI datatypes and reduction ops for tensors, and tensors as M
 
 A contiguous tensor reaches MPI as itself: mpi4py reads its memory through the buffer protocol
 (core._C._TensorBytes), so nothing is copied. Non-contiguous tensors go through a contiguous copy (see _collectives.Staged).
+The blocking all_reduce of a contiguous tensor skips mpi4py: core._C._mpi_all_reduce calls the
+MPI_Allreduce of the library mpi4py loaded (bound by bind_direct).
 """
 import sys
 
@@ -52,6 +54,17 @@ def initialize():
         raise RuntimeError(f"init_process_group: core.distributed needs an MPI library with "
                            f"MPI_THREAD_MULTIPLE, but {library_version()} provides {names.get(level, level)}")
     return MPI
+
+
+def bind_direct(MPI):
+    """Lets _C._mpi_all_reduce call the MPI library mpi4py loaded (the blocking all_reduce's fast
+    path); False where it cannot (handles of mixed widths, an mpi4py without _sizeof)."""
+    try:
+        widths = {MPI._sizeof(kind) for kind in (MPI.Comm, MPI.Datatype, MPI.Op)}
+        in_place = int(MPI.IN_PLACE)
+    except (AttributeError, TypeError):
+        return False
+    return len(widths) == 1 and _C._mpi_bind(MPI.__file__, in_place, widths.pop())
 
 
 def library_version():

@@ -22,6 +22,10 @@ class ReduceOp(enum.Enum):
     def __repr__(self):
         return f"ReduceOp.{self.name}"
 
+    # Members are singletons: hashing by identity spares Enum's Python-level hash of the name
+    # (all_reduce looks its (dtype, op) pair up on every call).
+    __hash__ = object.__hash__
+
 
 _BITWISE = (ReduceOp.BAND, ReduceOp.BOR, ReduceOp.BXOR)
 _HALF = (core.float16, core.bfloat16)
@@ -41,6 +45,10 @@ class Reduction:
 
 
 _CACHE = {}
+# The (dtype, op) pairs reduced so far whose tensors MPI reduces as they are (in their own dtype,
+# nothing to do afterwards), to the handles of their MPI datatype and op: all_reduce hands such
+# tensors to MPI directly.
+DIRECT = {}
 
 
 def reduction(dtype, op, op_name):
@@ -48,6 +56,8 @@ def reduction(dtype, op, op_name):
     found = _CACHE.get((dtype, op))
     if found is None:
         found = _CACHE[(dtype, op)] = _make_reduction(dtype, op, op_name)
+        if found.dtype == dtype and not found.average:
+            DIRECT[(dtype, op)] = (found.mpi_type.handle, found.mpi_op.handle)
     return found
 
 

@@ -124,7 +124,7 @@ class Worker:
     def __init__(self):
         self._queue = collections.deque()
         self._cond = threading.Condition()
-        self._pending = 0
+        self.pending = 0
         self._thread = None
         self._stopping = False
 
@@ -134,16 +134,16 @@ class Worker:
                 self._thread = threading.Thread(target=self._loop, name="core.distributed", daemon=True)
                 self._thread.start()
             self._queue.append((work, fn))
-            self._pending += 1
+            self.pending += 1
             self._cond.notify_all()
         return work
 
     def drain(self):
         """Waits until every queued operation has run."""
-        if not self._pending:  # the common case of a blocking call: skip the lock
+        if not self.pending:  # the common case of a blocking call: skip the lock
             return
         with self._cond:
-            while self._pending:
+            while self.pending:
                 self._cond.wait()
 
     def stop(self):
@@ -164,7 +164,7 @@ class Worker:
                 work, fn = self._queue.popleft()
             work._run(fn)
             with self._cond:
-                self._pending -= 1
+                self.pending -= 1
                 self._cond.notify_all()
 
 

@@ -8,6 +8,10 @@ import numpy as np
 
 import core
 import core.distributed as dist
+from core._native import _C
+from core.distributed import _group
+from core.distributed._reduce_op import DIRECT
+from mpi4py import MPI
 from support_mpi import DTYPES, rank_values, reduce_ops
 
 out_dir = sys.argv[1]
@@ -33,6 +37,20 @@ for dtype in DTYPES:
         t = make(rank, (3, 5), dtype)
         dist.all_reduce(t, getattr(dist.ReduceOp, op))
         results[f"all_reduce/{dtype}/{op}"] = t
+
+# each (dtype, op) again: a blocking all_reduce of a contiguous tensor whose pair has been reduced
+# before is one call into MPI (_C._mpi_all_reduce); it says whether it ran
+for dtype in DTYPES:
+    for op in reduce_ops(dtype):
+        t = make(rank, (3, 5), dtype)
+        dist.all_reduce(t, getattr(dist.ReduceOp, op))
+        results[f"all_reduce_again/{dtype}/{op}"] = t
+float_sum = DIRECT[(core.float32, dist.ReduceOp.SUM)]
+comm = _group.state().default.handle
+direct_ran = [_C._mpi_all_reduce(core.ones(2), *float_sum, comm),
+              _C._mpi_all_reduce(core.ones(2, 3).t(), *float_sum, comm),  # not contiguous: not run
+              _C._mpi_all_reduce([1.0, 2.0], *float_sum, comm)]
+error_of("direct_mpi_error", lambda: _C._mpi_all_reduce(core.ones(2), float_sum[0], MPI.OP_NULL.handle, comm))
 
 # non-contiguous tensors go through a staging copy; async work handles
 t = make(rank, (5, 3), "float32").t()
@@ -124,6 +142,7 @@ if returned is not None:
     returned.wait()
 results["group/all_reduce"] = t
 objects_seen["group"] = [dist.get_rank(last), dist.get_world_size(last), returned is None]
+objects_seen["direct_ran"] = direct_ran
 
 # errors raised before MPI sees anything
 error_of("band_float", lambda: dist.all_reduce(core.ones(2), dist.ReduceOp.BAND))

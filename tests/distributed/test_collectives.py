@@ -45,6 +45,13 @@ def test_all_reduce_every_op_and_dtype(ranks_output, dtype):
         expected = numpy_reduce([values(r, (3, 5), dtype) for r in range(WORLD)], op)
         for r in range(WORLD):
             assert_equal(results[r][f"all_reduce/{dtype}/{op}"], expected, dtype)
+            assert_equal(results[r][f"all_reduce_again/{dtype}/{op}"], expected, dtype)  # the direct path
+
+
+def test_all_reduce_direct_path(ranks_output):
+    _, reports = ranks_output
+    for report in reports:  # runs on a contiguous tensor, leaves others to the general path
+        assert report["objects"]["direct_ran"] == [True, False, False]
 
 
 def test_all_reduce_layouts_and_async(ranks_output):
@@ -125,6 +132,7 @@ def test_objects_groups_and_queries(ranks_output):
     ("broadcast_src", "ValueError", "broadcast: rank 2 is not part of the group"),
     ("send_self", "ValueError", "send: invalid destination rank"),
     ("not_tensor", "TypeError", "all_reduce: tensor must be a core.Tensor"),
+    ("direct_mpi_error", "RuntimeError", "all_reduce: MPI failed: "),
     ("gather_list_on_non_dst", "ValueError", "must NOT be specified on non-destination ranks"),
     ("init_twice", "RuntimeError", "initialize the default process group twice"),
 ])

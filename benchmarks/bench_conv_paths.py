@@ -19,13 +19,16 @@ import numpy as np  # noqa: E402
 
 import harness  # noqa: E402
 
-# (batch, in channels, out channels, kernel, stride, spatial size)
+# (batch, in channels, out channels, kernel, stride, spatial size[, padding: kernel // 2])
 SHAPES = [
     (1, 64, 64, 3, 1, 56), (1, 128, 128, 3, 1, 28), (1, 256, 256, 3, 1, 14), (1, 512, 512, 3, 1, 7),
     (1, 128, 128, 3, 2, 56), (1, 256, 256, 3, 2, 28), (1, 512, 512, 3, 2, 14),
     (8, 64, 64, 3, 1, 56), (8, 128, 128, 3, 1, 28), (8, 256, 256, 3, 1, 14), (8, 512, 512, 3, 1, 7),
     (16, 128, 128, 3, 1, 28), (16, 256, 256, 3, 1, 14), (16, 512, 512, 3, 1, 7),
     (1, 16, 16, 3, 1, 56), (1, 8, 32, 3, 1, 32), (1, 32, 64, 5, 1, 28), (1, 16, 64, 7, 2, 112),
+    # DCGAN's 4x4 stride-2 padding-1 convolutions (the generator's transposed ones are their
+    # input gradients, its discriminator's are these), batch 64
+    (64, 256, 512, 4, 2, 8, 1), (64, 128, 256, 4, 2, 16, 1), (64, 64, 128, 4, 2, 32, 1),
 ]
 # 1x1 NHWC: (batch, in channels, out channels, spatial size)
 POINTWISE = [(1, 16, 16, 112), (1, 16, 64, 112), (1, 24, 72, 56), (1, 32, 96, 56), (1, 40, 120, 28),
@@ -44,16 +47,18 @@ def benches():
     import core.nn.functional as F
 
     out = []
-    for n, cin, cout, k, stride, size in SHAPES:
+    for n, cin, cout, k, stride, size, *padding in SHAPES:
+        pad = padding[0] if padding else k // 2
         rng = np.random.default_rng(0)
         x = core.tensor(rng.standard_normal((n, cin, size, size), dtype=np.float32))
         w = core.tensor(rng.standard_normal((cout, cin, k, k), dtype=np.float32) * 0.05)
-        y = F.conv2d(x, w, None, stride, k // 2)
+        y = F.conv2d(x, w, None, stride, pad)
         gy = core.ones_like(y)
+        extra = size - ((y.shape[2] - 1) * stride - 2 * pad + k)  # the output_padding back to `size`
         name = f"{n}x{cin}x{size}x{size} {k}x{k} s{stride} ->{cout}"
-        fwd = lambda x=x, w=w, s=stride, p=k // 2: F.conv2d(x, w, None, s, p)  # noqa: E731
+        fwd = lambda x=x, w=w, s=stride, p=pad: F.conv2d(x, w, None, s, p)  # noqa: E731
         # The input gradient alone: conv_transpose2d runs the same kernels.
-        bwd = lambda gy=gy, w=w, s=stride, p=k // 2: F.conv_transpose2d(gy, w, None, s, p, output_padding=s - 1)  # noqa: E731
+        bwd = lambda gy=gy, w=w, s=stride, p=pad, e=extra: F.conv_transpose2d(gy, w, None, s, p, output_padding=e)  # noqa: E731
         for what, fn in (("fwd", fwd), ("grad input", bwd)):
             makers = {"ours": lambda fn=fn: _timed(core, "tile", fn), "pytorch": lambda fn=fn: _timed(core, "gemm", fn)}
             if k == 3 and stride == 1:

@@ -129,6 +129,10 @@ struct TileConvArgs {
   void* y;
   ConvAct act = ConvAct::None;
   const void* residual = nullptr;  // (N, OH, OW, O) like y, may be null
+  // Output pixel (n, oh, ow) (and its residual) at ((n * y_h + oh * y_sh) * y_w + ow * y_sw) * O
+  // from y; y_h = 0: the dense (N, OH, OW, O) above. The stride-phase sub-convolutions of a
+  // strided input gradient each write every y_sh-th row and y_sw-th column of it.
+  int64_t y_h = 0, y_w = 0, y_sh = 1, y_sw = 1;
 };
 // Output channels per block of this build for float32 / float64.
 using TileConvBlockFn = int64_t (*)(DType dtype);

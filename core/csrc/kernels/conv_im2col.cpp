@@ -19,6 +19,30 @@ struct TapRanges {
   }
 };
 
+// col2im_nchw for columns whose positions lie a whole row of them apart (pos_step; the
+// transposed layout, rows `row` apart): position by position, reading the columns in memory
+// order. Row by row, the gathers of a row's positions (a power of two apart, across pages)
+// defeat the prefetchers and wait on memory: DCGAN's 256 -> 128 transposed convolution spent a
+// third of its time there (1 thread, AVX2 EPYC: 93.6 -> 70.5 ms for the whole convolution).
+template <typename T>
+void col2im_by_position(const T* col, int64_t nc, const ConvShape& s, T* x, int64_t row, int64_t pos_step) {
+  const int64_t plane = s.H * s.W;
+  for (int64_t oh = 0; oh < s.OH; ++oh) {
+    const ConvRange rh = conv_valid_range(s.KH, s.H, s.dh, oh * s.sh - s.ph);
+    for (int64_t ow = 0; ow < s.OW; ++ow) {
+      const ConvRange rw = conv_valid_range(s.KW, s.W, s.dw, ow * s.sw - s.pw);
+      const T* src = col + (oh * s.OW + ow) * pos_step;
+      const int64_t at = (oh * s.sh - s.ph) * s.W + ow * s.sw - s.pw;  // tap (0, 0)'s offset in a plane
+      for (int64_t c = 0; c < nc; ++c)
+        for (int64_t kh = rh.lo; kh < rh.hi; ++kh) {
+          const T* sk = src + ((c * s.KH + kh) * s.KW) * row;
+          T* dk = x + c * plane + at + kh * s.dh * s.W + rw.lo * s.dw;
+          for (int64_t kw = rw.lo; kw < rw.hi; ++kw) dk[(kw - rw.lo) * s.dw] += sk[kw * row];
+        }
+    }
+  }
+}
+
 }  // namespace
 
 template <typename T>
@@ -47,6 +71,7 @@ void im2col_nchw(const T* x, int64_t nc, const ConvShape& s, T* col, int64_t row
 template <typename T>
 void col2im_nchw(const T* col, int64_t nc, const ConvShape& s, T* x, int64_t row_step, int64_t pos_step) {
   const int64_t plane = s.H * s.W, row = row_step ? row_step : s.OH * s.OW;
+  if (pos_step != 1) return col2im_by_position(col, nc, s, x, row, pos_step);
   const TapRanges taps(s);
   for (int64_t c = 0; c < nc; ++c)
     for (int64_t kh = 0; kh < s.KH; ++kh)
@@ -55,10 +80,9 @@ void col2im_nchw(const T* col, int64_t nc, const ConvShape& s, T* x, int64_t row
         const ConvRange rh = taps.rows[kh], r = taps.cols[kw];
         const int64_t woff = kw * s.dw - s.pw;
         for (int64_t oh = rh.lo; oh < rh.hi; ++oh) {
-          const T* sr = src + oh * s.OW * pos_step;
+          const T* sr = src + oh * s.OW;
           T* dst = x + c * plane + (oh * s.sh - s.ph + kh * s.dh) * s.W + woff;
-          if (pos_step == 1) for (int64_t ow = r.lo; ow < r.hi; ++ow) dst[ow * s.sw] += sr[ow];
-          else for (int64_t ow = r.lo; ow < r.hi; ++ow) dst[ow * s.sw] += sr[ow * pos_step];
+          for (int64_t ow = r.lo; ow < r.hi; ++ow) dst[ow * s.sw] += sr[ow];
         }
       }
 }

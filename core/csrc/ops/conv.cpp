@@ -4,6 +4,7 @@
 //   pointwise (1x1, stride 1)     one GEMM per group: NCHW weight x image, NHWC pixels x weight^T
 //                                 (the weight untransposed where its memory is (C, O)); NHWC with
 //                                 few input channels: the tile kernel
+//   few input channels (C <= 4)   a direct kernel (kernels/isa/conv_direct_kernels.cpp); NCHW outputs on AVX2 builds: im2col + GEMM
 //   dilated (groups 1, stride 1)  GEMMs over output regions of constant in-image taps (ops/conv_dilated.cpp)
 //   3x3, stride 1, groups == 1    Winograd F(4x4, 3x3) (ops/conv_winograd.cpp) where it wins (also the weight gradient)
 //   regular, groups == 1          the tile kernel (ops/conv_tile.cpp) where it wins
@@ -482,7 +483,12 @@ Tensor depthwise_backward_weight(const Tensor& x, const Tensor& gy, const ConvSh
 // direct kernel reads the input where it is.
 constexpr int64_t kSmallInputMaxChannels = 4;
 constexpr int64_t kSmallInputViaNhwcMaxWidth = 64;  // NCHW outputs at most this wide go through NHWC
-bool uses_small_input_kernel(const ConvShape& s) { return s.groups == 1 && s.C <= kSmallInputMaxChannels; }
+// NCHW outputs on narrow-vector (AVX2) builds go through im2col + GEMM instead: on the AVX2
+// EPYC (1 thread, issue 28) 64 x 3 -> 64 channels 4x4 stride 2 to 32x32 32.7 -> 13.6 ms,
+// 8 x 3 -> 32 3x3 to 64x64 5.4 -> 2.6 ms, a 7x7 stride-2 stem to 112x112 10.1 -> 7.6 ms.
+bool uses_small_input_kernel(const ConvShape& s, bool nhwc_out, DType dtype) {
+  return s.groups == 1 && s.C <= kSmallInputMaxChannels && (nhwc_out || !narrow_tile_build(dtype));
+}
 
 // x is read in its own layout (NCHW or NHWC memory), y is written in the output's (nhwc).
 void small_input_forward(const Tensor& x, const Tensor& w_, const Tensor& bias, const Tensor& y, const ConvShape& s,
@@ -550,7 +556,7 @@ Tensor forward_4d(const Tensor& x_, const Tensor& w_, const Tensor& bias_, const
       ep.residual = to_dtype(in_layout(epilogue->residual, nhwc_out), dt);
     }
   }
-  if (uses_small_input_kernel(s)) {  // reads a dense input in either layout where it is: no conversion
+  if (uses_small_input_kernel(s, nhwc_out, dt)) {  // reads a dense input in either layout where it is: no conversion
     const bool dense = x_.is_contiguous() || is_contiguous_as(x_, MemoryFormat::ChannelsLast);
     const Tensor xin = dense ? x_ : in_layout(x_, nhwc_out);
     if (nhwc || s.OW > kSmallInputViaNhwcMaxWidth) {

@@ -39,6 +39,17 @@ bool tile_kernel_wins(int64_t out_channels, int64_t pixels, int64_t block) {
   return 2 * out_channels > padded && pixels >= kTileMinPixels;
 }
 
+// On builds whose tile blocks are two AVX2 vectors (64 bytes; SSE2's are narrower) strided
+// convolutions lose to im2col + GEMM (bench_conv_paths.py, 1 thread, the 2-core AVX2 EPYC,
+// issue 28: 3x3 stride 2 at 14x14 to 56x56 and 1 or 8 images 1.17-1.78x slower, DCGAN's 4x4
+// stride 2 at batch 64: 256 -> 128 channels at 16x16 1.1x, 64 -> 128 at 32x32 1.3x) except
+// on the smallest images: 256 -> 512 channels at 8x8 (4x4 outputs) 0.7-0.9x.
+constexpr int64_t kNarrowStridedMaxPixels = 16;  // output pixels per image
+
+bool narrow_strided_loses(const ConvShape& s, DType dtype) {
+  return (s.sh > 1 || s.sw > 1) && narrow_tile_build(dtype) && s.OH * s.OW > kNarrowStridedMaxPixels;
+}
+
 // Whether _set_conv_algorithm('tile' / 'gemm') forces the tile kernel; none: the tables decide.
 std::optional<bool> forced_tile() {
   switch (g_algorithm.load()) {
@@ -52,10 +63,11 @@ std::optional<bool> forced_tile() {
 
 // Dilated convolutions stay on their own paths (ops/conv_dilated.cpp, im2col + GEMM) unless
 // forced (the kernel takes them; the table has no measurements of them yet).
-// `padding_bound`: most of the kernel's taps would multiply padding, work the GEMM path skips.
-bool chosen(const ConvShape& s, int64_t out_channels, int64_t pixels, DType dtype, bool padding_bound = false) {
+// `loses`: known to lose here (most of the kernel's taps would multiply padding, work the GEMM
+// path skips; or narrow_strided_loses).
+bool chosen(const ConvShape& s, int64_t out_channels, int64_t pixels, DType dtype, bool loses = false) {
   if (const auto forced = forced_tile()) return *forced;
-  return s.dh == 1 && s.dw == 1 && !padding_bound && tile_kernel_wins(out_channels, pixels, conv_tile_block_stub(dtype));
+  return s.dh == 1 && s.dw == 1 && !loses && tile_kernel_wins(out_channels, pixels, conv_tile_block_stub(dtype));
 }
 
 // The input gradient is a convolution over gy padded to the input's size, H*W taps per kernel
@@ -128,22 +140,83 @@ Tensor packed_weight(const WeightView& v, DType dt, int64_t block) {
   return out;
 }
 
+// Packs `v` as the kernel reads it and runs every task of `a` (whose w it sets) over the pool.
+void run_tasks(TileConvArgs a, const WeightView& v, DType dt) {
+  const int64_t block = conv_tile_block_stub(dt);
+  Tensor wp = packed_weight(v, dt, block);
+  a.w = wp.raw_data();
+  const int64_t work = kConvTilePixels * block * a.s.KH * a.s.KW * a.s.C;  // multiply-adds per task
+  parallel_for(0, conv_tile_tasks(a.s, block), std::max<int64_t>(1, (int64_t(1) << 18) / work),
+               [&](int64_t begin, int64_t end) { conv_tile_stub(dt, a, begin, end); });
+}
+
+// An (N, H, W, C) tensor as the NCHW-shaped result: NHWC memory as it is, or made NCHW.
+Tensor from_rows(const Tensor& y, bool nhwc_out) {
+  Tensor nchw_shaped = permute(y, {0, 3, 1, 2});
+  return nhwc_out ? nchw_shaped : contiguous(nchw_shaped);
+}
+
 // The tile kernel on padded NHWC x (N, Hp, Wp, C) and the weight `v`; the epilogue (act,
 // residual) only with an NHWC output.
 Tensor run_tiles(const Tensor& xpad, const WeightView& v, const Tensor& bias, const ConvShape& s, bool nhwc_out,
                  ConvAct act = ConvAct::None, const Tensor& residual = Tensor()) {
   const DType dt = xpad.dtype();
-  const int64_t block = conv_tile_block_stub(dt);
-  Tensor wp = packed_weight(v, dt, block);
   Tensor b = bias.defined() ? contiguous(bias) : Tensor();
   Tensor y = Tensor::empty({s.N, s.OH, s.OW, s.O}, dt);
-  TileConvArgs a{s, xpad.size(1), xpad.size(2), xpad.raw_data(), wp.raw_data(), b.defined() ? b.raw_data() : nullptr,
-                 y.raw_data(), act, residual.defined() ? residual.raw_data() : nullptr};
-  const int64_t work = kConvTilePixels * block * s.KH * s.KW * s.C;  // multiply-adds per task
-  parallel_for(0, conv_tile_tasks(s, block), std::max<int64_t>(1, (int64_t(1) << 18) / work),
-               [&](int64_t begin, int64_t end) { conv_tile_stub(dt, a, begin, end); });
-  Tensor nchw_shaped = permute(y, {0, 3, 1, 2});
-  return nhwc_out ? nchw_shaped : contiguous(nchw_shaped);
+  run_tasks({s, xpad.size(1), xpad.size(2), xpad.raw_data(), nullptr, b.defined() ? b.raw_data() : nullptr,
+             y.raw_data(), act, residual.defined() ? residual.raw_data() : nullptr},
+            v, dt);
+  return from_rows(y, nhwc_out);
+}
+
+// One dimension of a strided input gradient taken apart by stride phase: the `count` input
+// positions stride * i + r take the weight's taps first + stride * j (j < taps) from the
+// output positions i + lead - j, a stride-1 correlation over the output gradient.
+struct Phase {
+  int64_t count, first, taps, lead;
+};
+Phase phase_of(int64_t r, int64_t in_len, int64_t stride, int64_t pad, int64_t k) {
+  const int64_t t = (r + pad) % stride;
+  return {std::max<int64_t>(0, (in_len - r + stride - 1) / stride), t, (k - t + stride - 1) / stride,
+          (r + pad) / stride};
+}
+
+// The weight of phase (ph, pw) as the correlation reads it: channels swapped, its taps reversed.
+WeightView phase_view(const Tensor& w, const Phase& ph, const Phase& pw, int64_t sh, int64_t sw) {
+  const int64_t last = (ph.first + sh * (ph.taps - 1)) * w.stride(2) + (pw.first + sw * (pw.taps - 1)) * w.stride(3);
+  return {static_cast<const char*>(w.raw_data()) + last * w.itemsize(), w.size(1), w.size(0), ph.taps, pw.taps,
+          w.stride(1), w.stride(0), -sh * w.stride(2), -sw * w.stride(3)};
+}
+
+// The strided (undilated) input gradient as stride_h * stride_w stride-1 correlations of one
+// padded copy of gy, each writing its phase's rows and columns of gx: no column matrix and
+// no col2im, and no multiply-adds with the zeros a dilated gy would hold.
+Tensor strided_backward_data(const Tensor& gy, const Tensor& w, const ConvShape& s, bool nhwc_out) {
+  std::vector<Phase> rows(s.sh), cols(s.sw);
+  for (int64_t r = 0; r < s.sh; ++r) rows[r] = phase_of(r, s.H, s.sh, s.ph, s.KH);
+  for (int64_t r = 0; r < s.sw; ++r) cols[r] = phase_of(r, s.W, s.sw, s.pw, s.KW);
+  // One padding for every phase: the most any reads before gy's start, and the farthest reach.
+  int64_t top = 0, left = 0, Hp = 0, Wp = 0;
+  for (const Phase& p : rows) top = std::max(top, p.taps - 1 - p.lead);
+  for (const Phase& p : cols) left = std::max(left, p.taps - 1 - p.lead);
+  for (const Phase& p : rows) Hp = std::max(Hp, top + p.lead + p.count);
+  for (const Phase& p : cols) Wp = std::max(Wp, left + p.lead + p.count);
+  const DType dt = gy.dtype();
+  Tensor xpad = padded_nhwc(gy, top, left, Hp, Wp, s.O);
+  Tensor gx = Tensor::empty({s.N, s.H, s.W, s.C}, dt);
+  const char* x = static_cast<const char*>(xpad.raw_data());
+  char* y = static_cast<char*>(gx.raw_data());
+  for (int64_t rh = 0; rh < s.sh; ++rh)
+    for (int64_t rw = 0; rw < s.sw; ++rw) {
+      const Phase &ph = rows[rh], &pw = cols[rw];
+      if (ph.count == 0 || pw.count == 0) continue;
+      const ConvShape t{s.N, s.O, Hp, Wp, s.C, ph.taps, pw.taps, ph.count, pw.count, 1, 1, 0, 0, 1, 1, 1};
+      const int64_t x0 = ((top + ph.lead - ph.taps + 1) * Wp + left + pw.lead - pw.taps + 1) * s.O;
+      TileConvArgs a{t, Hp, Wp, x + x0 * xpad.itemsize(), nullptr, nullptr, y + (rh * s.W + rw) * s.C * gx.itemsize()};
+      a.y_h = s.H, a.y_w = s.W, a.y_sh = s.sh, a.y_sw = s.sw;
+      run_tasks(a, phase_view(w, ph, pw, s.sh, s.sw), dt);
+    }
+  return from_rows(gx, nhwc_out);
 }
 
 }  // namespace
@@ -171,8 +244,10 @@ WeightView input_grad_view(const Tensor& w) {
 void set_conv_algorithm(ConvAlgorithm a) { g_algorithm = a; }
 ConvAlgorithm conv_algorithm() { return g_algorithm.load(); }
 
+bool narrow_tile_build(DType dtype) { return conv_tile_block_stub(dtype) * itemsize(dtype) <= 64; }
+
 bool conv_tile_forward_applies(const ConvShape& s, DType dtype) {
-  return tile_kernel_fits(s, dtype) && chosen(s, s.O, s.N * s.OH * s.OW, dtype);
+  return tile_kernel_fits(s, dtype) && chosen(s, s.O, s.N * s.OH * s.OW, dtype, narrow_strided_loses(s, dtype));
 }
 
 bool conv_tile_pointwise_applies(const ConvShape& s, DType dtype) {
@@ -182,9 +257,14 @@ bool conv_tile_pointwise_applies(const ConvShape& s, DType dtype) {
 }
 
 bool conv_tile_backward_data_applies(const ConvShape& s, DType dtype) {
-  return tile_kernel_fits(s, dtype) && chosen(s, s.C, s.N * s.H * s.W, dtype, gradient_padding_bound(s)) &&
-         s.sh == 1 && s.sw == 1 &&
-         s.ph <= s.dh * (s.KH - 1) && s.pw <= s.dw * (s.KW - 1);
+  if (!tile_kernel_fits(s, dtype)) return false;
+  // Stride phases (undilated, every phase with a tap) only when forced: on the AVX2 EPYC they
+  // tie with im2col + GEMM + col2im at 256 channels and more and lose 1.5x at DCGAN's 128 -> 64
+  // channels at 16x16 (the NHWC copies cost a tenth of it); AVX-512 builds are not measured yet.
+  if (s.sh > 1 || s.sw > 1)
+    return forced_tile().value_or(false) && s.dh == 1 && s.dw == 1 && s.KH >= s.sh && s.KW >= s.sw;
+  return chosen(s, s.C, s.N * s.H * s.W, dtype, gradient_padding_bound(s)) && s.ph <= s.dh * (s.KH - 1) &&
+         s.pw <= s.dw * (s.KW - 1);
 }
 
 Tensor conv_tile_forward(const Tensor& x, const Tensor& w, const Tensor& bias, const ConvShape& s, bool nhwc_out,
@@ -200,6 +280,7 @@ Tensor conv_tile_forward(const Tensor& x, const Tensor& w, const Tensor& bias, c
 }
 
 Tensor conv_tile_backward_data(const Tensor& gy, const Tensor& w, const ConvShape& s, bool nhwc_out) {
+  if (s.sh > 1 || s.sw > 1) return strided_backward_data(gy, w, s, nhwc_out);
   // gx = gy, padded by the taps' reach less the padding (more at the end where the input
   // has rows no output reads: a transposed convolution's output_padding), convolved with
   // w's taps reversed and its channel dims swapped.

@@ -1,6 +1,7 @@
 // Regular convolutions through the tile kernel (kernels/conv.h, TileConvArgs): a zero-padded
-// NHWC copy of the input, the weight packed per block of output channels, and the stride-1
-// input gradient as the convolution of the padded output gradient with the flipped weight.
+// NHWC copy of the input, the weight packed per block of output channels, and the input
+// gradient as the convolution of the padded output gradient with the flipped weight (strided:
+// one per stride phase, each writing its rows and columns of the input gradient).
 #pragma once
 #include "kernels/conv.h"
 #include "tensor/tensor.h"
@@ -17,6 +18,8 @@ ConvAlgorithm conv_algorithm();
 // float32/64, by the table or forced); for 1x1 stride-1 convolutions (otherwise BLAS's), by
 // their input channels.
 bool conv_tile_forward_applies(const ConvShape& s, DType dtype);
+// Whether this build's tile blocks are at most 64 bytes (AVX2, SSE2), where some paths lose.
+bool narrow_tile_build(DType dtype);
 bool conv_tile_pointwise_applies(const ConvShape& s, DType dtype);
 bool conv_tile_backward_data_applies(const ConvShape& s, DType dtype);
 
@@ -41,7 +44,7 @@ WeightView input_grad_view(const Tensor& w);
 // With an NHWC output, the epilogue act(y + residual) too (residual: NHWC memory, y's dtype).
 Tensor conv_tile_forward(const Tensor& x, const Tensor& w, const Tensor& bias, const ConvShape& s, bool nhwc_out,
                          ConvAct act = ConvAct::None, const Tensor& residual = Tensor());
-// The input gradient (N, C, H, W) from gy (N, O, OH, OW), stride 1.
+// The input gradient (N, C, H, W) from gy (N, O, OH, OW); strided: by stride phase (undilated).
 Tensor conv_tile_backward_data(const Tensor& gy, const Tensor& w, const ConvShape& s, bool nhwc_out);
 
 }  // namespace tz

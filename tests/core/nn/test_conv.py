@@ -229,8 +229,10 @@ def test_thread_counts_agree():
         np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-6, atol=1e-6)
 
 
+@pytest.mark.parametrize("opts", [dict(stride=2, padding=1, groups=2),
+                                  dict(stride=(2, 1), padding=(1, 2), dilation=(1, 2), groups=2)])
 @pytest.mark.parametrize("transposed", [False, True])
-def test_small_images_batched_per_product_match_one_image_at_a_time(transposed):
+def test_small_images_batched_per_product_match_one_image_at_a_time(transposed, opts):
     # NCHW batches of small outputs run several images per GEMM (forward, input and weight
     # gradients; a transposed convolution is those with roles swapped): the thread count sets
     # how many, so 1-3 threads give partial last groups. Each must equal the images one by one.
@@ -238,7 +240,6 @@ def test_small_images_batched_per_product_match_one_image_at_a_time(transposed):
     x = rng.uniform(-1, 1, (5, 4, 6, 7))
     w = rng.uniform(-1, 1, (4, 3, 3, 3) if transposed else (6, 2, 3, 3))
     b = rng.uniform(-1, 1, 6)
-    opts = dict(stride=2, padding=1, groups=2)
     conv = core.conv_transpose2d if transposed else core.conv2d
 
     def run(images):

@@ -1,6 +1,6 @@
 """The tile kernel for regular convolutions (ops/conv_tile.cpp, kernels/isa/conv_tile_kernels.cpp)
 against the numpy reference and against the im2col + GEMM path it replaces, forced either way:
-forward, input gradient (the tile kernel's for stride 1) and weight gradient, NCHW and NHWC,
+forward, input gradient (the tile kernel's: strided ones by stride phase) and weight gradient, NCHW and NHWC,
 float32 and float64, channel counts that leave partial blocks and pixel counts that leave short
 tiles; float64 gradcheck; each ISA build bit for bit."""
 import os
@@ -13,7 +13,7 @@ import core
 from core import autograd
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from op_matrix.refs_conv import conv_ref  # noqa: E402
+from op_matrix.refs_conv import conv_ref, conv_transpose_ref  # noqa: E402
 from support import assert_isa_builds_agree, conv_isa_script  # noqa: E402
 
 
@@ -108,6 +108,42 @@ def test_gradcheck_through_the_tile_kernel(algorithm, xs, ws, kw, layout):
     assert autograd.gradcheck(fn, inputs, atol=1e-6, rtol=1e-4)
 
 
+# Strided input gradients run as stride-phase correlations (conv_tile.cpp, strided_backward_data):
+# transposed convolutions whose forward is one. DCGAN's 4x4 stride 2, a stride whose phases
+# take different numbers of taps (4x4 stride 3), unequal strides and kernels, output_padding,
+# padding past the kernel's reach, output channels short of a block.
+TRANSPOSED_CASES = [
+    ((2, 12, 4, 4), (12, 20, 4, 4), dict(stride=2, padding=1)),
+    ((1, 5, 5, 4), (5, 7, 4, 4), dict(stride=3, padding=1, output_padding=2)),
+    ((2, 6, 3, 5), (6, 9, 3, 4), dict(stride=(2, 3), padding=(1, 0), output_padding=(1, 0))),
+    ((1, 4, 6, 6), (4, 37, 5, 5), dict(stride=2, padding=5, output_padding=1)),
+    ((1, 3, 4, 3), (3, 5, 2, 3), dict(stride=2, padding=(0, 2))),
+]
+
+
+@pytest.mark.parametrize("algorithm", ["tile", "auto"], indirect=True)
+@pytest.mark.parametrize("xs,ws,kw", TRANSPOSED_CASES, ids=[str(i) for i in range(len(TRANSPOSED_CASES))])
+@pytest.mark.parametrize("layout", ["nchw", "nhwc"])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_strided_transposed_convolutions_against_numpy(algorithm, xs, ws, kw, layout, dtype):
+    rng = np.random.default_rng(9)
+    x, w, b = (rng.uniform(-1, 1, s).astype(dtype) for s in (xs, ws, ws[1:2]))
+    xt = _nhwc(x) if layout == "nhwc" else core.tensor(x)
+    out = core.conv_transpose2d(xt, core.tensor(w), core.tensor(b), **kw)
+    tol = dict(rtol=1e-4, atol=1e-5) if dtype == np.float32 else dict(rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(out.numpy(), conv_transpose_ref(x, w, b, **kw), **tol)
+    assert out.is_contiguous(memory_format=core.channels_last) == (layout == "nhwc")
+
+
+@pytest.mark.parametrize("algorithm", ["tile"], indirect=True)
+@pytest.mark.parametrize("xs,ws,kw", TRANSPOSED_CASES[:3], ids=[str(i) for i in range(3)])
+def test_gradcheck_strided_transposed_through_the_tile_kernel(algorithm, xs, ws, kw):
+    rng = np.random.default_rng(10)
+    inputs = tuple(core.tensor(rng.uniform(-1, 1, s)).requires_grad_() for s in (xs, ws, ws[1:2]))
+    fn = lambda x, w, b: core.conv_transpose2d(x, w, b, **kw)  # noqa: E731
+    assert autograd.gradcheck(fn, inputs, atol=1e-6, rtol=1e-4)
+
+
 def test_thread_counts_agree_bit_for_bit():
     rng = np.random.default_rng(8)
     x, w = core.tensor(rng.uniform(-1, 1, (2, 12, 9, 9)).astype(np.float32)), core.tensor(
@@ -146,6 +182,7 @@ for i, (xs, ws, pad) in enumerate([((1, 6, 7, 5), (72, 6, 1, 1), 0), ((1, 5, 6, 
 """
 _ISA_SCRIPT = conv_isa_script([((2, 6, 7, 5), (37, 6, 3, 3), dict(padding=1)),
                                ((1, 5, 9, 8), (70, 5, 5, 5), dict(stride=2, padding=2)),
+                               ((2, 9, 8, 8), (20, 9, 4, 4), dict(stride=2, padding=1)),
                                ((1, 7, 6, 6), (9, 7, 3, 3), dict(padding=2, dilation=2))],
                               seed=12, algorithm="tile", weight_grad=False, extra=_FUSED_EPILOGUES)
 

@@ -138,6 +138,8 @@ void tiles(const TileConvArgs& a, int64_t begin, int64_t end) {
   const T* residual = static_cast<const T*>(a.residual);
   T* y = static_cast<T*>(a.y);
   const int64_t pixels = s.N * s.OH * s.OW, ntiles = conv_tile_count(s);
+  const bool dense = a.y_h == 0;
+  const int64_t yh = dense ? s.OH : a.y_h, yw = dense ? s.OW : a.y_w;
   for (int64_t task = begin; task < end; ++task) {
     const int64_t block = task / ntiles, first = task % ntiles * kPixels, o0 = block * B;
     const int64_t count = std::min(B, s.O - o0), nv = (count + L - 1) / L;
@@ -153,10 +155,10 @@ void tiles(const TileConvArgs& a, int64_t begin, int64_t end) {
     // as much as the whole tile at small C).
     int64_t ow = first % s.OW, oh = first / s.OW % s.OH, n = first / (s.OW * s.OH);
     for (int64_t p = 0; p < P; ++p) {
-      const int64_t q = first + p;
+      const int64_t q = ((n * yh + oh * a.y_sh) * yw + ow * a.y_sw) * s.O + o0;
       xp[p] = x + ((n * a.Hp + oh * s.sh) * a.Wp + ow * s.sw) * s.C;
-      yp[p] = y + q * s.O + o0;
-      rp[p] = residual ? residual + q * s.O + o0 : nullptr;
+      yp[p] = y + q;
+      rp[p] = residual ? residual + q : nullptr;
       if (++ow == s.OW) {
         ow = 0;
         if (++oh == s.OH) oh = 0, ++n;

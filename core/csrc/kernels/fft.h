@@ -26,6 +26,7 @@ template <typename T> constexpr int64_t kFftTwiddleGroup = 64 / sizeof(T);
 template <typename T> struct FftStage {
   int64_t radix = 0, m = 0;
   std::vector<T> tw_re, tw_im;
+  std::vector<T> tw_row_re, tw_row_im;  // the same as [p][k] with 1 at k = 0 (the first stage only)
   std::vector<T> root_re, root_im;  // exp(-2 pi i j / radix) for the direct (odd prime) butterfly
 };
 

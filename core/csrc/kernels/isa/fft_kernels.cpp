@@ -7,7 +7,7 @@
 
 #include "iter/thread_pool.h"
 #include "kernels/fft.h"
-#include "kernels/fft_lines.h"
+#include "kernels/fft_within_line.h"
 
 namespace tz {
 namespace TZ_CPU_CAPABILITY {
@@ -159,6 +159,9 @@ void c2c(const T* in, T* out, int64_t n, int64_t outer, int64_t inner, bool inve
 
 // ------------------------------------------------------------------ r2c
 
+// Contiguous real lines of at least twice this many values go within-line (kernels/fft_within_line.h).
+constexpr int64_t kWithinLineMinLength = 256;
+
 // Bin k <= h of X (a real line of length 2h) from rows 0 .. h - 1 of block z = DFT_h(x_even +
 // i x_odd): X_k = (Z_k + conj Z_{h-k}) / 2 - i w^k (Z_k - conj Z_{h-k}) / 2 with
 // w = exp(-i pi / h); X_0 and X_h are real. Computed as scatter writes it (no pass of its own).
@@ -181,6 +184,19 @@ void r2c(const T* in, T* out, int64_t n, int64_t outer, int64_t inner, bool ones
   const bool odd = n % 2 == 1;
   const int64_t h = n / 2, len = odd ? n : h;  // the complex transform's length
   const FftPlan<T>& plan = fft_plan<T>(len);
+  if (inner == 1 && !odd && h >= kWithinLineMinLength && within_line_fits(plan)) {
+    parallel_for(0, lines, 1, [&](int64_t begin, int64_t end) {
+      T* scratch = static_cast<T*>(fft_scratch(kFftBlockSlot, sizeof(T) * 4 * h));
+      const Block<T> x{scratch}, y{scratch + 2 * h};
+      for (int64_t b = begin; b < end; ++b) {
+        const T* line = in + b * n;
+        T* o = out + 2 * b * bins;
+        untangle_line(plan, within_line(plan, line, x, y), h, scale, o);
+        for (int64_t k = h + 1; k < bins; ++k) o[2 * k] = o[2 * (n - k)], o[2 * k + 1] = -o[2 * (n - k) + 1];  // full: conjugates
+      }
+    });
+    return;
+  }
   if (plan.blocked) {
     for_blocks<T>(lines, block_scratch_values(plan, len), [&](int64_t b0, int64_t cnt, T* scratch) {
       const BlockScratch<T> bs(scratch, len);

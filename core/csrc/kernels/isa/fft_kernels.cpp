@@ -160,7 +160,7 @@ void c2c(const T* in, T* out, int64_t n, int64_t outer, int64_t inner, bool inve
 // ------------------------------------------------------------------ r2c
 
 // Contiguous real lines of at least twice this many values go within-line (kernels/fft_within_line.h).
-constexpr int64_t kWithinLineMinLength = 256;
+constexpr int64_t kWithinLineMinLength = 128;
 
 // Bin k <= h of X (a real line of length 2h) from rows 0 .. h - 1 of block z = DFT_h(x_even +
 // i x_odd): X_k = (Z_k + conj Z_{h-k}) / 2 - i w^k (Z_k - conj Z_{h-k}) / 2 with

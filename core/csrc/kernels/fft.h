@@ -3,7 +3,8 @@
 // kMaxDirectRadix as a direct DFT), the four-step split n = n1 * n2 for long smooth lengths,
 // and Bluestein's chirp-z convolution for lengths with a larger prime factor. The kernels
 // (kernels/isa/fft_kernels.cpp) transform lines of a contiguous (outer, n, inner) layout,
-// vectorised across lines (blocks of a vector's lanes) and batched over the thread pool.
+// vectorised across lines (blocks of a vector's lanes) or, for long contiguous real lines,
+// along each line (kernels/fft_within_line.h), and batched over the thread pool.
 #pragma once
 #include <cstdint>
 #include <memory>

@@ -15,7 +15,8 @@ namespace TZ_CPU_CAPABILITY {
 namespace {
 
 // Whether a plan's line can run within-line: Stockham with a first radix of whole vectors
-// (it is 8 for lengths divisible by 8) and a multiple of kB first-pass butterflies.
+// (it is 8 for lengths divisible by 8; AVX-512 float vectors, 16 lanes, stay blocked) and a
+// multiple of kB first-pass butterflies.
 template <typename T> bool within_line_fits(const FftPlan<T>& plan) {
   if (plan.kind != FftPlan<T>::Kind::Stockham || plan.stages.empty()) return false;
   const FftStage<T>& first = plan.stages[0];

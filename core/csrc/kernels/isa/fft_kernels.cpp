@@ -1,7 +1,9 @@
 // FFT kernels (see kernels/fft.h): complex, real-to-complex and complex-to-real transforms of
 // the lines of a contiguous (outer, n, inner) array. Lines go through blocks of kB lines
-// (kernels/fft_block.h, moved by kernels/fft_lines.h), blocks run on the thread pool. Long
-// lines (four-step and long Bluestein plans) are transformed one at a time, each in parallel.
+// (kernels/fft_block.h, moved by kernels/fft_lines.h), blocks run on the thread pool; long
+// contiguous real lines of rfft go one line at a time along the line instead
+// (kernels/fft_within_line.h), lines on the thread pool. Long lines (four-step and long
+// Bluestein plans) are transformed one at a time, each in parallel.
 #include <algorithm>
 #include <cstring>
 

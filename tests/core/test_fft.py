@@ -194,11 +194,12 @@ def test_real_lines_in_full_blocks(dtype, tol, n):
 
 
 @pytest.mark.parametrize("dtype,tol", [("float64", F64_TOL), ("float32", F32_TOL)])
-@pytest.mark.parametrize("n", [256, 384, 640, 768, 896, 2048, 4096, 7808, 8192])
+@pytest.mark.parametrize("n", [256, 384, 640, 768, 896, 1280, 1792, 2048, 4096, 7808, 8192])
 def test_long_real_lines_within_line(dtype, tol, n):
     """Long contiguous real lines are transformed along the line (a first radix-8 pass
     transposed into rows, then radix 8, 4, 2, 3, 5, 7 or 61 passes on rows, the untangle
-    reading Z_{h-k} backwards): the bits of the blocked kernel that strided lines take."""
+    reading Z_{h-k} backwards; irfft's tangle likewise from 1024 values): the bits of the
+    blocked kernel that strided lines take."""
     rng = np.random.default_rng(12)
     x = rng.standard_normal((5, n)).astype(dtype)
     ref = x.astype(np.float64)
@@ -210,6 +211,14 @@ def test_long_real_lines_within_line(dtype, tol, n):
     assert ours.tobytes() == np.ascontiguousarray(strided).tobytes()
     full = core.fft.fft(core.tensor(x)).numpy()
     assert full.tobytes() == np.ascontiguousarray(core.fft.fft(core.tensor(x.T.copy()), dim=0).numpy().T).tobytes()
+    spectrum = np.fft.rfft(ref).astype(np.complex128 if dtype == "float64" else np.complex64)
+    spectrum[:, 0] += 0.5j  # ignored, as the imaginary part of bin n / 2
+    spectrum[:, -1] -= 0.25j
+    back = core.fft.irfft(core.tensor(spectrum), n=n).numpy()
+    _close(back, np.fft.irfft(spectrum.astype(np.complex128), n=n), tol)
+    _close(core.fft.irfft(core.tensor(spectrum), n=n, norm="ortho"), np.fft.irfft(spectrum.astype(np.complex128), n=n, norm="ortho"), tol)
+    strided = core.fft.irfft(core.tensor(spectrum.T.copy()), n=n, dim=0).numpy().T
+    assert back.tobytes() == np.ascontiguousarray(strided).tobytes()
 
 
 def test_threads_give_the_same_result():

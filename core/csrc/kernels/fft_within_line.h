@@ -108,6 +108,26 @@ template <typename T> void untangle_line(const FftPlan<T>& half, Block<T> z, int
   out[2 * h] = (z0.re[0] - z0.im[0]) * scale, out[2 * h + 1] = T(0) * scale;  // X_h, real
 }
 
+// The inverse of untangle_line: Z_k for k < h, parts swapped (for the inverse), from the bins
+// X_0 .. X_h interleaved at `in`, interleaved into z: tangle (kernels/isa/fft_kernels.cpp) kB
+// bins at a time, with X_{h-k} read backwards. The imaginary parts of X_0 and X_h are ignored.
+template <typename T> void tangle_line(const FftPlan<T>& half, const T* in, int64_t h, T* z) {
+  constexpr int64_t B = kB<T>;
+  const lane_mask<T> reversed = make_mask<T>([](int l) { return kB<T> - 1 - l; });
+  const vec<T> zero = splat<vec<T>>(T(0));
+  for (int64_t k0 = 0; k0 < h; k0 += B) {
+    CV<T> a = load_complex(in + 2 * k0);
+    const CV<T> back = load_complex(in + 2 * (h - k0 - B + 1));
+    CV<T> c{__builtin_shuffle(back.re, reversed), __builtin_shuffle(back.im, reversed)};
+    if (k0 == 0) a.im = lane0_of<T>(zero, a.im), c.im = lane0_of<T>(zero, c.im);  // X_0 and X_h
+    const CV<T> e{a.re + c.re, a.im - c.im};
+    const CV<T> d{a.re - c.re, a.im + c.im};
+    const CV<T> w = load_cv(half.half_re.data(), half.half_im.data(), k0);
+    const CV<T> o = mul(d, CV<T>{w.re, -w.im});
+    store_complex(z + 2 * k0, CV<T>{e.im + o.re, e.re - o.im});
+  }
+}
+
 }  // namespace
 }  // namespace TZ_CPU_CAPABILITY
 }  // namespace tz

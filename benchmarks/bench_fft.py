@@ -23,9 +23,12 @@ import audio.transforms as T  # noqa: E402
 
 try:
     import torch
-    import torchaudio
 except ImportError:  # numpy only
-    torch = torchaudio = None
+    torch = None
+try:
+    import torchaudio
+except ImportError:  # the audio cases then time ours only
+    torchaudio = None
 
 
 def fft_cases(rng):

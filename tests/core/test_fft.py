@@ -180,8 +180,9 @@ def test_bad_input():
 @pytest.mark.parametrize("n", [400, 401, 4096])
 def test_real_lines_in_full_blocks(dtype, tol, n):
     """Many real lines: full blocks of lines, written tile by tile straight into the output
-    (400, 401) or through the staging area (4096: the lines share L1 sets), with the real
-    transform's untangle computed as the rows are written; the full spectrum too."""
+    (400, 401) or through the staging area (irfft of 4096: the lines share L1 sets; rfft of
+    4096 goes within-line), with the real transform's untangle computed as the rows are
+    written; the full spectrum too."""
     rng = np.random.default_rng(11)
     x = rng.standard_normal((37, n)).astype(dtype)
     ref = x.astype(np.float64)
@@ -190,6 +191,34 @@ def test_real_lines_in_full_blocks(dtype, tol, n):
     _close(core.fft.rfft(core.tensor(x), norm="ortho"), np.fft.rfft(ref, norm="ortho"), tol)
     spectrum = np.fft.rfft(ref).astype(np.complex128 if dtype == "float64" else np.complex64)
     _close(core.fft.irfft(core.tensor(spectrum), n=n), np.fft.irfft(spectrum.astype(np.complex128), n=n), tol)
+
+
+@pytest.mark.parametrize("dtype,tol", [("float64", F64_TOL), ("float32", F32_TOL)])
+@pytest.mark.parametrize("n", [256, 384, 640, 768, 896, 1280, 1792, 2048, 4096, 7808, 8192])
+def test_long_real_lines_within_line(dtype, tol, n):
+    """Long contiguous real lines are transformed along the line (a first radix-8 pass
+    transposed into rows, then radix 8, 4, 2, 3, 5, 7 or 61 passes on rows, the untangle
+    reading Z_{h-k} backwards; irfft's tangle likewise from 1024 values): the bits of the
+    blocked kernel that strided lines take."""
+    rng = np.random.default_rng(12)
+    x = rng.standard_normal((5, n)).astype(dtype)
+    ref = x.astype(np.float64)
+    ours = core.fft.rfft(core.tensor(x)).numpy()
+    _close(ours, np.fft.rfft(ref), tol)
+    _close(core.fft.fft(core.tensor(x)), np.fft.fft(ref), tol)
+    _close(core.fft.rfft(core.tensor(x), norm="forward"), np.fft.rfft(ref, norm="forward"), tol)
+    strided = core.fft.rfft(core.tensor(x.T.copy()), dim=0).numpy().T
+    assert ours.tobytes() == np.ascontiguousarray(strided).tobytes()
+    full = core.fft.fft(core.tensor(x)).numpy()
+    assert full.tobytes() == np.ascontiguousarray(core.fft.fft(core.tensor(x.T.copy()), dim=0).numpy().T).tobytes()
+    spectrum = np.fft.rfft(ref).astype(np.complex128 if dtype == "float64" else np.complex64)
+    spectrum[:, 0] += 0.5j  # ignored, as the imaginary part of bin n / 2
+    spectrum[:, -1] -= 0.25j
+    back = core.fft.irfft(core.tensor(spectrum), n=n).numpy()
+    _close(back, np.fft.irfft(spectrum.astype(np.complex128), n=n), tol)
+    _close(core.fft.irfft(core.tensor(spectrum), n=n, norm="ortho"), np.fft.irfft(spectrum.astype(np.complex128), n=n, norm="ortho"), tol)
+    strided = core.fft.irfft(core.tensor(spectrum.T.copy()), n=n, dim=0).numpy().T
+    assert back.tobytes() == np.ascontiguousarray(strided).tobytes()
 
 
 def test_threads_give_the_same_result():
@@ -236,8 +265,9 @@ import core
 rng = np.random.default_rng(9)
 out = {}
 # blocked Stockham (radices 8, 4, 2, 3, 5, 7, 61), Bluestein on blocks (1009) and on four-step
-# lines (4099), four-step (8192, 6000), lines side by side (dim 0) and partial blocks (odd counts)
-for n in [1, 2, 6, 16, 100, 400, 427, 1009, 4099, 6000, 8192]:
+# lines (4099), four-step (8192, 6000), lines side by side (dim 0) and partial blocks (odd counts);
+# real lines within-line (640, 896, 7808: passes of radix 5, 7, 61 on rows; 8192)
+for n in [1, 2, 6, 16, 100, 400, 427, 640, 896, 1009, 4099, 6000, 7808, 8192]:
     for dtype in (np.float32, np.float64):
         x = rng.standard_normal((3, n)).astype(dtype)
         z = (x + 1j * rng.standard_normal((3, n))).astype(np.complex64 if dtype == np.float32 else np.complex128)

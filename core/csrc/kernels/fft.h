@@ -3,7 +3,8 @@
 // kMaxDirectRadix as a direct DFT), the four-step split n = n1 * n2 for long smooth lengths,
 // and Bluestein's chirp-z convolution for lengths with a larger prime factor. The kernels
 // (kernels/isa/fft_kernels.cpp) transform lines of a contiguous (outer, n, inner) layout,
-// vectorised across lines (blocks of a vector's lanes) and batched over the thread pool.
+// vectorised across lines (blocks of a vector's lanes) or, for long contiguous real lines,
+// along each line (kernels/fft_within_line.h), and batched over the thread pool.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -26,6 +27,7 @@ template <typename T> constexpr int64_t kFftTwiddleGroup = 64 / sizeof(T);
 template <typename T> struct FftStage {
   int64_t radix = 0, m = 0;
   std::vector<T> tw_re, tw_im;
+  std::vector<T> tw_row_re, tw_row_im;  // the same as [p][k] with 1 at k = 0 (the first stage only)
   std::vector<T> root_re, root_im;  // exp(-2 pi i j / radix) for the direct (odd prime) butterfly
 };
 

@@ -119,6 +119,15 @@ template <typename T> TZ_VINLINE void dft8(CV<T>* a) {
   for (int k = 0; k < 4; ++k) a[2 * k] = s[k], a[2 * k + 1] = e[k];
 }
 
+// The R-point DFT for R = 2, 3, 4, 5 or 8.
+template <typename T, int R> TZ_VINLINE void dft(CV<T>* a) {
+  if constexpr (R == 2) dft2(a);
+  else if constexpr (R == 3) dft3(a);
+  else if constexpr (R == 4) dft4(a);
+  else if constexpr (R == 5) dft5(a);
+  else dft8(a);
+}
+
 // ------------------------------------------------------------------ Stockham passes
 
 // base + j * step bytes (j < 8) from four registers (base, base + step, step, 3 step) through
@@ -160,11 +169,7 @@ template <typename T, int R> void pass_fixed(const FftStage<T>& st, int64_t s, c
     for (int64_t q = 0; q < s; ++q, src += row, dst += row) {
       CV<T> a[R];
       for (int j = 0; j < R; ++j) a[j] = load_row<T>(strided(src, in_step, j));
-      if constexpr (R == 2) dft2(a);
-      else if constexpr (R == 3) dft3(a);
-      else if constexpr (R == 4) dft4(a);
-      else if constexpr (R == 5) dft5(a);
-      else dft8(a);
+      dft<T, R>(a);
       for (int k = 0; k < R; ++k) store_row(strided(dst, out_step, k), (k == 0 || p == 0) ? a[k] : mul(a[k], w[k]));
     }
   }
@@ -197,11 +202,11 @@ template <typename T> void pass_direct(const FftStage<T>& st, int64_t s, const T
   }
 }
 
-// Forward DFT of the kB lines of `x` ([n] rows); `y` is scratch of the same size. Returns the
-// block holding the result (x or y).
-template <typename T> Block<T> run_stockham(const FftPlan<T>& plan, Block<T> x, Block<T> y) {
-  int64_t s = 1;
-  for (const FftStage<T>& st : plan.stages) {
+// The passes from stage `first` on, the first with row stride s, ping-ponging between x and y:
+// the block holding the result.
+template <typename T> Block<T> run_stages(const FftPlan<T>& plan, size_t first, int64_t s, Block<T> x, Block<T> y) {
+  for (size_t i = first; i < plan.stages.size(); ++i) {
+    const FftStage<T>& st = plan.stages[i];
     switch (st.radix) {
       case 2: pass_fixed<T, 2>(st, s, x.data, y.data); break;
       case 3: pass_fixed<T, 3>(st, s, x.data, y.data); break;
@@ -214,6 +219,12 @@ template <typename T> Block<T> run_stockham(const FftPlan<T>& plan, Block<T> x, 
     s *= st.radix;
   }
   return x;
+}
+
+// Forward DFT of the kB lines of `x` ([n] rows); `y` is scratch of the same size. Returns the
+// block holding the result (x or y).
+template <typename T> Block<T> run_stockham(const FftPlan<T>& plan, Block<T> x, Block<T> y) {
+  return run_stages(plan, 0, 1, x, y);
 }
 
 // Bluestein on a block (the inner plan is Stockham): x [n rows] -> x. `work` holds 4 m kB

@@ -53,6 +53,15 @@ template <typename T> void build_stockham(FftPlan<T>& plan, const std::vector<in
     for (int64_t p = 0; p < st.m; ++p)
       for (int64_t k = 1; k < r; ++k)
         unit_root((p * k) % len, len, st.tw_re[p * (r - 1) + k - 1], st.tw_im[p * (r - 1) + k - 1]);
+    if (plan.stages.empty()) {  // a vector of k per p in the within-line first pass
+      st.tw_row_re.assign(st.m * r, T(1));
+      st.tw_row_im.assign(st.m * r, T(0));
+      for (int64_t p = 0; p < st.m; ++p)
+        for (int64_t k = 1; k < r; ++k) {
+          st.tw_row_re[p * r + k] = st.tw_re[p * (r - 1) + k - 1];
+          st.tw_row_im[p * r + k] = st.tw_im[p * (r - 1) + k - 1];
+        }
+    }
     if (r > 5) {
       st.root_re.resize(r);
       st.root_im.resize(r);

@@ -1,13 +1,15 @@
 // FFT kernels (see kernels/fft.h): complex, real-to-complex and complex-to-real transforms of
 // the lines of a contiguous (outer, n, inner) array. Lines go through blocks of kB lines
-// (kernels/fft_block.h, moved by kernels/fft_lines.h), blocks run on the thread pool. Long
-// lines (four-step and long Bluestein plans) are transformed one at a time, each in parallel.
+// (kernels/fft_block.h, moved by kernels/fft_lines.h), blocks run on the thread pool; long
+// contiguous real lines of rfft and irfft go one line at a time along the line instead
+// (kernels/fft_within_line.h), lines on the thread pool. Long lines (four-step and long
+// Bluestein plans) are transformed one at a time, each in parallel.
 #include <algorithm>
 #include <cstring>
 
 #include "iter/thread_pool.h"
 #include "kernels/fft.h"
-#include "kernels/fft_lines.h"
+#include "kernels/fft_within_line.h"
 
 namespace tz {
 namespace TZ_CPU_CAPABILITY {
@@ -159,6 +161,15 @@ void c2c(const T* in, T* out, int64_t n, int64_t outer, int64_t inner, bool inve
 
 // ------------------------------------------------------------------ r2c
 
+// Contiguous real lines of n = 2h values go within-line (kernels/fft_within_line.h) from h =
+// 128 for rfft, from h = 512 for irfft (shorter, its tangle's pass of its own costs more than
+// the blocks' transposes: 512 x 512 irfft 245 blocked vs 271 us within-line, 1024 points 428 vs 412).
+constexpr int64_t kWithinLineMinR2C = 128, kWithinLineMinC2R = 512;
+
+template <typename T> bool goes_within_line(const FftPlan<T>& half, int64_t n, int64_t inner, int64_t min_half) {
+  return inner == 1 && n % 2 == 0 && n / 2 >= min_half && within_line_fits(half);
+}
+
 // Bin k <= h of X (a real line of length 2h) from rows 0 .. h - 1 of block z = DFT_h(x_even +
 // i x_odd): X_k = (Z_k + conj Z_{h-k}) / 2 - i w^k (Z_k - conj Z_{h-k}) / 2 with
 // w = exp(-i pi / h); X_0 and X_h are real. Computed as scatter writes it (no pass of its own).
@@ -181,6 +192,19 @@ void r2c(const T* in, T* out, int64_t n, int64_t outer, int64_t inner, bool ones
   const bool odd = n % 2 == 1;
   const int64_t h = n / 2, len = odd ? n : h;  // the complex transform's length
   const FftPlan<T>& plan = fft_plan<T>(len);
+  if (goes_within_line(plan, n, inner, kWithinLineMinR2C)) {
+    parallel_for(0, lines, 1, [&](int64_t begin, int64_t end) {
+      T* scratch = static_cast<T*>(fft_scratch(kFftBlockSlot, sizeof(T) * 4 * h));
+      const Block<T> x{scratch}, y{scratch + 2 * h};
+      for (int64_t b = begin; b < end; ++b) {
+        const T* line = in + b * n;
+        T* o = out + 2 * b * bins;
+        untangle_line(plan, within_line(plan, line, x, y), h, scale, o);
+        for (int64_t k = h + 1; k < bins; ++k) o[2 * k] = o[2 * (n - k)], o[2 * k + 1] = -o[2 * (n - k) + 1];  // full: conjugates
+      }
+    });
+    return;
+  }
   if (plan.blocked) {
     for_blocks<T>(lines, block_scratch_values(plan, len), [&](int64_t b0, int64_t cnt, T* scratch) {
       const BlockScratch<T> bs(scratch, len);
@@ -255,6 +279,21 @@ void c2r(const T* in, T* out, int64_t n, int64_t outer, int64_t inner, T scale) 
   const int64_t h = n / 2, len = odd ? n : h;
   const FftPlan<T>& plan = fft_plan<T>(len);
   const Lines dst = odd ? real_lines(n, inner) : paired_lines(n, inner);
+  if (goes_within_line(plan, n, inner, kWithinLineMinC2R)) {
+    parallel_for(0, lines, 1, [&](int64_t begin, int64_t end) {
+      T* scratch = static_cast<T*>(fft_scratch(kFftBlockSlot, sizeof(T) * 6 * h));
+      const Block<T> x{scratch}, y{scratch + 2 * h};
+      T* z = scratch + 4 * h;
+      const vec<T> s = splat<vec<T>>(scale);
+      for (int64_t b = begin; b < end; ++b) {
+        tangle_line(plan, in + 2 * b * bins, h, z);
+        const Block<T> zt = within_line(plan, z, x, y);
+        T* o = out + b * n;  // x_even + i x_odd: the rows' parts swapped back
+        for (int64_t r = 0; r < h / kB<T>; ++r) store_complex(o + 2 * r * kB<T>, scaled(swap_parts(zt.row(r)), s));
+      }
+    });
+    return;
+  }
   if (plan.blocked) {
     const int64_t rows = odd ? n : h + 1;
     for_blocks<T>(lines, block_scratch_values(plan, rows), [&](int64_t b0, int64_t cnt, T* scratch) {

@@ -272,7 +272,17 @@ def test_fuse_prepare_convert_keys_and_outputs():
     assert np.abs(yo - yt).max() <= step * 1.0001
 
 
-def test_prepare_qat_checkpoint_loads_and_converts_like_torch():
+@pytest.fixture
+def torch_qnnpack_engine():
+    """torch's exact int8 arithmetic for 8-bit activations: fbgemm and oneDNN saturate their pair
+    sums (vpmaddubsw) on CPUs without VNNI, which puts their outputs up to 14 steps off there."""
+    engine = torch.backends.quantized.engine
+    torch.backends.quantized.engine = "qnnpack"
+    yield
+    torch.backends.quantized.engine = engine
+
+
+def test_prepare_qat_checkpoint_loads_and_converts_like_torch(torch_qnnpack_engine):
     ours, theirs = _pair_of_models(train=True)
     ours = oq.fuse_modules(ours, FUSE)
     theirs = tq.fuse_modules_qat(theirs, FUSE)

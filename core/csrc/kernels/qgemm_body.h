@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "kernels/qgemm.h"
+#include "kernels/simd_narrow.h"
 #include "kernels/simd_vec.h"
 
 #ifndef TZ_CPU_CAPABILITY
@@ -20,15 +21,6 @@ namespace tz {
 namespace TZ_CPU_CAPABILITY {
 namespace {
 
-// The first n (< lanes) bytes of v stored to y.
-template <typename VB> TZ_VINLINE void store_bytes(uint8_t* y, const VB& v, int64_t n) {
-#if defined(__AVX512F__)
-  _mm_mask_storeu_epi8(y, static_cast<__mmask16>((1u << n) - 1), reinterpret_cast<__m128i>(v));
-#else
-  for (int64_t i = 0; i < n; ++i) y[i] = v[i];
-#endif
-}
-
 // The output stage of row m, channels [n0, n0 + count), from its int32 dot products (which
 // already hold -a_zp * colsum), a vector of channels at a time (the per-channel arrays and
 // the tile row are padded, so every load is whole; only the stores stop at count). Clamping
@@ -37,7 +29,6 @@ inline void store_row(const QGemmArgs& g, int64_t m, int64_t n0, int64_t count, 
   using vm::vfloat;
   using vm::vint32;
   constexpr int64_t L = vm::kLanes<int32_t>;
-  typedef uint8_t vbytes __attribute__((vector_size(L)));
   const QGemmOutput& o = g.out;
   const vint32 row_term = vm::splat<vint32>(g.b_zp ? static_cast<int32_t>(g.b.K) * g.a_zp - g.a_rowsum[m] : 0);
   const vint32 zp = vm::splat<vint32>(o.out_zp);
@@ -60,12 +51,7 @@ inline void store_row(const QGemmArgs& g, int64_t m, int64_t n0, int64_t count, 
     v *= mult;
     v = v < lo ? lo : v;
     v = v > hi ? hi : v;
-    const vbytes out = __builtin_convertvector(vm::round_to_int(v) + zp, vbytes);
-    uint8_t* y = static_cast<uint8_t*>(o.y) + m * o.ldy + c;
-    if (n == L)
-      std::memcpy(y, &out, L);  // a fixed size: one vector store
-    else
-      store_bytes(y, out, n);
+    vm::store_narrow(static_cast<uint8_t*>(o.y) + m * o.ldy + c, vm::round_to_int(v) + zp, n);
   }
 }
 

@@ -59,6 +59,23 @@ def test_quantized_linear_matches_reference(M, K, N, pc, wzp, has_bias, relu, am
     assert y.q_scale() == 0.3 and y.q_zero_point() == 120
 
 
+@pytest.mark.parametrize("amax,odd", [(255, -128), (255, 1), (129, 127), (128, 127), (254, 127)])
+def test_linear_near_the_vpmaddubsw_saturation_bound(amax, odd):
+    """Pairs (w[2i], w[2i + 1]) of large opposite signs (or a small partner) never reach 32767 with
+    any activation, same-sign large pairs do past a = 129: each side of the bound is exact."""
+    M, K, N = 23, 36, 19
+    x = RNG.integers(0, amax + 1, (M, K)).astype(np.uint8)
+    x[0] = amax  # the extreme row: a0 * w0 + a1 * w1 at its largest
+    w = np.empty((N, K), np.int8)
+    w[:, 0::2] = 127
+    w[:, 1::2] = odd
+    w[1::3] = -w[1::3].astype(np.int16).clip(-127, 127)  # rows of the other sign
+    packed = _Q.linear_prepack(weight(w, [0.004] * N, [0] * N, False), None)
+    y = _Q.linear(qt(x, 0.02, 3), packed, 8.0, 128)
+    ref = qref.qlinear(x, 0.02, 3, w, np.full(N, 0.004, np.float32), np.zeros(N, np.int64), None, 8.0, 128)
+    np.testing.assert_array_equal(y.int_repr().numpy(), ref)
+
+
 def test_output_stage_follows_the_engine(engine):
     """acc 1 with bias 0.5 (in accumulator units) and output scale 0.5: fbgemm keeps the float bias
     (1.5 / 0.5 = 3), qnnpack rounds it to an int32 first (half to even: 0, so 1 / 0.5 = 2)."""

@@ -12,9 +12,9 @@
 // with colsum precomputed at packing time and rowsum only when B has zero points.
 //
 // Builds: baseline (the scalar int32 reference), AVX2 and AVX-512 (vpmaddubsw, whose int16
-// pair sums saturate: when a_max * |B|max * 2 could pass 32767 they split A into its top 7
-// bits and its low bit, two exact products), AVX-512 VNNI (kernels/isa_vnni/). All give
-// the same bits.
+// pair sums a0 * b0 + a1 * b1 saturate: when a_max times B's largest same-sign pair magnitude
+// could pass 32767 they split A into its top 7 bits and its low bit, two exact products),
+// AVX-512 VNNI (kernels/isa_vnni/). All give the same bits.
 #pragma once
 #include <cstdint>
 
@@ -30,7 +30,7 @@ struct QGemmPackedB {
   const int8_t* data;      // (N16 / 16, K4 / 4, 64)
   const int32_t* colsum;   // (N,): sum over k of B[n][k]
   int64_t N, K, K4;
-  int32_t abs_max;         // max |B[n][k]|, for the saturation check
+  int32_t pair_max;        // max over n and even k of |B[n][k]| + |B[n][k + 1]| for same signs
 };
 
 // The output stage of a tile, for row m and channel n (acc is zero-point corrected):
@@ -63,8 +63,8 @@ struct QGemmArgs {
 using QGemmFn = void (*)(const QGemmArgs& args, int64_t m0, int64_t m1, int64_t nb0, int64_t nb1);
 extern DispatchStub<QGemmFn> qgemm_stub;
 
-// Packs B (N x K int8, row stride ldb) into `packed` (N16 * K4 bytes) and its column sums.
+// Packs B (N x K int8, row stride ldb) into `packed` (N16 * K4 bytes), its column sums and pair_max.
 void qgemm_pack(const int8_t* b, int64_t ldb, int64_t N, int64_t K, int8_t* packed, int32_t* colsum,
-                int32_t* abs_max);
+                int32_t* pair_max);
 
 }  // namespace tz

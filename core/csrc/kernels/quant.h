@@ -69,7 +69,7 @@ extern DispatchStub<QAvgPoolFn> qadaptive_avg_pool_stub;
 constexpr int64_t kMaxDepthwiseTaps = 49;  // KH * KW of the direct kernel (larger ones use im2col)
 struct QDepthwiseArgs {
   const uint8_t* x;     // N x H x W x C
-  const int32_t* w;     // KH*KW x C
+  const int32_t* w;     // KH*KW x C, int8 weight minus int8 zero point: within int16
   uint8_t* y;           // N x OH x OW x C
   int64_t N, H, W, C, OH, OW, KH, KW, sh, sw, ph, pw, dh, dw;
   int32_t x_zp, out_zp, lo, hi;

@@ -63,9 +63,9 @@ void pack_groups(const Tensor& w_ints, PackedWeight& p) {
   p.colsum.resize(p.O + kQGemmBlock);  // zeros past O, for whole-vector loads
   const int8_t* b = w_ints.data<int8_t>();
   for (int64_t g = 0; g < p.groups; ++g) {
-    int32_t amax = 0;
-    qgemm_pack(b + g * og * p.K, p.K, og, p.K, p.packed.data() + g * og16 * p.K4, p.colsum.data() + g * og, &amax);
-    p.abs_max = std::max(p.abs_max, amax);
+    int32_t pmax = 0;
+    qgemm_pack(b + g * og * p.K, p.K, og, p.K, p.packed.data() + g * og16 * p.K4, p.colsum.data() + g * og, &pmax);
+    p.pair_max = std::max(p.pair_max, pmax);
   }
 }
 
@@ -90,14 +90,14 @@ struct OutputStage {
 };
 
 // Whether vpmaddubsw's int16 pair sums could saturate on this A (only builds without VNNI).
-bool needs_exact_split(const uint8_t* a, int64_t rows, int64_t lda, int64_t k, int32_t w_abs_max) {
+bool needs_exact_split(const uint8_t* a, int64_t rows, int64_t lda, int64_t k, int32_t w_pair_max) {
   const CpuCapability cap = cpu_capability();
   if (cap != CpuCapability::AVX2 && cap != CpuCapability::AVX512) return false;
-  if (2 * 255 * w_abs_max <= 32767) return false;
+  if (255 * w_pair_max <= 32767) return false;
   uint8_t amax = 0;
   for (int64_t m = 0; m < rows; ++m)
     for (int64_t j = 0; j < k; ++j) amax = std::max(amax, a[m * lda + j]);
-  return 2 * int32_t(amax) * w_abs_max > 32767;
+  return int32_t(amax) * w_pair_max > 32767;
 }
 
 std::vector<int32_t> row_sums(const uint8_t* a, int64_t rows, int64_t lda, int64_t k) {
@@ -111,13 +111,13 @@ std::vector<int32_t> row_sums(const uint8_t* a, int64_t rows, int64_t lda, int64
 }
 
 // Runs the GEMM of `args` over all rows and channel blocks on the thread pool.
-void run_qgemm(QGemmArgs args, int64_t w_abs_max) {
+void run_qgemm(QGemmArgs args, int64_t w_pair_max) {
   std::vector<int32_t> sums;
   if (args.b_zp) {
     sums = row_sums(args.a, args.M, args.lda, args.b.K);
     args.a_rowsum = sums.data();
   }
-  args.exact_split = needs_exact_split(args.a, args.M, args.lda, args.b.K, static_cast<int32_t>(w_abs_max));
+  args.exact_split = needs_exact_split(args.a, args.M, args.lda, args.b.K, static_cast<int32_t>(w_pair_max));
   const int64_t blocks = (args.b.N + kQGemmBlock - 1) / kQGemmBlock;
   const int64_t row_tasks = (args.M + kRowChunk - 1) / kRowChunk;
   const int64_t want = 4 * get_num_threads();
@@ -161,7 +161,7 @@ QGemmArgs gemm_args(const PackedWeight& p, int64_t group, const uint8_t* a, int6
   g.M = M;
   g.a_zp = a_zp;
   g.b_zp = p.has_w_zero_points ? p.w_zero_points.data() + group * og : nullptr;
-  g.b = QGemmPackedB{p.packed.data() + group * og16 * p.K4, p.colsum.data() + group * og, og, p.K, p.K4, p.abs_max};
+  g.b = QGemmPackedB{p.packed.data() + group * og16 * p.K4, p.colsum.data() + group * og, og, p.K, p.K4, p.pair_max};
   return g;
 }
 
@@ -344,7 +344,7 @@ Tensor quantized_linear(const Tensor& x, const PackedWeight& p, double scale, in
   g.out.hi = 255;
   g.out.y = y.raw_data();
   g.out.ldy = p.O;
-  run_qgemm(g, p.abs_max);
+  run_qgemm(g, p.pair_max);
   return y;
 }
 
@@ -418,7 +418,7 @@ Tensor quantized_linear_dynamic(const Tensor& x, const PackedWeight& p, bool red
   g.out.bias = bias.empty() ? nullptr : bias.data();
   g.out.y = y.raw_data();
   g.out.ldy = p.O;
-  run_qgemm(g, p.abs_max);
+  run_qgemm(g, p.pair_max);
   return y;
 }
 
@@ -465,7 +465,7 @@ Tensor quantized_conv2d(const Tensor& x, const PackedWeight& p, double scale, in
     args.out.hi = 255;
     args.out.y = y_rows + g * og;
     args.out.ldy = p.O;
-    run_qgemm(args, p.abs_max);
+    run_qgemm(args, p.pair_max);
   };
   std::vector<uint8_t> col, copy;
   if (direct) {  // the images' NHWC pixels are consecutive rows: one GEMM for the batch

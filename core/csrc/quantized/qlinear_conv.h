@@ -28,7 +28,7 @@ struct PackedWeight {
   int64_t K = 0, K4 = 0;                  // GEMM depth per group (KH * KW * Cg) and its padded size
   std::vector<int8_t> packed;             // per group: (Og rounded to 16) x K4 bytes
   std::vector<int32_t> colsum;            // (O,)
-  int32_t abs_max = 0;
+  int32_t pair_max = 0;                   // QGemmPackedB::pair_max over the groups
   std::vector<float> w_scales;            // (O,)
   std::vector<int32_t> w_zero_points;     // (O,)
   bool has_w_zero_points = false;

@@ -8,6 +8,7 @@
 
 #include "kernels/isa_vector.h"
 #include "kernels/quant.h"
+#include "kernels/simd_narrow.h"
 #include "kernels/simd_vec.h"
 
 namespace tz {
@@ -31,7 +32,6 @@ bool quantize_zp_first_run(const float* x, Q* q, int64_t n, float inv_scale, flo
   using vm::vfloat;
   using vm::vint32;
   constexpr int64_t L = vm::kLanes<float>;
-  typedef Q vq __attribute__((vector_size(L * sizeof(Q))));
   const vfloat inv = vm::splat<vfloat>(inv_scale), zp = vm::splat<vfloat>(fzp);
   const vfloat lo = vm::splat<vfloat>(static_cast<float>(quant_lo<Q>()));
   const vfloat hi = vm::splat<vfloat>(static_cast<float>(quant_hi<Q>()));
@@ -44,8 +44,7 @@ bool quantize_zp_first_run(const float* x, Q* q, int64_t n, float inv_scale, flo
     v = v > lo ? v : lo;  // NaN compares false: it becomes lo
     v = v < hi ? v : hi;
     v = (v + kShift) - kShift;
-    const vq out = __builtin_convertvector(__builtin_convertvector(v, vint32), vq);
-    std::memcpy(q + i, &out, sizeof(out));
+    vm::store_narrow(q + i, __builtin_convertvector(v, vint32));
   }
   bool any_nan = false;
   for (int64_t l = 0; l < L; ++l) any_nan |= nan[l] != 0;
@@ -138,7 +137,24 @@ void qbinary_kernel(QBinaryOp op, const uint8_t* a, const uint8_t* b, uint8_t* y
 }
 
 void qlookup_kernel(const uint8_t* x, uint8_t* y, int64_t n, const uint8_t* table) {
-  for (int64_t i = 0; i < n; ++i) y[i] = table[x[i]];
+  int64_t i = 0;
+#if defined(__AVX2__)
+  // 32 lookups at a time from the table's 16 rows of 16 bytes: vpshufb reads a row at the low
+  // nibble and gives 0 where the index has bit 7 set; x - 16h + 0x70 (saturating) keeps bit 7
+  // clear exactly for the bytes of row h, so OR-ing the 16 rows' lookups gives table[x].
+  const __m256i bias = _mm256_set1_epi8(0x70), step = _mm256_set1_epi8(16);
+  for (; i + 32 <= n; i += 32) {
+    __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + i));
+    __m256i r = _mm256_setzero_si256();
+    for (int h = 0; h < 16; ++h) {
+      const __m256i row = _mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(table + 16 * h)));
+      r = _mm256_or_si256(r, _mm256_shuffle_epi8(row, _mm256_adds_epu8(v, bias)));
+      v = _mm256_sub_epi8(v, step);
+    }
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(y + i), r);
+  }
+#endif
+  for (; i < n; ++i) y[i] = table[x[i]];
 }
 
 template <typename Q> void clamp_run(const Q* x, Q* y, int64_t n, int32_t lo, int32_t hi) {
@@ -199,17 +215,13 @@ inline uint8_t depthwise_out(int32_t acc, float bias, float mult, float zy, floa
 TZ_VINLINE void depthwise_out_vector(const QDepthwiseArgs& a, int64_t c, vm::vint32 acc, uint8_t* y, float zy,
                                      float lo, float hi) {
   using vm::vfloat;
-  constexpr int64_t L = vm::kLanes<int32_t>;
-  typedef uint8_t vbytes __attribute__((vector_size(L)));
   const vfloat vlo = vm::splat<vfloat>(lo - zy), vhi = vm::splat<vfloat>(hi - zy);
   vfloat v = __builtin_convertvector(acc, vfloat);
   if (a.bias) v += vm::load(a.bias + c);
   v *= vm::load(a.mult + c);
   v = v < vlo ? vlo : v;
   v = v > vhi ? vhi : v;
-  const vm::vint32 q = vm::round_to_int(v) + vm::splat<vm::vint32>(static_cast<int32_t>(zy));
-  const vbytes out = __builtin_convertvector(q, vbytes);
-  std::memcpy(y + c, &out, L);
+  vm::store_narrow(y + c, vm::round_to_int(v) + vm::splat<vm::vint32>(static_cast<int32_t>(zy)));
 }
 
 // L bytes widened to int32 lanes (GCC 12 spells __builtin_convertvector of bytes lane by lane).
@@ -229,6 +241,18 @@ TZ_VINLINE vm::vint32 load_u8_as_i32(const uint8_t* p) {
 #endif
 }
 
+// x * w for lanes x in [0, 255] and w within int16: one vpmaddwd (x's high half is zero, so the
+// pair sum is x * w exactly), cheaper than vpmulld.
+TZ_VINLINE vm::vint32 mul_u8_by_i16(vm::vint32 x, vm::vint32 w) {
+#if defined(__AVX512F__)
+  return reinterpret_cast<vm::vint32>(_mm512_madd_epi16(reinterpret_cast<__m512i>(x), reinterpret_cast<__m512i>(w)));
+#elif defined(__AVX2__)
+  return reinterpret_cast<vm::vint32>(_mm256_madd_epi16(reinterpret_cast<__m256i>(x), reinterpret_cast<__m256i>(w)));
+#else
+  return reinterpret_cast<vm::vint32>(_mm_madd_epi16(reinterpret_cast<__m128i>(x), reinterpret_cast<__m128i>(w)));
+#endif
+}
+
 // NV vectors of channels from c of one output pixel, accumulated in registers over the taps;
 // acc starts at -x_zp * (the sum of the taps' weights), so each tap is one multiply-add.
 template <int NV>
@@ -240,7 +264,7 @@ TZ_VINLINE void depthwise_vectors(const QDepthwiseArgs& a, const uint8_t* x, con
   for (int64_t t = 0; t < taps.count; ++t) {
     const uint8_t* px = x + taps.x_offset[t] + c;
     const int32_t* w = a.w + taps.w_offset[t] + c;
-    for (int v = 0; v < NV; ++v) acc[v] += load_u8_as_i32(px + v * L) * vm::load(w + v * L);
+    for (int v = 0; v < NV; ++v) acc[v] += mul_u8_by_i16(load_u8_as_i32(px + v * L), vm::load(w + v * L));
   }
   for (int v = 0; v < NV; ++v) depthwise_out_vector(a, c + v * L, acc[v], y, zy, lo, hi);
 }
@@ -256,7 +280,7 @@ void depthwise_pixel_run(const QDepthwiseArgs& a, const uint8_t* x, const Depthw
   for (int64_t t = 0; t < taps.count; ++t) {
     const vm::vint32 w = vm::load(a.w + taps.w_offset[t] + c);
     const uint8_t* px = x + taps.x_offset[t] + c;
-    for (int p = 0; p < kPixels; ++p) acc[p] += load_u8_as_i32(px + p * x_step) * w;
+    for (int p = 0; p < kPixels; ++p) acc[p] += mul_u8_by_i16(load_u8_as_i32(px + p * x_step), w);
   }
   for (int p = 0; p < kPixels; ++p) depthwise_out_vector(a, c, acc[p], y + p * a.C, zy, lo, hi);
 }
@@ -288,10 +312,28 @@ void depthwise_pixel(const QDepthwiseArgs& a, const uint8_t* x, const DepthwiseT
   }
 }
 
+// x_zp times the per-channel sums of the weights over the kernel rectangles [0, kh) x [0, kw),
+// (KH + 1) x (KW + 1) rows of C: a pixel's valid taps form a rectangle, whose sum is four of
+// them (rebuilding it from the taps at every border pixel cost as much as a small image's conv).
+Vector<int32_t> zp_weight_prefix_sums(const QDepthwiseArgs& a) {
+  const int64_t stride = (a.KW + 1) * a.C;
+  Vector<int32_t> sums((a.KH + 1) * stride, 0);
+  for (int64_t kh = 0; kh < a.KH; ++kh)
+    for (int64_t kw = 0; kw < a.KW; ++kw) {
+      int32_t* s = sums.data() + (kh + 1) * stride + (kw + 1) * a.C;
+      const int32_t* up = s - stride;
+      const int32_t* w = a.w + (kh * a.KW + kw) * a.C;
+      for (int64_t c = 0; c < a.C; ++c) s[c] = w[c] * a.x_zp + s[c - a.C] + up[c] - up[c - a.C];
+    }
+  return sums;
+}
+
 void qconv_depthwise_kernel(const QDepthwiseArgs& a, int64_t begin, int64_t end) {
   const float zy = static_cast<float>(a.out_zp), lo = static_cast<float>(a.lo), hi = static_cast<float>(a.hi);
   DepthwiseTaps taps;
   Vector<int32_t> zp_wsum(a.C);
+  const Vector<int32_t> prefix = zp_weight_prefix_sums(a);
+  const int64_t prefix_row = (a.KW + 1) * a.C;
   for (int64_t task = begin; task < end; ++task) {
     const int64_t n = task / a.OH, oh = task % a.OH;
     const uint8_t* x = a.x + n * a.H * a.W * a.C;
@@ -310,18 +352,26 @@ void qconv_depthwise_kernel(const QDepthwiseArgs& a, int64_t begin, int64_t end)
         kw0 = lo_kw;
         kw1 = hi_kw;
         taps.count = 0;
+        int64_t kh0 = a.KH, kh1 = 0;  // the valid kernel rows (a range)
         for (int64_t kh = 0; kh < a.KH; ++kh) {
           const int64_t ih = oh * a.sh - a.ph + kh * a.dh;
           if (ih < 0 || ih >= a.H) continue;
+          kh0 = std::min(kh0, kh);
+          kh1 = kh + 1;
           for (int64_t kw = kw0; kw < kw1; ++kw) {
             taps.x_offset[taps.count] = (ih * a.W + kw * a.dw - a.pw) * a.C;
             taps.w_offset[taps.count++] = (kh * a.KW + kw) * a.C;
           }
         }
-        std::fill(zp_wsum.begin(), zp_wsum.end(), 0);
-        for (int64_t t = 0; t < taps.count; ++t)
-          for (int64_t c = 0; c < a.C; ++c) zp_wsum[c] += a.w[taps.w_offset[t] + c];
-        for (int64_t c = 0; c < a.C; ++c) zp_wsum[c] *= a.x_zp;
+        if (taps.count == 0) {
+          std::fill(zp_wsum.begin(), zp_wsum.end(), 0);
+        } else {
+          const int32_t* p00 = prefix.data() + kh0 * prefix_row + kw0 * a.C;
+          const int32_t* p01 = prefix.data() + kh0 * prefix_row + kw1 * a.C;
+          const int32_t* p10 = prefix.data() + kh1 * prefix_row + kw0 * a.C;
+          const int32_t* p11 = prefix.data() + kh1 * prefix_row + kw1 * a.C;
+          for (int64_t c = 0; c < a.C; ++c) zp_wsum[c] = p11[c] - p10[c] - p01[c] + p00[c];
+        }
       }
       const bool run = a.C >= vm::kLanes<int32_t> && ow >= first_inside && ow + kPixels - 1 <= last_inside &&
                        ow + kPixels <= a.OW;

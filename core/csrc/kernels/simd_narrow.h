@@ -1,0 +1,35 @@
+// Int32 vectors narrowed to bytes for the quantized kernels (kernels/qgemm_body.h,
+// kernels/isa/quant_kernels.cpp), with pack instructions.
+#pragma once
+#include "kernels/simd_vec.h"
+
+namespace tz::TZ_CPU_CAPABILITY::vm {
+
+// Int32 lanes that already lie within Q's range (uint8_t or int8_t) stored as kLanes bytes,
+// or only the first n: pack instructions (GCC 12 spells a narrowing __builtin_convertvector
+// lane by lane, an extract and a scalar store per byte).
+template <typename Q> TZ_VINLINE void store_narrow(Q* p, const vec<int32_t>& v, int64_t n = kLanes<int32_t>) {
+  static_assert(sizeof(Q) == 1, "store_narrow is for 8-bit lanes");
+  uint8_t bytes[16];
+#if defined(__AVX512F__)  // truncation (lanes are in range); the zero-masked form keeps GCC 12 quiet
+  const __m128i b = _mm512_maskz_cvtepi32_epi8(0xFFFF, reinterpret_cast<__m512i>(v));
+  if (n == 16) return _mm_storeu_si128(reinterpret_cast<__m128i*>(p), b);
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(bytes), b);
+#elif defined(__AVX2__)
+  const __m256i x = reinterpret_cast<__m256i>(v);
+  const __m128i w = _mm_packs_epi32(_mm256_castsi256_si128(x), _mm256_extracti128_si256(x, 1));
+  const __m128i b = std::is_unsigned_v<Q> ? _mm_packus_epi16(w, w) : _mm_packs_epi16(w, w);
+  if (n == 8) return _mm_storel_epi64(reinterpret_cast<__m128i*>(p), b);
+  _mm_storel_epi64(reinterpret_cast<__m128i*>(bytes), b);
+#else
+  const __m128i x = reinterpret_cast<__m128i>(v);
+  const __m128i w = _mm_packs_epi32(x, x);
+  const __m128i b = std::is_unsigned_v<Q> ? _mm_packus_epi16(w, w) : _mm_packs_epi16(w, w);
+  const int32_t four = _mm_cvtsi128_si32(b);
+  if (n == 4) return std::memcpy(p, &four, 4), void();
+  std::memcpy(bytes, &four, 4);
+#endif
+  std::memcpy(p, bytes, static_cast<size_t>(n));
+}
+
+}  // namespace tz::TZ_CPU_CAPABILITY::vm

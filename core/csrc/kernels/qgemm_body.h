@@ -132,37 +132,9 @@ TZ_VINLINE VI dot4_split(VI acc, VI a, VI b) {
 
 constexpr int kLanes32 = static_cast<int>(sizeof(VI) / 4);
 
-// How a tile takes vpmaddubsw's int16 pair sums: as they are (they cannot saturate), always
-// split (kernels/qgemm.h), or as they are while watching for a saturated one (|sum| >= 32767,
-// rare even where the bound allows it), the tile then redone split: the same bits, mostly at
-// the plain cost.
-enum class PairSums { kPlain, kSplit, kWatched };
-
-#if !defined(__AVX512VNNI__)
-#if defined(__AVX512F__)
-TZ_VINLINE VI dot4_watched(VI acc, VI a, VI b, VI& seen) {
-  const VI pairs = _mm512_maddubs_epi16(a, b);
-  seen = _mm512_max_epu16(seen, _mm512_abs_epi16(pairs));
-  return _mm512_add_epi32(acc, _mm512_madd_epi16(pairs, _mm512_set1_epi16(1)));
-}
-TZ_VINLINE bool saw_saturation(VI seen) { return _mm512_cmpge_epu16_mask(seen, _mm512_set1_epi16(0x7fff)) != 0; }
-#else
-TZ_VINLINE VI dot4_watched(VI acc, VI a, VI b, VI& seen) {
-  const VI pairs = _mm256_maddubs_epi16(a, b);
-  seen = _mm256_max_epu16(seen, _mm256_abs_epi16(pairs));
-  return _mm256_add_epi32(acc, _mm256_madd_epi16(pairs, _mm256_set1_epi16(1)));
-}
-TZ_VINLINE bool saw_saturation(VI seen) {
-  const VI big = _mm256_set1_epi16(0x7fff);
-  return _mm256_movemask_epi8(_mm256_cmpeq_epi16(_mm256_max_epu16(seen, big), seen)) != 0;
-}
-#endif
-#endif
-
-// MR rows x kBlocks packed blocks into tile (rows of 16 * kMaxBlocks int32); whether a
-// watched tile saturated (and was redone split).
-template <int MR, int kBlocks, PairSums kSums>
-TZ_VINLINE bool micro_tile(const QGemmArgs& g, int64_t m, int64_t nb, int32_t (*tile)[kQGemmBlock * kMaxBlocks]) {
+// MR rows x kBlocks packed blocks into tile (rows of 16 * kMaxBlocks int32).
+template <int MR, int kBlocks, bool kSplit>
+TZ_VINLINE void micro_tile(const QGemmArgs& g, int64_t m, int64_t nb, int32_t (*tile)[kQGemmBlock * kMaxBlocks]) {
   constexpr int NV = kVecPerBlock * kBlocks;
   VI start[NV];  // -a_zp * colsum: the activations' zero-point correction
   for (int v = 0; v < NV; ++v) start[v] = vscale(vload(g.b.colsum + nb * kQGemmBlock + v * kLanes32), -g.a_zp);
@@ -172,7 +144,6 @@ TZ_VINLINE bool micro_tile(const QGemmArgs& g, int64_t m, int64_t nb, int32_t (*
   const int64_t K4 = g.b.K4, lda = g.lda;
   const int8_t* b0 = g.b.data + nb * K4 * kQGemmBlock;
   const uint8_t* a0 = g.a + m * lda;
-  [[maybe_unused]] VI seen{};  // kWatched: the largest |pair sum| as uint16 lanes
   for (int64_t k = 0; k < K4; k += 4) {
     VI bv[NV];
     for (int blk = 0; blk < kBlocks; ++blk)
@@ -184,67 +155,43 @@ TZ_VINLINE bool micro_tile(const QGemmArgs& g, int64_t m, int64_t nb, int32_t (*
 #if defined(__AVX512VNNI__)
         acc[r][v] = dot4(acc[r][v], av, bv[v]);
 #else
-        if constexpr (kSums == PairSums::kSplit)
-          acc[r][v] = dot4_split(acc[r][v], av, bv[v]);
-        else if constexpr (kSums == PairSums::kWatched)
-          acc[r][v] = dot4_watched(acc[r][v], av, bv[v], seen);
-        else
-          acc[r][v] = dot4(acc[r][v], av, bv[v]);
+        acc[r][v] = kSplit ? dot4_split(acc[r][v], av, bv[v]) : dot4(acc[r][v], av, bv[v]);
 #endif
       }
     }
   }
-#if !defined(__AVX512VNNI__)
-  if constexpr (kSums == PairSums::kWatched)
-    if (saw_saturation(seen)) return micro_tile<MR, kBlocks, PairSums::kSplit>(g, m, nb, tile) || true;
-#endif
   for (int r = 0; r < MR; ++r)
     for (int v = 0; v < NV; ++v) vstore(tile[r] + v * kLanes32, acc[r][v]);
-  return false;
 }
 
-template <int kBlocks, PairSums kSums>
-bool tile_rows(const QGemmArgs& g, int64_t m, int64_t rows, int64_t nb, int32_t (*tile)[kQGemmBlock * kMaxBlocks]) {
+template <int kBlocks, bool kSplit>
+void tile_rows(const QGemmArgs& g, int64_t m, int64_t rows, int64_t nb, int32_t (*tile)[kQGemmBlock * kMaxBlocks]) {
   switch (rows) {
-    case 1: return micro_tile<1, kBlocks, kSums>(g, m, nb, tile);
-    case 2: return micro_tile<2, kBlocks, kSums>(g, m, nb, tile);
-    case 3: return micro_tile<3, kBlocks, kSums>(g, m, nb, tile);
-    case 4: return micro_tile<4, kBlocks, kSums>(g, m, nb, tile);
-    case 5: return micro_tile<5, kBlocks, kSums>(g, m, nb, tile);
-    case 6: return micro_tile<6, kBlocks, kSums>(g, m, nb, tile);
+    case 1: return micro_tile<1, kBlocks, kSplit>(g, m, nb, tile);
+    case 2: return micro_tile<2, kBlocks, kSplit>(g, m, nb, tile);
+    case 3: return micro_tile<3, kBlocks, kSplit>(g, m, nb, tile);
+    case 4: return micro_tile<4, kBlocks, kSplit>(g, m, nb, tile);
+    case 5: return micro_tile<5, kBlocks, kSplit>(g, m, nb, tile);
+    case 6: return micro_tile<6, kBlocks, kSplit>(g, m, nb, tile);
 #if defined(__AVX512F__)
-    case 7: return micro_tile<7, kBlocks, kSums>(g, m, nb, tile);
-    case 8: return micro_tile<8, kBlocks, kSums>(g, m, nb, tile);
+    case 7: return micro_tile<7, kBlocks, kSplit>(g, m, nb, tile);
+    case 8: return micro_tile<8, kBlocks, kSplit>(g, m, nb, tile);
 #endif
   }
-  return false;
 }
 
-// Tiles of rows [m0, m1) and blocks [nb0, nb1). Watched pair sums fall back to split ones for
-// the rest of the range once more than a quarter of the tiles saturated (data that keeps
-// saturating would pay for both).
-template <PairSums kSums>
+template <bool kSplit>
 void qgemm_tiles(const QGemmArgs& g, int64_t m0, int64_t m1, int64_t nb0, int64_t nb1) {
   alignas(64) int32_t tile[kMR][kQGemmBlock * kMaxBlocks];
-  int64_t tiles = 0, saturated = 0;
   for (int64_t nb = nb0; nb < nb1; nb += kMaxBlocks) {
     const int64_t blocks = std::min<int64_t>(kMaxBlocks, nb1 - nb);
     const int64_t n0 = nb * kQGemmBlock, count = std::min<int64_t>(blocks * kQGemmBlock, g.b.N - n0);
     for (int64_t m = m0; m < m1; m += kMR) {
       const int64_t rows = std::min<int64_t>(kMR, m1 - m);
-      if constexpr (kSums == PairSums::kWatched) {
-        if (++tiles > 8 && 4 * saturated > tiles) {
-          qgemm_tiles<PairSums::kSplit>(g, m, m1, nb, nb + blocks);
-          qgemm_tiles<PairSums::kSplit>(g, m0, m1, nb + blocks, nb1);
-          return;
-        }
-      }
-      bool redone;
       if (blocks == kMaxBlocks)
-        redone = tile_rows<kMaxBlocks, kSums>(g, m, rows, nb, tile);
+        tile_rows<kMaxBlocks, kSplit>(g, m, rows, nb, tile);
       else
-        redone = tile_rows<1, kSums>(g, m, rows, nb, tile);
-      saturated += redone;
+        tile_rows<1, kSplit>(g, m, rows, nb, tile);
       for (int64_t r = 0; r < rows; ++r) store_row(g, m + r, n0, count, tile[r]);
     }
   }
@@ -252,12 +199,12 @@ void qgemm_tiles(const QGemmArgs& g, int64_t m0, int64_t m1, int64_t nb0, int64_
 
 void qgemm_kernel(const QGemmArgs& g, int64_t m0, int64_t m1, int64_t nb0, int64_t nb1) {
 #if defined(__AVX512VNNI__)
-  qgemm_tiles<PairSums::kPlain>(g, m0, m1, nb0, nb1);  // vpdpbusd never saturates
+  qgemm_tiles<false>(g, m0, m1, nb0, nb1);  // vpdpbusd never saturates
 #else
   if (g.exact_split)
-    qgemm_tiles<PairSums::kWatched>(g, m0, m1, nb0, nb1);
+    qgemm_tiles<true>(g, m0, m1, nb0, nb1);
   else
-    qgemm_tiles<PairSums::kPlain>(g, m0, m1, nb0, nb1);
+    qgemm_tiles<false>(g, m0, m1, nb0, nb1);
 #endif
 }
 

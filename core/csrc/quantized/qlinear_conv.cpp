@@ -111,13 +111,13 @@ std::vector<int32_t> row_sums(const uint8_t* a, int64_t rows, int64_t lda, int64
 }
 
 // Runs the GEMM of `args` over all rows and channel blocks on the thread pool.
-void run_qgemm(QGemmArgs args, int64_t w_pair_max) {
+void run_qgemm(QGemmArgs args) {
   std::vector<int32_t> sums;
   if (args.b_zp) {
     sums = row_sums(args.a, args.M, args.lda, args.b.K);
     args.a_rowsum = sums.data();
   }
-  args.exact_split = needs_exact_split(args.a, args.M, args.lda, args.b.K, static_cast<int32_t>(w_pair_max));
+  args.exact_split = needs_exact_split(args.a, args.M, args.lda, args.b.K, args.b.pair_max);
   const int64_t blocks = (args.b.N + kQGemmBlock - 1) / kQGemmBlock;
   const int64_t row_tasks = (args.M + kRowChunk - 1) / kRowChunk;
   const int64_t want = 4 * get_num_threads();
@@ -344,7 +344,7 @@ Tensor quantized_linear(const Tensor& x, const PackedWeight& p, double scale, in
   g.out.hi = 255;
   g.out.y = y.raw_data();
   g.out.ldy = p.O;
-  run_qgemm(g, p.pair_max);
+  run_qgemm(g);
   return y;
 }
 
@@ -418,7 +418,7 @@ Tensor quantized_linear_dynamic(const Tensor& x, const PackedWeight& p, bool red
   g.out.bias = bias.empty() ? nullptr : bias.data();
   g.out.y = y.raw_data();
   g.out.ldy = p.O;
-  run_qgemm(g, p.pair_max);
+  run_qgemm(g);
   return y;
 }
 
@@ -465,7 +465,7 @@ Tensor quantized_conv2d(const Tensor& x, const PackedWeight& p, double scale, in
     args.out.hi = 255;
     args.out.y = y_rows + g * og;
     args.out.ldy = p.O;
-    run_qgemm(args, p.pair_max);
+    run_qgemm(args);
   };
   std::vector<uint8_t> col, copy;
   if (direct) {  // the images' NHWC pixels are consecutive rows: one GEMM for the batch

@@ -108,9 +108,3 @@ class ExportContext:
         self.nodes.append(self.helper.make_node(op_type, list(inputs), outputs,
                                                 name=self.fresh(op_type), **attrs))
         return outputs[0] if n_outputs == 1 else outputs
-
-    def like(self, number, tensor_arg):
-        """A Python number as a constant of the dtype of a tensor argument (ONNX does not promote)."""
-        value = self.value(tensor_arg)
-        dtype = numpy_dtype(value.dtype) if isinstance(value, core.Tensor) else np.int64  # sizes are int64
-        return self.constant(np.asarray(number, dtype=dtype))

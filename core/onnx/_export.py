@@ -10,7 +10,8 @@ from core.fx.interpreter import Interpreter
 from core.fx.node import map_aggregate
 from core.jit import _targets
 from core.jit._trace import trace_graph
-from core.onnx import _symbolics, _symbolics_creation, _symbolics_detection, _symbolics_indexing  # noqa: F401 (registering)
+from core.onnx import _symbolics
+from core.onnx import _symbolics_creation, _symbolics_detection, _symbolics_indexing  # noqa: F401 (they register)
 from core.onnx._context import ONNX_TYPES, ExportContext, ExportError
 from core.serialization._io import open_sink
 from core.serialization._storage import numpy_dtype

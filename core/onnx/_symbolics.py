@@ -174,7 +174,8 @@ def _clip(ctx, x_arg, low, high):
             raise ExportError("onnx.export: clamp to bounds computed from the inputs needs opset_version >= 11")
         return ctx.emit("Clip", [x], **{k: float(v) for k, v in bounds.items() if v is not None})
     dtype = ctx.dtype_of(x_arg)
-    return ctx.emit("Clip", [x, "" if low is None else ctx.cast(low, dtype), "" if high is None else ctx.cast(high, dtype)])
+    bounds = ["" if b is None else ctx.cast(b, dtype) for b in (low, high)]  # "": an omitted input
+    return ctx.emit("Clip", [x, *bounds])
 
 
 @converter("op:clamp", "method:clamp", "method:clamp_", params=(("input", _REQUIRED), ("min", None), ("max", None)))

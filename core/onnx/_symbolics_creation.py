@@ -7,11 +7,13 @@ from core.onnx._context import ONNX_TYPES, ExportError
 from core.onnx._symbolics import REQUIRED, converter, need_opset, rank, shape_vector
 
 
-def _sizes(args, kwargs):
-    size = kwargs.get("size", args)
-    if len(size) == 1 and isinstance(size[0], (list, tuple)):
-        size = size[0]
-    return list(size)
+def _shape(ctx, size):
+    """The ONNX shape vector of a size argument: a list of numbers and graph scalars, or x.shape."""
+    if isinstance(size, Node) and isinstance(ctx.value(size), tuple):
+        return ctx.name_of(size)
+    if len(size) == 1 and isinstance(ctx.value(size[0]), (list, tuple)):
+        return _shape(ctx, size[0])
+    return shape_vector(ctx, list(size))
 
 
 def _filled(ctx, shape, fill):
@@ -22,14 +24,14 @@ def _filled(ctx, shape, fill):
 @converter("op:zeros", "op:ones", raw=True)
 def _zeros(ctx, args, kwargs):
     fill = 1 if getattr(ctx.node.target, "__name__", "") == "ones" else 0
-    return _filled(ctx, shape_vector(ctx, _sizes(args, kwargs)), fill)
+    return _filled(ctx, _shape(ctx, kwargs.get("size", args)), fill)
 
 
 @converter("op:full", raw=True)
 def _full(ctx, args, kwargs):
     size = args[0] if args else kwargs["size"]
     fill = args[1] if len(args) > 1 else kwargs["fill_value"]
-    return _filled(ctx, shape_vector(ctx, list(size)), fill)
+    return _filled(ctx, _shape(ctx, size), fill)
 
 
 @converter("op:full_like", "op:zeros_like", "op:ones_like", raw=True)
@@ -44,7 +46,9 @@ def _full_like(ctx, args, kwargs):
 @converter("op:arange", raw=True)
 def _arange(ctx, args, kwargs):
     bounds = list(args) + [kwargs[k] for k in ("start", "end", "step") if k in kwargs]
-    start, end, step = {1: lambda b: (0, b[0], 1), 2: lambda b: (b[0], b[1], 1), 3: lambda b: tuple(b)}[len(bounds)](bounds)
+    if len(bounds) == 1:
+        bounds = [0, bounds[0]]
+    start, end, step = (bounds + [1])[:3]
     need_opset(ctx, 11, "arange over a length computed from the inputs (Range)")
     dtype = ctx.out_dtype()
     return ctx.emit("Range", [ctx.cast(start, dtype), ctx.cast(end, dtype), ctx.cast(step, dtype)])

@@ -114,3 +114,32 @@ def test_sizes_and_casts_in_the_graph():
         return resized, x.flatten(0, -2) * ratio, (x.max() >= 0).to(core.int64), core.log2(x.abs() + 1).floor()
 
     _check(fn, (core.rand(1, 2, 8, 12),), (core.rand(1, 2, 13, 9),), dynamic={"x0": [2, 3]})
+
+
+def test_multiscale_roi_align_merges_the_levels_in_the_graph():
+    from collections import OrderedDict
+
+    from vision.ops import MultiScaleRoIAlign
+
+    class Pool(core.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.pool = MultiScaleRoIAlign(["0", "1", "2"], 3, sampling_ratio=2, canonical_scale=56)
+
+        def forward(self, f0, f1, f2, boxes):
+            return self.pool(OrderedDict([("0", f0), ("1", f1), ("2", f2)]), [boxes], [(128, 128)])
+
+    fn = Pool()
+    pool = fn.pool
+
+    def data(n, seed):
+        core.manual_seed(seed)
+        xy = core.rand(n, 2) * 60
+        boxes = core.cat([xy, xy + 4 + core.rand(n, 2) * 120], 1)  # sizes from 4 to 124: every level
+        return core.randn(1, 2, 32, 32), core.randn(1, 2, 16, 16), core.randn(1, 2, 8, 8), boxes
+
+    example = data(12, 0)
+    with core.no_grad():
+        fn(*example)  # sets the level scales
+    assert set(pool.map_levels([example[3]]).tolist()) == {0, 1, 2}
+    _check(fn, example, data(20, 1), dynamic={"x3": [0]})

@@ -64,8 +64,8 @@ def _assert_same_detections(got, want):
 
 @pytest.mark.parametrize("name,settings,opset", [
     ("fasterrcnn_mobilenet_v3_large_320_fpn", {}, 11),
-    ("fasterrcnn_mobilenet_v3_large_fpn", {"min_size": 288, "max_size": 416, "rpn_pre_nms_top_n_test": 300,
-                                           "rpn_post_nms_top_n_test": 300}, 16),
+    # the RPN's top 1000 per level: all anchors of the coarsest level, fewer on the finer (k = min in the graph)
+    ("fasterrcnn_mobilenet_v3_large_fpn", {"min_size": 288, "max_size": 416}, 16),
 ])
 def test_faster_rcnn_in_onnxruntime_follows_the_image_size(name, settings, opset):
     import vision

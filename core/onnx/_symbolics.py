@@ -295,6 +295,11 @@ def _interpolate(ctx, a):
 # ---- arithmetic
 def _binary(onnx_op, *keys):
     def convert(ctx, a):
+        if isinstance(ctx.value(ctx.node), tuple):  # sizes: x.shape[:2] + (7, 7) joins them
+            if onnx_op != "Add":
+                raise ExportError(f"onnx.export: {onnx_op} of sizes has no ONNX form")
+            parts = [ctx.name_of(v) if isinstance(v, Node) else _shape_vector(ctx, list(v)) for v in a.values()]
+            return ctx.emit("Concat", parts, axis=0)
         dtype = ctx.out_dtype()  # ONNX does not promote: both sides in the result's type
         return ctx.emit(onnx_op, [ctx.cast(a["input"], dtype), ctx.cast(a["other"], dtype)])
 

@@ -111,7 +111,8 @@ def test_sizes_and_casts_in_the_graph():
         resized = core.nn.functional.interpolate(x, scale_factor=scale.item(), mode="bilinear",
                                                  recompute_scale_factor=True, align_corners=False)
         ratio = core.tensor(x.shape[-1], dtype=core.float32) / x.shape[-2]
-        return resized, x.flatten(0, -2) * ratio, (x.max() >= 0).to(core.int64), core.log2(x.abs() + 1).floor()
+        grid = core.zeros(x.shape[:2] + (3,), dtype=core.int64)  # sizes joined in the graph
+        return grid, resized, x.flatten(0, -2) * ratio, (x.max() >= 0).to(core.int64), core.log2(x.abs() + 1).floor()
 
     _check(fn, (core.rand(1, 2, 8, 12),), (core.rand(1, 2, 13, 9),), dynamic={"x0": [2, 3]})
 

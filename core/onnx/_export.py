@@ -56,7 +56,8 @@ def export(model, args, f, export_params=True, verbose=False, training=TrainingM
     """Writes model (a Module or function) as run on args to f (a path or binary file) as ONNX.
 
     input_names/output_names name the graph's inputs and outputs (default input_<i>,
-    output_<i>); dynamic_axes ({"input": {0: "batch"}} or {"input": [0]}) leaves those
+    output_<i>; an argument that is a list of tensors, as detection models take, gives one
+    input per tensor, and nested outputs one output per tensor); dynamic_axes ({"input": {0: "batch"}} or {"input": [0]}) leaves those
     dimensions free. The default opset is 9, as in torch 1.8; HardSwish is a single node
     from opset 14 on. Constants computed only from weights are folded when
     do_constant_folding is set."""

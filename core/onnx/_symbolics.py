@@ -489,10 +489,6 @@ def rank(ctx, arg):
     return _rank(ctx, arg)
 
 
-def pair(v):
-    return _pair(v)
-
-
 REQUIRED = _REQUIRED
 
 

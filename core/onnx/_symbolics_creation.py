@@ -77,7 +77,7 @@ def _item(ctx, a):
 
 @converter("method:dim", params=(("input", REQUIRED),))
 def _dim(ctx, a):
-    return None  # the rank is fixed: converters read it from the example value
+    return ctx.int64s(ctx.value(ctx.node), "rank")  # the rank is fixed by the trace
 
 
 # ---- padding and reductions

@@ -95,6 +95,9 @@ def test_detection_export_errors():
     with pytest.raises(core.onnx.ExportError, match="aligned=True needs opset_version >= 16"):
         _export_with(lambda x, r: vision.ops.roi_align(x, r, 2, aligned=True), core.rand(1, 2, 8, 8),
                      core.tensor([[0.0, 1.0, 1.0, 5.0, 5.0]]), opset_version=11)
+    with pytest.raises(core.onnx.ExportError, match="no ONNX conversion for op:ps_roi_align"):
+        _export_with(lambda x, r: vision.ops.ps_roi_align(x, r, 2), core.rand(1, 4, 8, 8),
+                     core.tensor([[0.0, 1.0, 1.0, 5.0, 5.0]]), opset_version=11)
 
 
 def _export_with(model, *args, **kwargs):

@@ -5,6 +5,7 @@ Tracing is by execution, like torch.jit.trace: every recorded call also runs on 
 values, so Python control flow and shape arithmetic see real values and take the branch
 the example takes (the graph is specialised to it, as in PyTorch).
 """
+import inspect
 import warnings
 
 import core
@@ -55,6 +56,10 @@ def _fetch(root, target):
     return value
 
 
+# tensor attributes a trace keeps as the example's (a dtype computed in the graph has no use)
+_FIXED_ATTRIBUTES = frozenset({"dtype", "device", "is_cuda", "layout"})
+
+
 class _ValueProxy(Proxy):
     """A Proxy that also carries the value it has on the example inputs."""
 
@@ -62,11 +67,26 @@ class _ValueProxy(Proxy):
         super().__init__(node, tracer)
         self.value = value
 
+    def __getattr__(self, k):
+        if k in _FIXED_ATTRIBUTES and isinstance(self.value, core.Tensor):
+            return getattr(self.value, k)  # constants of the trace, as in torch.jit.trace
+        return super().__getattr__(k)
+
     def __int__(self):
         return int(self.tracer.concrete(self, "a Python int"))
 
     def __float__(self):
         return float(self.tracer.concrete(self, "a Python float"))
+
+
+def _defaults_beyond(root, n_examples):
+    """Parameters after the examples that default to a Python value (targets=None): constants of
+    the trace, as in torch.jit.trace, so that `if targets is not None` sees the real None."""
+    fn = type(root).forward if isinstance(root, nn.Module) else root
+    params = list(inspect.signature(fn).parameters.values())[1 if isinstance(root, nn.Module) else 0:]
+    return {p.name: p.default for p in params[n_examples:]
+            if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and p.default is not p.empty
+            and not isinstance(p.default, core.Tensor)}
 
 
 class ValueTracer(fx.Tracer):
@@ -78,7 +98,7 @@ class ValueTracer(fx.Tracer):
     def trace_with_values(self, root, example_inputs):
         self._examples = list(example_inputs)
         self._static = set()  # nodes computed from the model's tensors alone
-        return self.trace(root)
+        return self.trace(root, _defaults_beyond(root, len(self._examples)))
 
     def create_proxy(self, kind, target, args, kwargs, name=None, type_expr=None):
         if kind == "placeholder":

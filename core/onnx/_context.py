@@ -16,6 +16,17 @@ class ExportError(RuntimeError):
     pass
 
 
+def python_dtype(value):
+    """The ONNX element type (as a numpy dtype) that stands for a Python number or size."""
+    if isinstance(value, (bool, np.bool_)):
+        return np.dtype(bool)
+    if isinstance(value, float):
+        return np.dtype(np.float64)  # Python's float: the exported arithmetic matches eager's
+    if isinstance(value, int) or (isinstance(value, (tuple, list)) and not value):
+        return np.dtype(np.int64)  # sizes
+    return np.asarray(value).dtype
+
+
 class ExportContext:
     def __init__(self, helper, numpy_helper, opset):
         self.helper = helper
@@ -23,8 +34,9 @@ class ExportContext:
         self.opset = opset
         self.nodes = []
         self.initializers = []
-        self.names = {}    # fx Node -> ONNX value name
+        self.names = {}    # fx Node -> ONNX value name (a list of names for a list or tuple of tensors)
         self.values = {}   # fx Node -> value on the example inputs
+        self.node = None   # the fx Node being converted
         self._used = set()
 
     # ---- names
@@ -40,11 +52,38 @@ class ExportContext:
         """The ONNX value for a graph argument: nodes by name, tensors and numbers as constants."""
         if isinstance(arg, Node):
             name = self.names.get(arg)
-            if name is None:
+            if name is None or isinstance(name, list):
                 raise ExportError(f"onnx.export: value {arg.name} has no ONNX form (a Python value "
                                   "the model used as a tensor?)")
             return name
-        return self.constant(np.asarray(arg))
+        return self.constant(np.asarray(arg, dtype=python_dtype(arg)))
+
+    def names_of(self, arg):
+        """The ONNX values of a list-valued graph argument (a node's list output, or a Python list)."""
+        if isinstance(arg, Node):
+            names = self.names.get(arg)
+            if not isinstance(names, list):
+                raise ExportError(f"onnx.export: value {arg.name} is not a list of tensors")
+            return names
+        return [self.name_of(a) for a in arg]
+
+    def dtype_of(self, arg):
+        """The numpy dtype of an argument's ONNX value (Python ints are int64, floats float64)."""
+        value = self.value(arg)
+        if isinstance(value, core.Tensor):
+            return np.dtype(numpy_dtype(value.dtype))
+        return python_dtype(value)
+
+    def out_dtype(self):
+        return self.dtype_of(self.node)
+
+    def cast(self, arg, dtype):
+        """An argument as an ONNX value of numpy dtype `dtype` (Cast only where it differs)."""
+        dtype = np.dtype(dtype)
+        if not isinstance(arg, Node):
+            return self.constant(np.asarray(arg, dtype=dtype))
+        name = self.name_of(arg)
+        return name if self.dtype_of(arg) == dtype else self.emit("Cast", [name], to=ONNX_TYPES[dtype])
 
     def value(self, arg):
         return self.values[arg] if isinstance(arg, Node) else arg
@@ -69,9 +108,3 @@ class ExportContext:
         self.nodes.append(self.helper.make_node(op_type, list(inputs), outputs,
                                                 name=self.fresh(op_type), **attrs))
         return outputs[0] if n_outputs == 1 else outputs
-
-    def like(self, number, tensor_arg):
-        """A Python number as a constant of the dtype of a tensor argument (ONNX does not promote)."""
-        value = self.value(tensor_arg)
-        dtype = numpy_dtype(value.dtype) if isinstance(value, core.Tensor) else np.int64  # sizes are int64
-        return self.constant(np.asarray(number, dtype=dtype))

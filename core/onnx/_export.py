@@ -11,6 +11,7 @@ from core.fx.node import map_aggregate
 from core.jit import _targets
 from core.jit._trace import trace_graph
 from core.onnx import _symbolics
+from core.onnx import _symbolics_creation, _symbolics_detection, _symbolics_indexing  # noqa: F401 (they register)
 from core.onnx._context import ONNX_TYPES, ExportContext, ExportError
 from core.serialization._io import open_sink
 from core.serialization._storage import numpy_dtype
@@ -55,7 +56,8 @@ def export(model, args, f, export_params=True, verbose=False, training=TrainingM
     """Writes model (a Module or function) as run on args to f (a path or binary file) as ONNX.
 
     input_names/output_names name the graph's inputs and outputs (default input_<i>,
-    output_<i>); dynamic_axes ({"input": {0: "batch"}} or {"input": [0]}) leaves those
+    output_<i>; an argument that is a list of tensors, as detection models take, gives one
+    input per tensor, and nested outputs one output per tensor); dynamic_axes ({"input": {0: "batch"}} or {"input": [0]}) leaves those
     dimensions free. The default opset is 9, as in torch 1.8; HardSwish is a single node
     from opset 14 on. Constants computed only from weights are folded when
     do_constant_folding is set."""
@@ -69,7 +71,7 @@ def export(model, args, f, export_params=True, verbose=False, training=TrainingM
     if custom_opsets:
         raise ValueError("onnx.export: custom_opsets are not supported")
     if training == TrainingMode.TRAINING:
-        raise ValueError("onnx.export: exporting in training mode is not supported; use TrainingMode.EVAL")
+        raise ExportError("onnx.export: exporting in training mode is not supported; use TrainingMode.EVAL")
     inputs = args if isinstance(args, tuple) else (args,)
     restore = None
     if training == TrainingMode.EVAL and isinstance(model, core.nn.Module) and model.training:
@@ -134,11 +136,19 @@ def _build(onnx, helper, numpy_helper, graph, values, opset, export_params, inpu
     graph_inputs, graph_outputs, constants = [], [], set()
     placeholders = [n for n in graph.nodes if n.op == "placeholder"]
     input_names = list(input_names or [])
-    for i, node in enumerate(placeholders):
-        name = input_names[i] if i < len(input_names) else f"input_{i}"
-        ctx.names[node] = name
-        ctx._used.add(name)
-        graph_inputs.append(_value_info(helper, name, values[node], _dynamic(dynamic_axes, name)))
+    for node in placeholders:
+        value = values[node]
+        # a list of tensors (detection models take [image]) is one graph input per tensor
+        is_list = isinstance(value, (list, tuple)) and not isinstance(value, core.Size)
+        items = list(value) if is_list else [value]
+        names = []
+        for item in items:
+            i = len(graph_inputs)
+            name = input_names[i] if i < len(input_names) else f"input_{i}"
+            ctx._used.add(name)
+            names.append(name)
+            graph_inputs.append(_value_info(helper, name, item, _dynamic(dynamic_axes, name)))
+        ctx.names[node] = names if is_list else names[0]
     weight_inputs = []
     for node in graph.nodes:
         if node.op == "placeholder":
@@ -153,12 +163,13 @@ def _build(onnx, helper, numpy_helper, graph, values, opset, export_params, inpu
         if node.op == "output":
             graph_outputs = _outputs(ctx, helper, node, values, output_names, dynamic_axes)
             continue
-        if fold and node.all_input_nodes and all(n in constants for n in node.all_input_nodes) \
+        if fold and _foldable(node) and all(n in constants for n in node.all_input_nodes) \
                 and isinstance(values[node], core.Tensor):
             ctx.names[node] = ctx.constant(_numpy(values[node]), node.name)
             constants.add(node)
             continue
         ctx.names[node] = _convert(ctx, node)
+    ctx.nodes = _live_nodes(ctx.nodes, [o.name for o in graph_outputs])
     used = {name for n in ctx.nodes for name in n.input}
     initializers = [i for i in ctx.initializers if i.name in used]  # weights only folded constants read
     weight_inputs = [w for w in weight_inputs if w.name in used]
@@ -172,6 +183,26 @@ def _build(onnx, helper, numpy_helper, graph, values, opset, export_params, inpu
     model.ir_version = min(model.ir_version, _ir_version_for(onnx, opset))
     onnx.checker.check_model(model)
     return model
+
+
+# functions of no input that are constants of the model (random ones are not)
+_CREATIONS = {"core.tensor", "op:tensor", "op:zeros", "op:ones", "op:full", "op:arange", "op:linspace", "op:eye"}
+
+
+def _foldable(node):
+    if node.all_input_nodes:
+        return True
+    return node.op == "call_function" and _key(node) in _CREATIONS
+
+
+def _live_nodes(nodes, outputs):
+    """The nodes the outputs depend on, in order (converters may leave some results unused)."""
+    needed, live = set(outputs), []
+    for n in reversed(nodes):
+        if any(o in needed for o in n.output):
+            live.append(n)
+            needed.update(n.input)
+    return live[::-1]
 
 
 def _ir_version_for(onnx, opset):
@@ -189,17 +220,21 @@ def _numpy(value):
     return np.asarray(value)
 
 
-def _convert(ctx, node):
+def _key(node):
     if node.op == "call_method":
-        key = f"method:{node.target}"
-    else:
-        try:
-            key = _targets.name_of(node.target)
-        except _targets.UnsafeTargetError:
-            key = repr(node.target)
+        return f"method:{node.target}"
+    try:
+        return _targets.name_of(node.target)
+    except _targets.UnsafeTargetError:
+        return repr(node.target)
+
+
+def _convert(ctx, node):
+    key = _key(node)
     fn = _symbolics.CONVERTERS.get(key)
     if fn is None:
         raise ExportError(f"onnx.export: no ONNX conversion for {key} (node {node.name})")
+    ctx.node = node
     if key in _symbolics.RAW:
         return fn(ctx, node.args, node.kwargs)
     return fn(ctx, _symbolics.bind(key, node.target, node.args, node.kwargs))

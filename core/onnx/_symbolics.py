@@ -9,6 +9,7 @@ import inspect
 
 import numpy as np
 
+import core
 from core.fx.node import Node
 from core.onnx._context import ExportError
 
@@ -165,10 +166,21 @@ def _silu(ctx, a):
 
 
 def _clip(ctx, x_arg, low, high):
+    """Clip to [low, high]; a bound may be None (no bound) or computed in the graph."""
     x = ctx.name_of(x_arg)
     if ctx.opset < 11:
-        return ctx.emit("Clip", [x], min=float(low), max=float(high))
-    return ctx.emit("Clip", [x, ctx.like(low, x_arg), ctx.like(high, x_arg)])
+        bounds = {"min": low, "max": high}
+        if any(isinstance(b, Node) for b in bounds.values()):
+            raise ExportError("onnx.export: clamp to bounds computed from the inputs needs opset_version >= 11")
+        return ctx.emit("Clip", [x], **{k: float(v) for k, v in bounds.items() if v is not None})
+    dtype = ctx.dtype_of(x_arg)
+    bounds = ["" if b is None else ctx.cast(b, dtype) for b in (low, high)]  # "": an omitted input
+    return ctx.emit("Clip", [x, *bounds])
+
+
+@converter("op:clamp", "method:clamp", "method:clamp_", params=(("input", _REQUIRED), ("min", None), ("max", None)))
+def _clamp(ctx, a):
+    return _clip(ctx, a["input"], a["min"], a["max"])
 
 
 @converter("core.nn.functional.hardtanh")
@@ -250,8 +262,16 @@ def _interpolate(ctx, a):
     if _rank(ctx, x) != 4 or mode not in ("nearest", "bilinear"):
         raise ExportError(f"onnx.export: interpolate of a {_rank(ctx, x)}-d input in mode {mode!r} is not supported "
                           "(4-d nearest and bilinear are)")
-    if a["recompute_scale_factor"]:
-        raise ExportError("onnx.export: interpolate with recompute_scale_factor=True is not supported")
+    scale = a["scale_factor"]
+    recompute = a["recompute_scale_factor"]
+    if size is None and (recompute or isinstance(scale, Node) or any(isinstance(f, Node) for f in _pair(scale))):
+        if not recompute:
+            raise ExportError("onnx.export: interpolate by a scale computed from the inputs needs "
+                              "recompute_scale_factor=True")
+        # the size eager computes, floor(in * scale) in double; the kernels then scale by in/out as Resize does
+        in_size = ctx.emit("Cast", [_slice0(ctx, ctx.emit("Shape", [ctx.name_of(x)]), 2, 4)], to=11)
+        out = ctx.emit("Floor", [ctx.emit("Mul", [in_size, _shape_vector(ctx, _pair(scale), np.float64)])])
+        size = ctx.emit("Cast", [out], to=7)
     if mode == "bilinear":
         attrs = {"mode": "linear",
                  "coordinate_transformation_mode": "align_corners" if a["align_corners"] else "pytorch_half_pixel"}
@@ -261,7 +281,9 @@ def _interpolate(ctx, a):
     if size is None:  # the kernels use the scale itself, as Resize does
         scales = ctx.constant(np.asarray([1.0, 1.0, *_pair(a["scale_factor"])], np.float32), "scales")
         return ctx.emit("Resize", [ctx.name_of(x), empty, scales], **attrs)
-    if isinstance(size, Node):  # x.shape[-2:] of another tensor
+    if isinstance(size, str):  # computed above
+        spatial = size
+    elif isinstance(size, Node):  # x.shape[-2:] of another tensor
         spatial = ctx.name_of(size)
     else:
         spatial = _shape_vector(ctx, _pair(size))
@@ -273,10 +295,13 @@ def _interpolate(ctx, a):
 # ---- arithmetic
 def _binary(onnx_op, *keys):
     def convert(ctx, a):
-        x, y = a["input"], a["other"]
-        tensor = x if isinstance(x, Node) else y
-        names = [ctx.name_of(v) if isinstance(v, Node) else ctx.like(v, tensor) for v in (x, y)]
-        return ctx.emit(onnx_op, names)
+        if isinstance(ctx.value(ctx.node), tuple):  # sizes: x.shape[:2] + (7, 7) joins them
+            if onnx_op != "Add":
+                raise ExportError(f"onnx.export: {onnx_op} of sizes has no ONNX form")
+            parts = [ctx.name_of(v) if isinstance(v, Node) else _shape_vector(ctx, list(v)) for v in a.values()]
+            return ctx.emit("Concat", parts, axis=0)
+        dtype = ctx.out_dtype()  # ONNX does not promote: both sides in the result's type
+        return ctx.emit(onnx_op, [ctx.cast(a["input"], dtype), ctx.cast(a["other"], dtype)])
 
     converter(*keys, params=(("input", _REQUIRED), ("other", _REQUIRED)))(convert)
 
@@ -285,6 +310,55 @@ _binary("Add", "operator.add", "op:add", "method:add", "method:add_", "op:add_")
 _binary("Sub", "operator.sub", "op:sub", "method:sub")
 _binary("Mul", "operator.mul", "op:mul", "method:mul", "method:mul_", "op:mul_")
 _binary("Div", "operator.truediv", "op:div", "method:div")
+_binary("Min", "op:minimum", "method:minimum")
+_binary("Max", "op:maximum", "method:maximum")
+_binary("And", "operator.and_")
+_binary("Or", "operator.or_")
+
+
+@converter("operator.floordiv", params=(("input", _REQUIRED), ("other", _REQUIRED)))
+def _floordiv(ctx, a):
+    dtype = ctx.out_dtype()
+    quotient = ctx.emit("Div", [ctx.cast(a["input"], dtype), ctx.cast(a["other"], dtype)])
+    if dtype.kind == "f":
+        return ctx.emit("Floor", [quotient])
+    return quotient  # integer Div truncates: floor for the sizes and counts it divides
+
+
+def _operand_dtype(ctx, x, y):
+    """The type two sides of a comparison meet in: a float side wins, a tensor's type before a number's."""
+    dtypes = [ctx.dtype_of(v) for v in (x, y)]
+    tensors = [d for v, d in zip((x, y), dtypes) if isinstance(ctx.value(v), core.Tensor)]
+    for group in (tensors, dtypes):
+        floats = [d for d in group if d.kind == "f"]
+        if floats:
+            return floats[0]
+    return tensors[0] if tensors else dtypes[0]
+
+
+def _comparison(onnx_op, negate, *keys):
+    def convert(ctx, a):
+        dtype = _operand_dtype(ctx, a["input"], a["other"])
+        op, neg = onnx_op, negate
+        if op in ("LessOrEqual", "GreaterOrEqual") and ctx.opset < 12:  # x >= y is not (x < y)
+            op, neg = ("Greater" if op == "LessOrEqual" else "Less"), not neg
+        out = ctx.emit(op, [ctx.cast(a["input"], dtype), ctx.cast(a["other"], dtype)])
+        return ctx.emit("Not", [out]) if neg else out
+
+    converter(*keys, params=(("input", _REQUIRED), ("other", _REQUIRED)))(convert)
+
+
+_comparison("Equal", False, "operator.eq", "op:eq", "method:eq")
+_comparison("Equal", True, "operator.ne", "op:ne", "method:ne")
+_comparison("Less", False, "operator.lt", "op:lt", "method:lt")
+_comparison("LessOrEqual", False, "operator.le", "op:le", "method:le")
+_comparison("Greater", False, "operator.gt", "op:gt", "method:gt")
+_comparison("GreaterOrEqual", False, "operator.ge", "op:ge", "method:ge")
+
+
+@converter("operator.neg", "op:neg", "method:neg", params=(("input", _REQUIRED),))
+def _neg(ctx, a):
+    return ctx.emit("Neg", [ctx.name_of(a["input"])])
 
 
 # ---- shapes
@@ -295,15 +369,24 @@ def _flatten(ctx, a):
     x = ctx.name_of(a["input"])
     if end == rank - 1 and start == 1:
         return ctx.emit("Flatten", [x], axis=1)
-    shape = [0] * start + [-1] + [0] * (rank - 1 - end)  # 0 keeps a dimension of the input
-    return ctx.emit("Reshape", [x, ctx.int64s(shape, "shape")])
+    if end == rank - 1:
+        return ctx.emit("Reshape", [x, ctx.int64s([0] * start + [-1], "shape")])  # 0 keeps an input dimension
+    shape = ctx.emit("Shape", [x])
+    parts = [_slice0(ctx, shape, 0, start), ctx.int64s([-1], "dim"), _slice0(ctx, shape, end + 1, rank)]
+    return ctx.emit("Reshape", [x, ctx.emit("Concat", parts, axis=0)])
 
 
-def _shape_vector(ctx, items):
-    """A 1-d int64 ONNX value from a list of Python ints and size values."""
-    if all(not isinstance(i, Node) for i in items):
-        return ctx.int64s(list(items), "shape")
-    parts = [_unsqueeze0(ctx, ctx.name_of(i)) if isinstance(i, Node) else ctx.int64s([i], "dim") for i in items]
+def _shape_vector(ctx, items, dtype=np.int64):
+    """A 1-d ONNX value (int64 unless told) from a list of Python numbers, graph scalars and names
+    of 0-d ONNX values (str) that converters computed."""
+    if all(not isinstance(i, (Node, str)) for i in items):
+        return ctx.constant(np.asarray(list(items), dtype=dtype), "shape")
+    parts = []
+    for i in items:
+        if isinstance(i, (Node, str)):
+            parts.append(_unsqueeze0(ctx, i if isinstance(i, str) else ctx.cast(i, dtype)))
+        else:
+            parts.append(ctx.constant(np.asarray([i], dtype), "dim"))
     return ctx.emit("Concat", parts, axis=0)
 
 
@@ -316,6 +399,8 @@ def _unsqueeze0(ctx, x):
 def _reshape(ctx, x_arg, shape_items):
     if len(shape_items) == 1 and isinstance(shape_items[0], (tuple, list)):
         shape_items = list(shape_items[0])
+    elif len(shape_items) == 1 and isinstance(shape_items[0], Node):  # x.reshape(y.shape)
+        return ctx.emit("Reshape", [ctx.name_of(x_arg), ctx.name_of(shape_items[0])])
     return ctx.emit("Reshape", [ctx.name_of(x_arg), _shape_vector(ctx, list(shape_items))])
 
 
@@ -327,6 +412,8 @@ def _view(ctx, args, kwargs):
 
 @converter("builtins.getattr", params=(("object", _REQUIRED), ("name", _REQUIRED)))
 def _getattr(ctx, a):
+    if a["name"] in ("dtype", "device"):
+        return None  # fixed by the trace: converters read it from the example value
     if a["name"] != "shape":
         raise ExportError(f"onnx.export: reading attribute {a['name']!r} of a tensor has no ONNX form")
     return ctx.emit("Shape", [ctx.name_of(a["object"])])
@@ -338,19 +425,6 @@ def _size(ctx, a):
     if a["dim"] is None:
         return shape
     return ctx.emit("Gather", [shape, ctx.int64s(a["dim"] % _rank(ctx, a["input"]), "index")], axis=0)
-
-
-@converter("operator.getitem", params=(("object", _REQUIRED), ("index", _REQUIRED)))
-def _getitem(ctx, a):
-    index, size = a["index"], ctx.value(a["object"])
-    if size.__class__.__name__ == "Size":
-        if isinstance(index, int):
-            return ctx.emit("Gather", [ctx.name_of(a["object"]), ctx.int64s(index, "index")], axis=0)
-        if isinstance(index, slice) and index.step in (None, 1):
-            start, stop, _ = index.indices(len(size))  # the rank is fixed: bounds are too
-            return _slice0(ctx, ctx.name_of(a["object"]), start, max(start, stop))
-    raise ExportError("onnx.export: indexing of this kind has no ONNX form here (only sizes: x.shape[i], "
-                      "x.shape[i:j])")
 
 
 def _slice0(ctx, x, start, stop):
@@ -376,3 +450,62 @@ def _mean(ctx, a):
     if ctx.opset >= 18:
         return ctx.emit("ReduceMean", [x, ctx.int64s(axes, "axes")], keepdims=int(bool(a["keepdim"])))
     return ctx.emit("ReduceMean", [x], axes=axes, keepdims=int(bool(a["keepdim"])))
+
+
+# ---- helpers the other converter files share
+def need_opset(ctx, opset, what):
+    if ctx.opset < opset:
+        raise ExportError(f"onnx.export: {what} needs opset_version >= {opset}")
+
+
+def unsqueeze(ctx, x, axes):
+    if ctx.opset < 13:
+        return ctx.emit("Unsqueeze", [x], axes=list(axes))
+    return ctx.emit("Unsqueeze", [x, ctx.int64s(list(axes), "axes")])
+
+
+def squeeze(ctx, x, axes):
+    if ctx.opset < 13:
+        return ctx.emit("Squeeze", [x], axes=list(axes))
+    return ctx.emit("Squeeze", [x, ctx.int64s(list(axes), "axes")])
+
+
+def slice_axis(ctx, x, axis, start, stop, step=1):
+    """x[start:stop:step] along one axis; start and stop may be computed in the graph."""
+    if not any(isinstance(v, (Node, str)) for v in (start, stop)) and ctx.opset < 10:
+        if step != 1:
+            raise ExportError("onnx.export: slicing with a step needs opset_version >= 10")
+        return ctx.emit("Slice", [x], starts=[start], ends=[stop], axes=[axis])
+    need_opset(ctx, 10, "slicing by bounds computed from the inputs")
+    return ctx.emit("Slice", [x, _shape_vector(ctx, [start]), _shape_vector(ctx, [stop]), ctx.int64s([axis], "axes"),
+                              ctx.int64s([step], "steps")])
+
+
+def shape_vector(ctx, items, dtype=np.int64):
+    return _shape_vector(ctx, items, dtype)
+
+
+def rank(ctx, arg):
+    return _rank(ctx, arg)
+
+
+REQUIRED = _REQUIRED
+
+
+# ---- elementwise math
+def _math(onnx_op, *keys):
+    converter(*keys, params=(("input", _REQUIRED),))(lambda ctx, a: ctx.emit(onnx_op, [ctx.name_of(a["input"])]))
+
+
+_math("Exp", "op:exp", "method:exp")
+_math("Floor", "op:floor", "method:floor")
+_math("Sqrt", "op:sqrt", "method:sqrt")
+_math("Round", "op:round", "method:round")  # both round half to even
+_math("Log", "op:log", "method:log")
+_math("Abs", "op:abs", "method:abs", "operator.abs")
+
+
+@converter("op:log2", "method:log2", params=(("input", _REQUIRED),))
+def _log2(ctx, a):
+    x = ctx.name_of(a["input"])
+    return ctx.emit("Div", [ctx.emit("Log", [x]), ctx.cast(float(np.log(2.0)), ctx.dtype_of(a["input"]))])

@@ -1,5 +1,11 @@
 """Box-argument helpers shared by the RoI ops."""
 import core
+from core.fx import Proxy
+
+
+def is_tensor(value):
+    """A tensor, or its stand-in while a model is traced (core.jit.trace, core.onnx.export)."""
+    return isinstance(value, (core.Tensor, Proxy))
 
 
 def _cat(tensors, dim=0):
@@ -22,7 +28,7 @@ def check_roi_boxes_shape(boxes):
         for _tensor in boxes:
             assert _tensor.size(1) == 4, \
                 "The shape of the tensor in the boxes list is not correct as List[Tensor[L, 4]]"
-    elif isinstance(boxes, core.Tensor):
+    elif is_tensor(boxes):
         assert boxes.size(1) == 5, "The boxes tensor shape is not correct as Tensor[K, 5]"
     else:
         assert False, "boxes is expected to be a Tensor[L, 5] or a List[Tensor[K, 4]]"
@@ -31,7 +37,7 @@ def check_roi_boxes_shape(boxes):
 def as_rois(boxes):
     """The `boxes` argument of the RoI ops (Tensor[K, 5] or List[Tensor[L, 4]]) as Tensor[K, 5]."""
     check_roi_boxes_shape(boxes)
-    if isinstance(boxes, core.Tensor):
+    if is_tensor(boxes):
         return boxes
     return convert_boxes_to_roi_format(boxes)
 

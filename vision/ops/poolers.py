@@ -2,6 +2,7 @@
 import math
 
 import core
+import core.onnx
 from core import nn
 from vision.ops._utils import convert_boxes_to_roi_format
 from vision.ops.boxes import box_area
@@ -93,6 +94,8 @@ class MultiScaleRoIAlign(nn.Module):
                              sampling_ratio=self.sampling_ratio)
 
         levels = self.map_levels(boxes)
+        if core.onnx.is_in_onnx_export():
+            return self._merge_levels_in_graph(x_filtered, rois, levels)
         num_channels = x_filtered[0].shape[1]
         result = core.zeros((len(rois), num_channels) + self.output_size, dtype=x_filtered[0].dtype)
         for level, (per_level_feature, scale) in enumerate(zip(x_filtered, scales)):
@@ -104,6 +107,17 @@ class MultiScaleRoIAlign(nn.Module):
             if idx_in_level.numel() == len(rois):  # every box on this level (MobileNetV3's FPN)
                 return pooled.to(result.dtype)
             result[idx_in_level] = pooled.to(result.dtype)
+        return result
+
+    def _merge_levels_in_graph(self, features, rois, levels):
+        """forward's loop over the levels without its branches on the example's boxes: every
+        level pools its boxes (maybe none) and scatters them into the result."""
+        result = core.zeros((rois.shape[0], features[0].shape[1]) + self.output_size, dtype=features[0].dtype)
+        for level, (per_level_feature, scale) in enumerate(zip(features, self.scales)):
+            idx_in_level = core.where(levels == level)[0]
+            pooled = roi_align(per_level_feature, rois[idx_in_level], output_size=self.output_size,
+                               spatial_scale=scale, sampling_ratio=self.sampling_ratio)
+            result = result.index_put((idx_in_level,), pooled.to(result.dtype))
         return result
 
     def __repr__(self):

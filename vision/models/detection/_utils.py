@@ -2,10 +2,27 @@
 import math
 
 import core
+import core.onnx
+from vision.ops._utils import is_tensor
 from vision.ops.misc import FrozenBatchNorm2d
 
 __all__ = ["BalancedPositiveNegativeSampler", "BoxCoder", "Matcher", "smooth_l1_loss", "overwrite_eps",
-           "encode_boxes"]
+           "encode_boxes", "size_min", "size_max"]
+
+
+def size_min(a, b):
+    """min of two sizes; while exporting to ONNX an expression of the graph (the builtin would
+    compare the example's values and keep its choice for every input size)."""
+    if core.onnx.is_in_onnx_export():
+        return a - (a - b) * (a > b)
+    return min(a, b)
+
+
+def size_max(a, b):
+    """max of two sizes, in the exported graph as size_min is."""
+    if core.onnx.is_in_onnx_export():
+        return a + (b - a) * (b > a)
+    return max(a, b)
 
 
 class BalancedPositiveNegativeSampler:
@@ -75,7 +92,7 @@ class BoxCoder:
     def decode(self, rel_codes, boxes):
         """rel_codes [sum(L_i), 4 * k] for the boxes of each image -> boxes [sum(L_i), k, 4]."""
         assert isinstance(boxes, (list, tuple))
-        assert isinstance(rel_codes, core.Tensor)
+        assert is_tensor(rel_codes)
         box_sum = sum(b.size(0) for b in boxes)
         concat_boxes = core.cat(boxes, dim=0)
         if box_sum > 0:

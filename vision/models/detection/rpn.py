@@ -114,7 +114,7 @@ class RegionProposalNetwork(nn.Module):
         r, offset = [], 0
         for ob in objectness.split(num_anchors_per_level, 1):
             num_anchors = ob.shape[1]
-            _, top_n_idx = ob.topk(min(self.pre_nms_top_n(), num_anchors), dim=1)
+            _, top_n_idx = ob.topk(det_utils.size_min(self.pre_nms_top_n(), num_anchors), dim=1)
             r.append(top_n_idx + offset)
             offset += num_anchors
         return core.cat(r, dim=1)

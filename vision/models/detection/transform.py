@@ -3,8 +3,10 @@ the target boxes); maps the detections back to the original image sizes."""
 import math
 
 import core
+import core.onnx
 from core import nn
 from core.nn import functional as F
+from vision.models.detection._utils import size_max
 from vision.models.detection.image_list import ImageList
 
 __all__ = ["GeneralizedRCNNTransform", "resize_boxes"]
@@ -12,11 +14,22 @@ __all__ = ["GeneralizedRCNNTransform", "resize_boxes"]
 
 def _resize_image(image, self_min_size, self_max_size):
     # scale the short side to min_size unless the long side would exceed max_size
+    if core.onnx.is_in_onnx_export():
+        return _resize_image_in_graph(image, self_min_size, self_max_size)
     min_size, max_size = float(min(image.shape[-2:])), float(max(image.shape[-2:]))
     scale_factor = self_min_size / min_size
     if max_size * scale_factor > self_max_size:
         scale_factor = self_max_size / max_size
     return F.interpolate(image[None], scale_factor=scale_factor, mode="bilinear", recompute_scale_factor=True,
+                         align_corners=False)[0]
+
+
+def _resize_image_in_graph(image, self_min_size, self_max_size):
+    """_resize_image with the scale computed from the image's shape in the exported graph, so that
+    the graph resizes images of any size (the same scale, in float64, as the eager branch)."""
+    im_shape = core.tensor(image.shape[-2:], dtype=core.float64)
+    scale = core.minimum(self_min_size / im_shape.min(), self_max_size / im_shape.max())
+    return F.interpolate(image[None], scale_factor=scale.item(), mode="bilinear", recompute_scale_factor=True,
                          align_corners=False)[0]
 
 
@@ -91,6 +104,8 @@ class GeneralizedRCNNTransform(nn.Module):
     def batch_images(self, images, size_divisible=32):
         if not images:  # IndexError, as torchvision's max_by_axis raises on an empty list
             raise IndexError("GeneralizedRCNNTransform: expected a non-empty list of images, got an empty list")
+        if core.onnx.is_in_onnx_export():
+            return self._pad_in_graph(images, size_divisible)
         max_size = self.max_by_axis([list(img.shape) for img in images])
         stride = float(size_divisible)
         max_size[1] = int(math.ceil(float(max_size[1]) / stride) * stride)
@@ -99,6 +114,15 @@ class GeneralizedRCNNTransform(nn.Module):
         for img, pad_img in zip(images, batched_imgs):
             pad_img[: img.shape[0], : img.shape[1], : img.shape[2]].copy_(img)
         return batched_imgs
+
+    def _pad_in_graph(self, images, size_divisible):
+        """batch_images with the padded size computed in the exported graph from the images' shapes."""
+        height, width = images[0].shape[-2], images[0].shape[-1]
+        for img in images[1:]:
+            height, width = size_max(height, img.shape[-2]), size_max(width, img.shape[-1])
+        height = (height + size_divisible - 1) // size_divisible * size_divisible
+        width = (width + size_divisible - 1) // size_divisible * size_divisible
+        return core.stack([F.pad(img, (0, width - img.shape[-1], 0, height - img.shape[-2])) for img in images])
 
     def postprocess(self, result, image_shapes, original_image_sizes):
         """Rescales the detected boxes to the original image sizes (not in training)."""

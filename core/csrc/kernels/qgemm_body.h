@@ -116,7 +116,7 @@ TZ_VINLINE VI dot4_split(VI acc, VI a, VI b) {
 using VI = __m256i;
 constexpr int kVecPerBlock = 2;
 constexpr int kMaxBlocks = 1;
-constexpr int kMR = 6;
+constexpr int kMR = 5;  // 10 accumulators, two B vectors, the broadcast, a product and the ones: 15 of 16
 TZ_VINLINE VI vload(const void* p) { return _mm256_loadu_si256(static_cast<const __m256i*>(p)); }
 TZ_VINLINE VI vbroadcast4(const uint8_t* p) {
   int32_t v;
@@ -156,14 +156,17 @@ TZ_VINLINE void requantize_tile(const QGemmArgs& g, int64_t m, int64_t n0, const
   const vfloat hi = vm::splat<vfloat>(static_cast<float>(o.hi - o.out_zp));
   vfloat mult[NV], bias[NV];
   vint32 wzp[NV];
+#pragma GCC unroll 4
   for (int v = 0; v < NV; ++v) {
     mult[v] = vm::load(o.mult + n0 + v * kLanes32);
     bias[v] = o.bias ? vm::load(o.bias + n0 + v * kLanes32) : vfloat{};
     if (b_zp) wzp[v] = vm::load(b_zp + n0 + v * kLanes32);
   }
+#pragma GCC unroll 8
   for (int r = 0; r < MR; ++r) {
     vint32 q[NV];
     const vint32 row_term = vm::splat<vint32>(b_zp ? k_azp - rowsum[r] : 0);
+#pragma GCC unroll 4
     for (int v = 0; v < NV; ++v) {
       vint32 a = reinterpret_cast<vint32>(acc[r][v]);
       if (b_zp) a += row_term * wzp[v];
@@ -174,24 +177,33 @@ TZ_VINLINE void requantize_tile(const QGemmArgs& g, int64_t m, int64_t n0, const
 }
 
 // MR rows x kBlocks packed blocks and their output stage (count channels from the block nb).
+// Every loop that indexes acc is fully unrolled ("GCC unroll"): one that is not (a loop over
+// rows calling store_row, say) leaves acc in a stack array, stored and reloaded at every k.
 template <int MR, int kBlocks, bool kSplit>
 TZ_VINLINE void micro_tile(const QGemmArgs& g, int64_t m, int64_t nb, int64_t count) {
   constexpr int NV = kVecPerBlock * kBlocks;
   VI start[NV];  // -a_zp * colsum: the activations' zero-point correction
+#pragma GCC unroll 4
   for (int v = 0; v < NV; ++v) start[v] = vscale(vload(g.b.colsum + nb * kQGemmBlock + v * kLanes32), -g.a_zp);
   VI acc[MR][NV];
+#pragma GCC unroll 8
   for (int r = 0; r < MR; ++r)
+#pragma GCC unroll 4
     for (int v = 0; v < NV; ++v) acc[r][v] = start[v];
   const int64_t K4 = g.b.K4, lda = g.lda;
   const int8_t* b0 = g.b.data + nb * K4 * kQGemmBlock;
   const uint8_t* a0 = g.a + m * lda;
   for (int64_t k = 0; k < K4; k += 4) {
     VI bv[NV];
+#pragma GCC unroll 4
     for (int blk = 0; blk < kBlocks; ++blk)
+#pragma GCC unroll 4
       for (int v = 0; v < kVecPerBlock; ++v)
         bv[blk * kVecPerBlock + v] = vload(b0 + blk * K4 * kQGemmBlock + k * kQGemmBlock + v * sizeof(VI));
+#pragma GCC unroll 8
     for (int r = 0; r < MR; ++r) {
       const VI av = vbroadcast4(a0 + r * lda + k);
+#pragma GCC unroll 4
       for (int v = 0; v < NV; ++v) {
 #if defined(__AVX512VNNI__)
         acc[r][v] = dot4(acc[r][v], av, bv[v]);
@@ -203,11 +215,12 @@ TZ_VINLINE void micro_tile(const QGemmArgs& g, int64_t m, int64_t nb, int64_t co
   }
   const int64_t n0 = nb * kQGemmBlock;
   if (!g.out.to_float && count == NV * kLanes32) return requantize_tile<MR, NV>(g, m, n0, acc);
-  alignas(64) int32_t row[NV * kLanes32];  // float output or a partial block: through store_row
-  for (int r = 0; r < MR; ++r) {
-    for (int v = 0; v < NV; ++v) vstore(row + v * kLanes32, acc[r][v]);
-    store_row(g, m + r, n0, count, row);
-  }
+  alignas(64) int32_t tile[MR][NV * kLanes32];  // float output or a partial block: through store_row
+#pragma GCC unroll 8
+  for (int r = 0; r < MR; ++r)
+#pragma GCC unroll 4
+    for (int v = 0; v < NV; ++v) vstore(tile[r] + v * kLanes32, acc[r][v]);
+  for (int r = 0; r < MR; ++r) store_row(g, m + r, n0, count, tile[r]);
 }
 
 template <int kBlocks, bool kSplit>

@@ -21,10 +21,20 @@ namespace tz {
 namespace TZ_CPU_CAPABILITY {
 namespace {
 
+// The u8 output stage of one vector of zero-point corrected int32 dot products (bias is zero
+// without a bias: + 0.0f is exact on float(int)). Clamping to the integers [lo - zp, hi - zp]
+// before rounding gives clamp(nearbyint(v) + zp, lo, hi).
+TZ_VINLINE vm::vint32 requantize(vm::vint32 acc, vm::vfloat bias, vm::vfloat mult, vm::vfloat lo, vm::vfloat hi,
+                                 vm::vint32 zp) {
+  vm::vfloat v = (__builtin_convertvector(acc, vm::vfloat) + bias) * mult;
+  v = v < lo ? lo : v;
+  v = v > hi ? hi : v;
+  return vm::round_to_int(v) + zp;
+}
+
 // The output stage of row m, channels [n0, n0 + count), from its int32 dot products (which
 // already hold -a_zp * colsum), a vector of channels at a time (the per-channel arrays and
-// the tile row are padded, so every load is whole; only the stores stop at count). Clamping
-// to the integers [lo - zp, hi - zp] before rounding gives clamp(nearbyint(v) + zp, lo, hi).
+// the tile row are padded, so every load is whole; only the stores stop at count).
 inline void store_row(const QGemmArgs& g, int64_t m, int64_t n0, int64_t count, const int32_t* tile_row) {
   using vm::vfloat;
   using vm::vint32;
@@ -39,19 +49,15 @@ inline void store_row(const QGemmArgs& g, int64_t m, int64_t n0, int64_t count, 
     vint32 acc = vm::load(tile_row + j);
     if (g.b_zp) acc += row_term * vm::load(g.b_zp + c);
     const vfloat mult = vm::load(o.mult + c);
-    vfloat v = __builtin_convertvector(acc, vfloat);
     if (o.to_float) {
-      v *= mult;
+      vfloat v = __builtin_convertvector(acc, vfloat) * mult;
       if (o.bias) v += vm::load(o.bias + c);
       float* y = static_cast<float*>(o.y) + m * o.ldy + c;
       n == L ? vm::store(y, v) : vm::store_partial(y, v, n);
       continue;
     }
-    if (o.bias) v += vm::load(o.bias + c);
-    v *= mult;
-    v = v < lo ? lo : v;
-    v = v > hi ? hi : v;
-    vm::store_narrow(static_cast<uint8_t*>(o.y) + m * o.ldy + c, vm::round_to_int(v) + zp, n);
+    const vfloat bias = o.bias ? vm::load(o.bias + c) : vfloat{};
+    vm::store_narrow(static_cast<uint8_t*>(o.y) + m * o.ldy + c, requantize(acc, bias, mult, lo, hi, zp), n);
   }
 }
 
@@ -110,7 +116,7 @@ TZ_VINLINE VI dot4_split(VI acc, VI a, VI b) {
 using VI = __m256i;
 constexpr int kVecPerBlock = 2;
 constexpr int kMaxBlocks = 1;
-constexpr int kMR = 6;
+constexpr int kMR = 5;  // 10 accumulators, two B vectors, the broadcast, a product and the ones: 15 of 16
 TZ_VINLINE VI vload(const void* p) { return _mm256_loadu_si256(static_cast<const __m256i*>(p)); }
 TZ_VINLINE VI vbroadcast4(const uint8_t* p) {
   int32_t v;
@@ -132,25 +138,72 @@ TZ_VINLINE VI dot4_split(VI acc, VI a, VI b) {
 
 constexpr int kLanes32 = static_cast<int>(sizeof(VI) / 4);
 
-// MR rows x kBlocks packed blocks into tile (rows of 16 * kMaxBlocks int32).
+// The u8 output stage of an MR x NV register tile of whole vectors, straight from the
+// accumulators: store_row's arithmetic with the per-channel vectors loaded once per tile and
+// the fields of g read before the first byte store (which could alias them).
+template <int MR, int NV>
+TZ_VINLINE void requantize_tile(const QGemmArgs& g, int64_t m, int64_t n0, const VI (&acc)[MR][NV]) {
+  using vm::vfloat;
+  using vm::vint32;
+  const QGemmOutput& o = g.out;
+  const int32_t* b_zp = g.b_zp;
+  const int32_t k_azp = static_cast<int32_t>(g.b.K) * g.a_zp;
+  const int32_t* rowsum = b_zp ? g.a_rowsum + m : nullptr;
+  uint8_t* y = static_cast<uint8_t*>(o.y) + m * o.ldy + n0;
+  const int64_t ldy = o.ldy;
+  const vint32 zp = vm::splat<vint32>(o.out_zp);
+  const vfloat lo = vm::splat<vfloat>(static_cast<float>(o.lo - o.out_zp));
+  const vfloat hi = vm::splat<vfloat>(static_cast<float>(o.hi - o.out_zp));
+  vfloat mult[NV], bias[NV];
+  vint32 wzp[NV];
+#pragma GCC unroll 4
+  for (int v = 0; v < NV; ++v) {
+    mult[v] = vm::load(o.mult + n0 + v * kLanes32);
+    bias[v] = o.bias ? vm::load(o.bias + n0 + v * kLanes32) : vfloat{};
+    if (b_zp) wzp[v] = vm::load(b_zp + n0 + v * kLanes32);
+  }
+#pragma GCC unroll 8
+  for (int r = 0; r < MR; ++r) {
+    vint32 q[NV];
+    const vint32 row_term = vm::splat<vint32>(b_zp ? k_azp - rowsum[r] : 0);
+#pragma GCC unroll 4
+    for (int v = 0; v < NV; ++v) {
+      vint32 a = reinterpret_cast<vint32>(acc[r][v]);
+      if (b_zp) a += row_term * wzp[v];
+      q[v] = requantize(a, bias[v], mult[v], lo, hi, zp);
+    }
+    vm::store_narrow_row<NV>(y + r * ldy, q);
+  }
+}
+
+// MR rows x kBlocks packed blocks and their output stage (count channels from the block nb).
+// Every loop that indexes acc is fully unrolled ("GCC unroll"): one that is not (a loop over
+// rows calling store_row, say) leaves acc in a stack array, stored and reloaded at every k.
 template <int MR, int kBlocks, bool kSplit>
-TZ_VINLINE void micro_tile(const QGemmArgs& g, int64_t m, int64_t nb, int32_t (*tile)[kQGemmBlock * kMaxBlocks]) {
+TZ_VINLINE void micro_tile(const QGemmArgs& g, int64_t m, int64_t nb, int64_t count) {
   constexpr int NV = kVecPerBlock * kBlocks;
   VI start[NV];  // -a_zp * colsum: the activations' zero-point correction
+#pragma GCC unroll 4
   for (int v = 0; v < NV; ++v) start[v] = vscale(vload(g.b.colsum + nb * kQGemmBlock + v * kLanes32), -g.a_zp);
   VI acc[MR][NV];
+#pragma GCC unroll 8
   for (int r = 0; r < MR; ++r)
+#pragma GCC unroll 4
     for (int v = 0; v < NV; ++v) acc[r][v] = start[v];
   const int64_t K4 = g.b.K4, lda = g.lda;
   const int8_t* b0 = g.b.data + nb * K4 * kQGemmBlock;
   const uint8_t* a0 = g.a + m * lda;
   for (int64_t k = 0; k < K4; k += 4) {
     VI bv[NV];
+#pragma GCC unroll 4
     for (int blk = 0; blk < kBlocks; ++blk)
+#pragma GCC unroll 4
       for (int v = 0; v < kVecPerBlock; ++v)
         bv[blk * kVecPerBlock + v] = vload(b0 + blk * K4 * kQGemmBlock + k * kQGemmBlock + v * sizeof(VI));
+#pragma GCC unroll 8
     for (int r = 0; r < MR; ++r) {
       const VI av = vbroadcast4(a0 + r * lda + k);
+#pragma GCC unroll 4
       for (int v = 0; v < NV; ++v) {
 #if defined(__AVX512VNNI__)
         acc[r][v] = dot4(acc[r][v], av, bv[v]);
@@ -160,39 +213,43 @@ TZ_VINLINE void micro_tile(const QGemmArgs& g, int64_t m, int64_t nb, int32_t (*
       }
     }
   }
+  const int64_t n0 = nb * kQGemmBlock;
+  if (!g.out.to_float && count == NV * kLanes32) return requantize_tile<MR, NV>(g, m, n0, acc);
+  alignas(64) int32_t tile[MR][NV * kLanes32];  // float output or a partial block: through store_row
+#pragma GCC unroll 8
   for (int r = 0; r < MR; ++r)
+#pragma GCC unroll 4
     for (int v = 0; v < NV; ++v) vstore(tile[r] + v * kLanes32, acc[r][v]);
+  for (int r = 0; r < MR; ++r) store_row(g, m + r, n0, count, tile[r]);
 }
 
 template <int kBlocks, bool kSplit>
-void tile_rows(const QGemmArgs& g, int64_t m, int64_t rows, int64_t nb, int32_t (*tile)[kQGemmBlock * kMaxBlocks]) {
+void tile_rows(const QGemmArgs& g, int64_t m, int64_t rows, int64_t nb, int64_t count) {
   switch (rows) {
-    case 1: return micro_tile<1, kBlocks, kSplit>(g, m, nb, tile);
-    case 2: return micro_tile<2, kBlocks, kSplit>(g, m, nb, tile);
-    case 3: return micro_tile<3, kBlocks, kSplit>(g, m, nb, tile);
-    case 4: return micro_tile<4, kBlocks, kSplit>(g, m, nb, tile);
-    case 5: return micro_tile<5, kBlocks, kSplit>(g, m, nb, tile);
-    case 6: return micro_tile<6, kBlocks, kSplit>(g, m, nb, tile);
+    case 1: return micro_tile<1, kBlocks, kSplit>(g, m, nb, count);
+    case 2: return micro_tile<2, kBlocks, kSplit>(g, m, nb, count);
+    case 3: return micro_tile<3, kBlocks, kSplit>(g, m, nb, count);
+    case 4: return micro_tile<4, kBlocks, kSplit>(g, m, nb, count);
+    case 5: return micro_tile<5, kBlocks, kSplit>(g, m, nb, count);
+    case 6: return micro_tile<6, kBlocks, kSplit>(g, m, nb, count);
 #if defined(__AVX512F__)
-    case 7: return micro_tile<7, kBlocks, kSplit>(g, m, nb, tile);
-    case 8: return micro_tile<8, kBlocks, kSplit>(g, m, nb, tile);
+    case 7: return micro_tile<7, kBlocks, kSplit>(g, m, nb, count);
+    case 8: return micro_tile<8, kBlocks, kSplit>(g, m, nb, count);
 #endif
   }
 }
 
 template <bool kSplit>
 void qgemm_tiles(const QGemmArgs& g, int64_t m0, int64_t m1, int64_t nb0, int64_t nb1) {
-  alignas(64) int32_t tile[kMR][kQGemmBlock * kMaxBlocks];
   for (int64_t nb = nb0; nb < nb1; nb += kMaxBlocks) {
     const int64_t blocks = std::min<int64_t>(kMaxBlocks, nb1 - nb);
-    const int64_t n0 = nb * kQGemmBlock, count = std::min<int64_t>(blocks * kQGemmBlock, g.b.N - n0);
+    const int64_t count = std::min<int64_t>(blocks * kQGemmBlock, g.b.N - nb * kQGemmBlock);
     for (int64_t m = m0; m < m1; m += kMR) {
       const int64_t rows = std::min<int64_t>(kMR, m1 - m);
       if (blocks == kMaxBlocks)
-        tile_rows<kMaxBlocks, kSplit>(g, m, rows, nb, tile);
+        tile_rows<kMaxBlocks, kSplit>(g, m, rows, nb, count);
       else
-        tile_rows<1, kSplit>(g, m, rows, nb, tile);
-      for (int64_t r = 0; r < rows; ++r) store_row(g, m + r, n0, count, tile[r]);
+        tile_rows<1, kSplit>(g, m, rows, nb, count);
     }
   }
 }

@@ -32,4 +32,17 @@ template <typename Q> TZ_VINLINE void store_narrow(Q* p, const vec<int32_t>& v, 
   std::memcpy(p, bytes, static_cast<size_t>(n));
 }
 
+// NV vectors of int32 lanes within [0, 255] stored as NV * kLanes consecutive bytes.
+template <int NV> TZ_VINLINE void store_narrow_row(uint8_t* p, const vec<int32_t> (&v)[NV]) {
+#if defined(__AVX2__) && !defined(__AVX512F__)
+  if constexpr (NV == 2) {  // one pack per step for both vectors; the 128-bit lanes put back in order
+    const __m256i w = _mm256_packs_epi32(reinterpret_cast<__m256i>(v[0]), reinterpret_cast<__m256i>(v[1]));
+    const __m256i o = _mm256_permute4x64_epi64(w, 0xD8);
+    const __m128i b = _mm_packus_epi16(_mm256_castsi256_si128(o), _mm256_extracti128_si256(o, 1));
+    return _mm_storeu_si128(reinterpret_cast<__m128i*>(p), b);
+  }
+#endif
+  for (int i = 0; i < NV; ++i) store_narrow(p + i * kLanes<int32_t>, v[i]);
+}
+
 }  // namespace tz::TZ_CPU_CAPABILITY::vm

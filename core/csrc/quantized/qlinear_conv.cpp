@@ -23,7 +23,7 @@ void set_quantized_engine(QuantizedEngine engine) { g_engine.store(engine, std::
 
 namespace {
 
-constexpr int64_t kRowChunk = 96;  // A rows per task: a multiple of every build's register tile
+constexpr int64_t kRowChunk = 120;  // A rows per task: a multiple of every build's register tile (5, 8)
 
 // The weight's per-output-channel scales and zero points (per tensor: repeated).
 void read_weight_qparams(const Tensor& w, PackedWeight& p, const char* op) {

@@ -210,18 +210,23 @@ inline uint8_t depthwise_out(int32_t acc, float bias, float mult, float zy, floa
   return static_cast<uint8_t>(requant((static_cast<float>(acc) + bias) * mult, zy, lo, hi));
 }
 
-// The same on a vector: clamping to the integers [lo - zy, hi - zy] first, then rounding and
-// adding zy, gives clamp(nearbyint(v) + zy, lo, hi).
+// The same on a vector (bias zero without a bias: + 0.0f is exact on float(int)): clamping to
+// the integers [lo - zy, hi - zy] first, then rounding and adding zy, gives
+// clamp(nearbyint(v) + zy, lo, hi).
+TZ_VINLINE vm::vint32 depthwise_requant(vm::vint32 acc, vm::vfloat bias, vm::vfloat mult, vm::vfloat vlo,
+                                        vm::vfloat vhi, vm::vint32 zy) {
+  vm::vfloat v = (__builtin_convertvector(acc, vm::vfloat) + bias) * mult;
+  v = v < vlo ? vlo : v;
+  v = v > vhi ? vhi : v;
+  return vm::round_to_int(v) + zy;
+}
+
 TZ_VINLINE void depthwise_out_vector(const QDepthwiseArgs& a, int64_t c, vm::vint32 acc, uint8_t* y, float zy,
                                      float lo, float hi) {
   using vm::vfloat;
-  const vfloat vlo = vm::splat<vfloat>(lo - zy), vhi = vm::splat<vfloat>(hi - zy);
-  vfloat v = __builtin_convertvector(acc, vfloat);
-  if (a.bias) v += vm::load(a.bias + c);
-  v *= vm::load(a.mult + c);
-  v = v < vlo ? vlo : v;
-  v = v > vhi ? vhi : v;
-  vm::store_narrow(y + c, vm::round_to_int(v) + vm::splat<vm::vint32>(static_cast<int32_t>(zy)));
+  const vfloat bias = a.bias ? vm::load(a.bias + c) : vfloat{};
+  vm::store_narrow(y + c, depthwise_requant(acc, bias, vm::load(a.mult + c), vm::splat<vfloat>(lo - zy),
+                                            vm::splat<vfloat>(hi - zy), vm::splat<vm::vint32>(static_cast<int32_t>(zy))));
 }
 
 // L bytes widened to int32 lanes (GCC 12 spells __builtin_convertvector of bytes lane by lane).
@@ -269,29 +274,57 @@ TZ_VINLINE void depthwise_vectors(const QDepthwiseArgs& a, const uint8_t* x, con
   for (int v = 0; v < NV; ++v) depthwise_out_vector(a, c + v * L, acc[v], y, zy, lo, hi);
 }
 
-// One vector of channels from c of kPixels neighbouring output pixels with the same taps:
-// each tap's weights are loaded once for all of them.
-template <int kPixels>
+// NV vectors of channels from c of kPixels neighbouring output pixels with the same taps:
+// each tap's offsets and weights are loaded once for all of them, and the output stage's
+// per-channel vectors once per vector of channels (the acc loops are unrolled: acc stays in
+// registers).
+template <int kPixels, int NV>
 void depthwise_pixel_run(const QDepthwiseArgs& a, const uint8_t* x, const DepthwiseTaps& taps,
                          const int32_t* zp_wsum, int64_t c, uint8_t* y, float zy, float lo, float hi) {
-  const int64_t x_step = a.sw * a.C;
-  vm::vint32 acc[kPixels];
-  for (int p = 0; p < kPixels; ++p) acc[p] = -vm::load(zp_wsum + c);
-  for (int64_t t = 0; t < taps.count; ++t) {
-    const vm::vint32 w = vm::load(a.w + taps.w_offset[t] + c);
-    const uint8_t* px = x + taps.x_offset[t] + c;
-    for (int p = 0; p < kPixels; ++p) acc[p] += mul_u8_by_i16(load_u8_as_i32(px + p * x_step), w);
+  using vm::vfloat;
+  using vm::vint32;
+  constexpr int64_t L = vm::kLanes<int32_t>;
+  const int64_t x_step = a.sw * a.C, ldy = a.C;
+  vint32 acc[kPixels][NV];
+#pragma GCC unroll 4
+  for (int v = 0; v < NV; ++v) {
+    const vint32 start = -vm::load(zp_wsum + c + v * L);
+#pragma GCC unroll 8
+    for (int p = 0; p < kPixels; ++p) acc[p][v] = start;
   }
-  for (int p = 0; p < kPixels; ++p) depthwise_out_vector(a, c, acc[p], y + p * a.C, zy, lo, hi);
+  for (int64_t t = 0; t < taps.count; ++t) {
+    const uint8_t* px = x + taps.x_offset[t] + c;
+    const int32_t* w = a.w + taps.w_offset[t] + c;
+#pragma GCC unroll 4
+    for (int v = 0; v < NV; ++v) {
+      const vint32 wv = vm::load(w + v * L);
+#pragma GCC unroll 8
+      for (int p = 0; p < kPixels; ++p) acc[p][v] += mul_u8_by_i16(load_u8_as_i32(px + p * x_step + v * L), wv);
+    }
+  }
+  const vfloat vlo = vm::splat<vfloat>(lo - zy), vhi = vm::splat<vfloat>(hi - zy);
+  const vint32 vzy = vm::splat<vint32>(static_cast<int32_t>(zy));
+  const float* bias = a.bias;
+  const float* mult = a.mult;
+#pragma GCC unroll 4
+  for (int v = 0; v < NV; ++v) {
+    const vfloat b = bias ? vm::load(bias + c + v * L) : vfloat{}, m = vm::load(mult + c + v * L);
+#pragma GCC unroll 8
+    for (int p = 0; p < kPixels; ++p)
+      vm::store_narrow(y + p * ldy + c + v * L, depthwise_requant(acc[p][v], b, m, vlo, vhi, vzy));
+  }
 }
 
-// kPixels neighbouring output pixels with the same taps, every vector of channels (C >= L).
+// kPixels neighbouring output pixels with the same taps, every vector of channels (C >= L):
+// two vectors at a time, then one; a ragged end is one more vector ending at C.
 template <int kPixels>
 void depthwise_pixels(const QDepthwiseArgs& a, const uint8_t* x, const DepthwiseTaps& taps, const int32_t* zp_wsum,
                       uint8_t* y, float zy, float lo, float hi) {
   constexpr int64_t L = vm::kLanes<int32_t>;
-  for (int64_t c0 = 0; c0 < a.C; c0 += L)
-    depthwise_pixel_run<kPixels>(a, x, taps, zp_wsum, std::min(c0, a.C - L), y, zy, lo, hi);
+  int64_t c0 = 0;
+  for (; c0 + 2 * L <= a.C; c0 += 2 * L) depthwise_pixel_run<kPixels, 2>(a, x, taps, zp_wsum, c0, y, zy, lo, hi);
+  for (; c0 < a.C; c0 += L)
+    depthwise_pixel_run<kPixels, 1>(a, x, taps, zp_wsum, std::min(c0, a.C - L), y, zy, lo, hi);
 }
 
 // One output pixel: four vectors of channels at a time, then one; a ragged end is one more

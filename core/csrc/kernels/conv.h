@@ -133,15 +133,21 @@ struct TileConvArgs {
   // from y; y_h = 0: the dense (N, OH, OW, O) above. The stride-phase sub-convolutions of a
   // strided input gradient each write every y_sh-th row and y_sw-th column of it.
   int64_t y_h = 0, y_w = 0, y_sh = 1, y_sw = 1;
+  // Task order: false, (block, tile) pairs, blocks outermost (a block's weights stay in cache
+  // over all pixels); true, one task per tile running every block (the output's lines are
+  // written once, whole, and each input pixel read once: for weights that fit L1).
+  bool pixels_outer = false;
 };
 // Output channels per block of this build for float32 / float64.
 using TileConvBlockFn = int64_t (*)(DType dtype);
 extern DispatchStub<TileConvBlockFn> conv_tile_block_stub;
 // Output pixels per tile (consecutive in (n, oh, ow) order; the last tile may be shorter),
-// and the tasks: (block, tile) pairs, blocks outermost.
+// and the tasks: (block, tile) pairs, blocks outermost, or tiles (pixels_outer).
 constexpr int64_t kConvTilePixels = 6;
 inline int64_t conv_tile_count(const ConvShape& s) { return (s.N * s.OH * s.OW + kConvTilePixels - 1) / kConvTilePixels; }
-inline int64_t conv_tile_tasks(const ConvShape& s, int64_t block) { return (s.O + block - 1) / block * conv_tile_count(s); }
+inline int64_t conv_tile_tasks(const ConvShape& s, int64_t block, bool pixels_outer) {
+  return (pixels_outer ? 1 : (s.O + block - 1) / block) * conv_tile_count(s);
+}
 // Runs tasks [begin, end).
 using TileConvFn = void (*)(DType dtype, const TileConvArgs& a, int64_t begin, int64_t end);
 extern DispatchStub<TileConvFn> conv_tile_stub;

@@ -140,13 +140,18 @@ Tensor packed_weight(const WeightView& v, DType dt, int64_t block) {
   return out;
 }
 
+// Packed weights up to this size run pixels outermost (TileConvArgs::pixels_outer): they stay
+// in L1 while each output line is written once.
+constexpr int64_t kPixelsOuterMaxWeightBytes = 16 << 10;
+
 // Packs `v` as the kernel reads it and runs every task of `a` (whose w it sets) over the pool.
 void run_tasks(TileConvArgs a, const WeightView& v, DType dt) {
   const int64_t block = conv_tile_block_stub(dt);
   Tensor wp = packed_weight(v, dt, block);
   a.w = wp.raw_data();
-  const int64_t work = kConvTilePixels * block * a.s.KH * a.s.KW * a.s.C;  // multiply-adds per task
-  parallel_for(0, conv_tile_tasks(a.s, block), std::max<int64_t>(1, (int64_t(1) << 18) / work),
+  a.pixels_outer = wp.numel() * wp.itemsize() <= kPixelsOuterMaxWeightBytes;
+  const int64_t work = kConvTilePixels * (a.pixels_outer ? wp.size(0) : 1) * block * a.s.KH * a.s.KW * a.s.C;  // multiply-adds per task
+  parallel_for(0, conv_tile_tasks(a.s, block, a.pixels_outer), std::max<int64_t>(1, (int64_t(1) << 18) / work),
                [&](int64_t begin, int64_t end) { conv_tile_stub(dt, a, begin, end); });
 }
 

@@ -63,12 +63,16 @@ template <typename T> void col2im_nhwc(const T* col, int64_t nc, const ConvShape
 // Arguments of the depthwise kernels (groups == C, O == C * mult). Float32 or Float64.
 // Weight layouts: NCHW kernels take (O, KH, KW) as stored; NHWC kernels take
 // (mult, KH, KW, C), i.e. w[m, kh, kw, c] = weight[c * mult + m, 0, kh, kw].
+// The activations an inference convolution can apply to its outputs (see conv_epilogue_stub).
+enum class ConvAct : uint8_t { None, Relu, Relu6, Hardswish, Hardsigmoid };
+
 struct DepthwiseArgs {
   ConvShape s;
   const void* in;    // fwd: input; bwd_input: grad_output; bwd_weight: input
   const void* w;     // fwd / bwd_input: weight; bwd_weight: grad_output
   const void* bias;  // fwd only, may be null; NHWC: (mult, C) like the weight
   void* out;         // fwd: output; bwd_input: grad_input; bwd_weight: weight grad (accumulated)
+  ConvAct act = ConvAct::None;  // fwd NHWC only: applied to the outputs in registers, before the store
 };
 // Runs tasks [begin, end):
 //   fwd:        NHWC: output rows (n, oh);  NCHW: output planes (n, o)
@@ -105,8 +109,7 @@ extern DispatchStub<SmallInputConvFn> conv_small_input_stub;
 // n consecutive elements of the output (bias: null, or `channels` values for NHWC rows of
 // `channels` elements, n a multiple of it; residual: the same elements of a tensor of the
 // output's layout, or null). The activations compute as the eager activation kernels do
-// (hardswish/hardsigmoid to about an ulp: they multiply by 1/6).
-enum class ConvAct : uint8_t { None, Relu, Relu6, Hardswish, Hardsigmoid };
+// (hardswish/hardsigmoid to about an ulp: they multiply by 1/6). (ConvAct: above.)
 using ConvEpilogueFn = void (*)(DType dtype, ConvAct act, void* y, const void* bias, int64_t channels,
                                 const void* residual, int64_t n);
 extern DispatchStub<ConvEpilogueFn> conv_epilogue_stub;

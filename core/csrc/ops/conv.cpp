@@ -433,9 +433,13 @@ void depthwise_forward(const Tensor& x, const Tensor& w_, const Tensor& bias, co
     w = dw_weight_nhwc(w_, s.C);
     if (bias.defined()) b = contiguous(transpose(reshape(bias, {s.C, s.O / s.C}), 0, 1));
     a.w = w.raw_data(), a.bias = b.defined() ? b.raw_data() : nullptr;
+    // Without a residual the kernel applies the activation in registers; with one, a pass
+    // over each block of rows adds it and activates.
+    Epilogue rest = ep;
+    if (!ep.residual.defined()) a.act = ep.act, rest.act = ConvAct::None;
     const int64_t row = s.OW * s.O;  // task (n, oh): one output row of every channel
     parallel_for(0, s.N * s.OH, grain_for(s.OW * s.O * s.KH * s.KW), [&](int64_t b0, int64_t e0) {
-      rows_then_epilogue(ep, y, row, b0, e0, [&](int64_t r0, int64_t r1) { dw_fwd_nhwc_stub(dt, a, r0, r1); });
+      rows_then_epilogue(rest, y, row, b0, e0, [&](int64_t r0, int64_t r1) { dw_fwd_nhwc_stub(dt, a, r0, r1); });
     });
   } else {
     w = contiguous(w_);

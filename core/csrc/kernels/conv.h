@@ -100,6 +100,7 @@ struct SmallInputConvArgs {
   int64_t opad;
   int64_t x_c, x_h, x_w;  // input strides of a channel, row and column (within one image)
   int64_t y_o, y_w;       // output strides of a channel and column (rows follow columns)
+  ConvAct act = ConvAct::None;  // applied to the outputs in registers, before the store
 };
 // Runs output rows (n, oh) in [begin, end).
 using SmallInputConvFn = void (*)(DType dtype, const SmallInputConvArgs& a, int64_t begin, int64_t end);

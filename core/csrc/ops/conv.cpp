@@ -508,12 +508,16 @@ void small_input_forward(const Tensor& x, const Tensor& w_, const Tensor& bias, 
   else a.x_c = s.H * s.W, a.x_h = s.W, a.x_w = 1;
   if (nhwc) a.y_o = 1, a.y_w = s.O;
   else a.y_o = s.OH * s.OW, a.y_w = 1;
+  // Without a residual the kernel applies the activation in registers; with one, the epilogue
+  // adds it and activates after.
+  Epilogue rest = ep;
+  if (!ep.residual.defined()) a.act = ep.act, rest.act = ConvAct::None;
   const int64_t row = s.OW * s.O;  // task (n, oh): in NHWC one contiguous output row
   parallel_for(0, s.N * s.OH, grain_for(s.OW * s.O * s.C * s.KH * s.KW), [&](int64_t b, int64_t e) {
-    if (nhwc) rows_then_epilogue(ep, y, row, b, e, [&](int64_t r0, int64_t r1) { conv_small_input_stub(dt, a, r0, r1); });
+    if (nhwc) rows_then_epilogue(rest, y, row, b, e, [&](int64_t r0, int64_t r1) { conv_small_input_stub(dt, a, r0, r1); });
     else conv_small_input_stub(dt, a, b, e);
   });
-  if (!nhwc) epilogue_all(ep, y);
+  if (!nhwc) epilogue_all(rest, y);
 }
 
 // ---------------------------------------------------------------- strided 1x1

@@ -187,6 +187,9 @@ void tiles(const TileConvArgs& a, int64_t begin, int64_t end) {
   const int64_t pixels = s.N * s.OH * s.OW, ntiles = conv_tile_count(s), nblocks = (s.O + B - 1) / B;
   const bool dense = a.y_h == 0;
   const int64_t yh = dense ? s.OH : a.y_h, yw = dense ? s.OW : a.y_w;
+  // The next pixel's (n, oh, ow), carried from task to task (divisions cost as much as the
+  // whole tile at small C); `at`: its flat index, -1 until the first task divides.
+  int64_t at = -1, ow = 0, oh = 0, n = 0;
   for (int64_t task = begin; task < end; ++task) {
     const int64_t block = a.pixels_outer ? 0 : task / ntiles;
     const int64_t first = (a.pixels_outer ? task : task % ntiles) * kPixels;
@@ -199,9 +202,8 @@ void tiles(const TileConvArgs& a, int64_t begin, int64_t end) {
     const T* xp[kWidePixels];
     T* yp[kWidePixels];
     const T* rp[kWidePixels];
-    // The first pixel's (n, oh, ow) by division, the next ones by stepping (divisions cost
-    // as much as the whole tile at small C).
-    int64_t ow = first % s.OW, oh = first / s.OW % s.OH, n = first / (s.OW * s.OH);
+    if (at != first) ow = first % s.OW, oh = first / s.OW % s.OH, n = first / (s.OW * s.OH);
+    at = first + P;
     for (int64_t p = 0; p < P; ++p) {
       const int64_t q = ((n * yh + oh * a.y_sh) * yw + ow * a.y_sw) * s.O;
       xp[p] = x + ((n * a.Hp + oh * s.sh) * a.Wp + ow * s.sw) * s.C;

@@ -187,9 +187,16 @@ void tiles(const TileConvArgs& a, int64_t begin, int64_t end) {
   const int64_t pixels = s.N * s.OH * s.OW, ntiles = conv_tile_count(s), nblocks = (s.O + B - 1) / B;
   const bool dense = a.y_h == 0;
   const int64_t yh = dense ? s.OH : a.y_h, yw = dense ? s.OW : a.y_w;
-  // The next pixel's (n, oh, ow), carried from task to task (divisions cost as much as the
-  // whole tile at small C); `at`: its flat index, -1 until the first task divides.
-  int64_t at = -1, ow = 0, oh = 0, n = 0;
+  // The next pixel's (n, oh, ow) and its input and output offsets, carried from pixel to
+  // pixel and task to task (divisions and index products cost as much as the whole tile at
+  // small C); `at`: its flat index, -1 until the first task divides.
+  int64_t at = -1, ow = 0, oh = 0, n = 0, xo = 0, yo = 0;
+  const int64_t x_step = s.sw * s.C, y_step = a.y_sw * s.O;
+  // the offsets of pixel (n, oh, ow)
+  auto locate = [&] {
+    xo = ((n * a.Hp + oh * s.sh) * a.Wp + ow * s.sw) * s.C;
+    yo = ((n * yh + oh * a.y_sh) * yw + ow * a.y_sw) * s.O;
+  };
   for (int64_t task = begin; task < end; ++task) {
     const int64_t block = a.pixels_outer ? 0 : task / ntiles;
     const int64_t first = (a.pixels_outer ? task : task % ntiles) * kPixels;
@@ -202,16 +209,18 @@ void tiles(const TileConvArgs& a, int64_t begin, int64_t end) {
     const T* xp[kWidePixels];
     T* yp[kWidePixels];
     const T* rp[kWidePixels];
-    if (at != first) ow = first % s.OW, oh = first / s.OW % s.OH, n = first / (s.OW * s.OH);
+    if (at != first) ow = first % s.OW, oh = first / s.OW % s.OH, n = first / (s.OW * s.OH), locate();
     at = first + P;
     for (int64_t p = 0; p < P; ++p) {
-      const int64_t q = ((n * yh + oh * a.y_sh) * yw + ow * a.y_sw) * s.O;
-      xp[p] = x + ((n * a.Hp + oh * s.sh) * a.Wp + ow * s.sw) * s.C;
-      yp[p] = y + q;
-      rp[p] = residual ? residual + q : nullptr;
+      xp[p] = x + xo;
+      yp[p] = y + yo;
+      rp[p] = residual ? residual + yo : nullptr;
       if (++ow == s.OW) {
         ow = 0;
         if (++oh == s.OH) oh = 0, ++n;
+        locate();
+      } else {
+        xo += x_step, yo += y_step;
       }
     }
     blocks_of<T, A>(a, block, a.pixels_outer ? nblocks : block + 1, P, xp, yp, rp);

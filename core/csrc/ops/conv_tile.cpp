@@ -155,7 +155,8 @@ void run_tasks(TileConvArgs a, const WeightView& v, DType dt) {
   Tensor wp = packed_weight(v, dt, block);
   a.w = wp.raw_data();
   a.pixels_outer = wp.numel() * wp.itemsize() <= kPixelsOuterMaxWeightBytes;
-  const int64_t work = kConvTilePixels * (a.pixels_outer ? wp.size(0) : 1) * block * a.s.KH * a.s.KW * a.s.C;  // multiply-adds per task
+  const int64_t blocks_per_task = a.pixels_outer ? wp.size(0) : 1;
+  const int64_t work = kConvTilePixels * blocks_per_task * block * a.s.KH * a.s.KW * a.s.C;  // multiply-adds per task
   parallel_for(0, conv_tile_tasks(a.s, block, a.pixels_outer), std::max<int64_t>(1, (int64_t(1) << 18) / work),
                [&](int64_t begin, int64_t end) { conv_tile_stub(dt, a, begin, end); });
 }

@@ -63,12 +63,16 @@ template <typename T> void col2im_nhwc(const T* col, int64_t nc, const ConvShape
 // Arguments of the depthwise kernels (groups == C, O == C * mult). Float32 or Float64.
 // Weight layouts: NCHW kernels take (O, KH, KW) as stored; NHWC kernels take
 // (mult, KH, KW, C), i.e. w[m, kh, kw, c] = weight[c * mult + m, 0, kh, kw].
+// The activations an inference convolution can apply to its outputs (see conv_epilogue_stub).
+enum class ConvAct : uint8_t { None, Relu, Relu6, Hardswish, Hardsigmoid };
+
 struct DepthwiseArgs {
   ConvShape s;
   const void* in;    // fwd: input; bwd_input: grad_output; bwd_weight: input
   const void* w;     // fwd / bwd_input: weight; bwd_weight: grad_output
   const void* bias;  // fwd only, may be null; NHWC: (mult, C) like the weight
   void* out;         // fwd: output; bwd_input: grad_input; bwd_weight: weight grad (accumulated)
+  ConvAct act = ConvAct::None;  // fwd NHWC only: applied to the outputs in registers, before the store
 };
 // Runs tasks [begin, end):
 //   fwd:        NHWC: output rows (n, oh);  NCHW: output planes (n, o)
@@ -96,6 +100,7 @@ struct SmallInputConvArgs {
   int64_t opad;
   int64_t x_c, x_h, x_w;  // input strides of a channel, row and column (within one image)
   int64_t y_o, y_w;       // output strides of a channel and column (rows follow columns)
+  ConvAct act = ConvAct::None;  // applied to the outputs in registers, before the store
 };
 // Runs output rows (n, oh) in [begin, end).
 using SmallInputConvFn = void (*)(DType dtype, const SmallInputConvArgs& a, int64_t begin, int64_t end);
@@ -105,8 +110,7 @@ extern DispatchStub<SmallInputConvFn> conv_small_input_stub;
 // n consecutive elements of the output (bias: null, or `channels` values for NHWC rows of
 // `channels` elements, n a multiple of it; residual: the same elements of a tensor of the
 // output's layout, or null). The activations compute as the eager activation kernels do
-// (hardswish/hardsigmoid to about an ulp: they multiply by 1/6).
-enum class ConvAct : uint8_t { None, Relu, Relu6, Hardswish, Hardsigmoid };
+// (hardswish/hardsigmoid to about an ulp: they multiply by 1/6). (ConvAct: above.)
 using ConvEpilogueFn = void (*)(DType dtype, ConvAct act, void* y, const void* bias, int64_t channels,
                                 const void* residual, int64_t n);
 extern DispatchStub<ConvEpilogueFn> conv_epilogue_stub;
@@ -133,15 +137,21 @@ struct TileConvArgs {
   // from y; y_h = 0: the dense (N, OH, OW, O) above. The stride-phase sub-convolutions of a
   // strided input gradient each write every y_sh-th row and y_sw-th column of it.
   int64_t y_h = 0, y_w = 0, y_sh = 1, y_sw = 1;
+  // Task order: false, (block, tile) pairs, blocks outermost (a block's weights stay in cache
+  // over all pixels); true, one task per tile running every block (the output's lines are
+  // written once, whole, and each input pixel read once: for weights that fit L1).
+  bool pixels_outer = false;
 };
 // Output channels per block of this build for float32 / float64.
 using TileConvBlockFn = int64_t (*)(DType dtype);
 extern DispatchStub<TileConvBlockFn> conv_tile_block_stub;
 // Output pixels per tile (consecutive in (n, oh, ow) order; the last tile may be shorter),
-// and the tasks: (block, tile) pairs, blocks outermost.
+// and the tasks: (block, tile) pairs, blocks outermost, or tiles (pixels_outer).
 constexpr int64_t kConvTilePixels = 6;
 inline int64_t conv_tile_count(const ConvShape& s) { return (s.N * s.OH * s.OW + kConvTilePixels - 1) / kConvTilePixels; }
-inline int64_t conv_tile_tasks(const ConvShape& s, int64_t block) { return (s.O + block - 1) / block * conv_tile_count(s); }
+inline int64_t conv_tile_tasks(const ConvShape& s, int64_t block, bool pixels_outer) {
+  return (pixels_outer ? 1 : (s.O + block - 1) / block) * conv_tile_count(s);
+}
 // Runs tasks [begin, end).
 using TileConvFn = void (*)(DType dtype, const TileConvArgs& a, int64_t begin, int64_t end);
 extern DispatchStub<TileConvFn> conv_tile_stub;

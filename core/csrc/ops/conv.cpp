@@ -433,9 +433,13 @@ void depthwise_forward(const Tensor& x, const Tensor& w_, const Tensor& bias, co
     w = dw_weight_nhwc(w_, s.C);
     if (bias.defined()) b = contiguous(transpose(reshape(bias, {s.C, s.O / s.C}), 0, 1));
     a.w = w.raw_data(), a.bias = b.defined() ? b.raw_data() : nullptr;
+    // Without a residual the kernel applies the activation in registers; with one, a pass
+    // over each block of rows adds it and activates.
+    Epilogue rest = ep;
+    if (!ep.residual.defined()) a.act = ep.act, rest.act = ConvAct::None;
     const int64_t row = s.OW * s.O;  // task (n, oh): one output row of every channel
     parallel_for(0, s.N * s.OH, grain_for(s.OW * s.O * s.KH * s.KW), [&](int64_t b0, int64_t e0) {
-      rows_then_epilogue(ep, y, row, b0, e0, [&](int64_t r0, int64_t r1) { dw_fwd_nhwc_stub(dt, a, r0, r1); });
+      rows_then_epilogue(rest, y, row, b0, e0, [&](int64_t r0, int64_t r1) { dw_fwd_nhwc_stub(dt, a, r0, r1); });
     });
   } else {
     w = contiguous(w_);
@@ -504,12 +508,16 @@ void small_input_forward(const Tensor& x, const Tensor& w_, const Tensor& bias, 
   else a.x_c = s.H * s.W, a.x_h = s.W, a.x_w = 1;
   if (nhwc) a.y_o = 1, a.y_w = s.O;
   else a.y_o = s.OH * s.OW, a.y_w = 1;
+  // Without a residual the kernel applies the activation in registers; with one, the epilogue
+  // adds it and activates after.
+  Epilogue rest = ep;
+  if (!ep.residual.defined()) a.act = ep.act, rest.act = ConvAct::None;
   const int64_t row = s.OW * s.O;  // task (n, oh): in NHWC one contiguous output row
   parallel_for(0, s.N * s.OH, grain_for(s.OW * s.O * s.C * s.KH * s.KW), [&](int64_t b, int64_t e) {
-    if (nhwc) rows_then_epilogue(ep, y, row, b, e, [&](int64_t r0, int64_t r1) { conv_small_input_stub(dt, a, r0, r1); });
+    if (nhwc) rows_then_epilogue(rest, y, row, b, e, [&](int64_t r0, int64_t r1) { conv_small_input_stub(dt, a, r0, r1); });
     else conv_small_input_stub(dt, a, b, e);
   });
-  if (!nhwc) epilogue_all(ep, y);
+  if (!nhwc) epilogue_all(rest, y);
 }
 
 // ---------------------------------------------------------------- strided 1x1

@@ -21,8 +21,11 @@ constexpr int64_t kTileMinPixels = 256;
 // Input channels up to which a 1x1 NHWC convolution runs on the tile kernel rather than on
 // BLAS, whose packing and passes over the output dominate at small K (1 thread, loaded
 // machine, issue 22: 112x112 16->64 249 vs 358 us, 16->16 99 vs 113; 32->96 at 56x56 144 vs
-// 179 but 24->72 114 vs 100 and 40->120 at 28x28 73 vs 66: BLAS from 24 on).
-constexpr int64_t kTilePointwiseMaxChannels = 16;
+// 179 but 24->72 114 vs 100 and 40->120 at 28x28 73 vs 66: BLAS from 24 on). With pixels
+// outermost and a tile per block call (the AVX2 EPYC, 1 thread, load 5-7, _conv2d_fused,
+// three interleaved runs): 24->72 + relu at 56x56 0.90-0.92x BLAS's time; 64->24 1.00-1.08x,
+// 72->24 + residual 0.94-1.12x, 72->40 at 28x28 1.03-1.11x: BLAS from 32 on.
+constexpr int64_t kTilePointwiseMaxChannels = 24;
 
 bool tile_kernel_fits(const ConvShape& s, DType dtype) {
   return s.groups == 1 && (dtype == DType::Float32 || dtype == DType::Float64);
@@ -140,13 +143,21 @@ Tensor packed_weight(const WeightView& v, DType dt, int64_t block) {
   return out;
 }
 
+// Packed weights up to this size (L1's) run pixels outermost (TileConvArgs::pixels_outer):
+// they stay in L1 while each output line is written once and each input pixel read once
+// (1x1 NHWC at 28x28, tile / BLAS time, 16 -> 32 KiB: 40->120 1.49 -> 1.07x, 120->40 +
+// residual 1.21 -> 1.09x; 128 KiB: no clear gain at 40->240, 38 KiB).
+constexpr int64_t kPixelsOuterMaxWeightBytes = 32 << 10;
+
 // Packs `v` as the kernel reads it and runs every task of `a` (whose w it sets) over the pool.
 void run_tasks(TileConvArgs a, const WeightView& v, DType dt) {
   const int64_t block = conv_tile_block_stub(dt);
   Tensor wp = packed_weight(v, dt, block);
   a.w = wp.raw_data();
-  const int64_t work = kConvTilePixels * block * a.s.KH * a.s.KW * a.s.C;  // multiply-adds per task
-  parallel_for(0, conv_tile_tasks(a.s, block), std::max<int64_t>(1, (int64_t(1) << 18) / work),
+  a.pixels_outer = wp.numel() * wp.itemsize() <= kPixelsOuterMaxWeightBytes;
+  const int64_t blocks_per_task = a.pixels_outer ? wp.size(0) : 1;
+  const int64_t work = kConvTilePixels * blocks_per_task * block * a.s.KH * a.s.KW * a.s.C;  // multiply-adds per task
+  parallel_for(0, conv_tile_tasks(a.s, block, a.pixels_outer), std::max<int64_t>(1, (int64_t(1) << 18) / work),
                [&](int64_t begin, int64_t end) { conv_tile_stub(dt, a, begin, end); });
 }
 

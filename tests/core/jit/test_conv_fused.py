@@ -14,6 +14,7 @@ _ACTS = {"none": lambda v: v, "relu": F.relu, "relu6": F.relu6, "hardswish": F.h
 _CASES = [
     ("depthwise", (2, 8, 9, 9), (8, 1, 3, 3), 2, 1, 1, 8),
     ("depthwise_multiplier", (1, 4, 7, 7), (8, 1, 5, 5), 1, 2, 1, 4),
+    ("depthwise_rows", (1, 16, 5, 21), (16, 1, 3, 3), 1, 1, 1, 16),  # eight-pixel steps, the activation in registers
     ("small_input_stem", (2, 3, 16, 16), (8, 3, 3, 3), 2, 1, 1, 1),
     ("pointwise", (2, 16, 6, 6), (24, 16, 1, 1), 1, 0, 1, 1),
     ("pointwise_tile", (2, 8, 40, 40), (16, 8, 1, 1), 1, 0, 1, 1),  # few input channels: the tile kernel

@@ -281,6 +281,28 @@ def test_padding_taps_see_non_finite_weights():
 
 # ---------------------------------------------------------------- ISA builds
 
+# The NHWC kernels' activation in registers (_conv2d_fused without a residual): depthwise
+# eight- and four-pixel steps, border pixels, a partial channel block; the direct kernel for
+# few input channels (a stem) in six- and four-pixel steps, a one-vector last block.
+_FUSED_DEPTHWISE = r"""
+fused = core._C._op("_conv2d_fused")
+for i, (xs, k, s) in enumerate([((1, 19, 5, 23), 3, 1), ((1, 8, 6, 30), 3, 2), ((1, 16, 6, 26), 5, 1)]):
+    for dt in (np.float32, np.float64):
+        x = nhwc(rng.uniform(-3, 3, xs).astype(dt)); w = core.tensor(rng.uniform(-1, 1, (xs[1], 1, k, k)).astype(dt))
+        b = core.tensor(rng.uniform(-1, 1, xs[1]).astype(dt))
+        for act in ("relu", "relu6", "hardswish", "hardsigmoid"):
+            y = fused(x, w, b, (s, s), (k // 2, k // 2), (1, 1), xs[1], act, None)
+            out[f"fused-{i}-{dt.__name__}-{act}"] = y.contiguous().numpy().tobytes().hex()
+for i, (xs, o, s) in enumerate([((1, 3, 8, 34), 16, 2), ((2, 3, 5, 16), 24, 1)]):
+    for dt in (np.float32, np.float64):
+        x = rng.uniform(-3, 3, xs).astype(dt); w = core.tensor(rng.uniform(-1, 1, (o, 3, 3, 3)).astype(dt))
+        b = core.tensor(rng.uniform(-1, 1, o).astype(dt))
+        for act in ("relu", "hardswish"):
+            for name, xt in (("nchw", core.tensor(x)), ("nhwc", nhwc(x))):
+                w_cl = w.contiguous(memory_format=core.channels_last)  # an NHWC output from either input
+                y = fused(xt, w_cl, b, (s, s), (1, 1), (1, 1), 1, act, None)
+                out[f"direct-{i}-{dt.__name__}-{act}-{name}"] = y.contiguous().numpy().tobytes().hex()
+"""
 _ISA_SCRIPT = conv_isa_script([
     ((2, 37, 13, 11), (37, 1, 3, 3), dict(padding=1, groups=37)),
     ((1, 19, 5, 41), (19, 1, 3, 3), dict(padding=1, groups=19)),
@@ -288,7 +310,8 @@ _ISA_SCRIPT = conv_isa_script([
     ((2, 21, 14, 15), (21, 1, 5, 5), dict(stride=2, padding=2, groups=21)),
     ((1, 7, 9, 9), (14, 1, 3, 3), dict(padding=2, dilation=2, groups=7)),
     ((1, 17, 9, 30), (17, 1, 3, 3), dict(stride=2, padding=1, groups=17)),  # the register-row kernels:
-    ((1, 16, 8, 20), (16, 1, 5, 5), dict(padding=2, groups=16))], seed=11)   # 3x3 s2, 5x5 s1
+    ((1, 16, 8, 20), (16, 1, 5, 5), dict(padding=2, groups=16))], seed=11,   # 3x3 s2, 5x5 s1
+    extra=_FUSED_DEPTHWISE)
 
 
 def test_depthwise_isa_builds_are_bit_identical():

@@ -1,13 +1,15 @@
 // Direct convolution for few input channels (see SmallInputConvArgs in kernels/conv.h):
 // output channels in vector lanes, two vectors of them at a time (one for an odd last
-// vector); each tap broadcasts one input value. Four output pixels share every weight load
-// where all their taps are inside the input (one flat loop over the taps); border pixels go
-// one at a time over their valid taps.
+// vector); each tap broadcasts one input value. Six output pixels (twelve FMA chains) share
+// every weight load where all their taps are inside the input (one flat loop over the taps),
+// then four; border pixels go one at a time over their valid taps. The fused activation is
+// applied before the store.
 #include <algorithm>
 #include <cmath>
 #include <type_traits>
 
 #include "kernels/conv.h"
+#include "kernels/isa/conv_activation.h"
 #include "kernels/isa_vector.h"
 #include "kernels/simd_vec.h"
 
@@ -28,10 +30,11 @@ template <int NV, typename T> TZ_VINLINE void load_bias(const T* bias, int64_t o
   for (int v = 0; v < NV; ++v) b[v] = vm::load(lanes + v * L);
 }
 
-// Stores NV vectors of outputs (channels o0 ...) of one pixel.
-template <int NV, typename T>
-TZ_VINLINE void store_pixel(const SmallInputConvArgs& a, const vec<T>* acc, int64_t o0, T* y) {
+// Stores act(NV vectors of outputs) (channels o0 ...) of one pixel.
+template <ConvAct A, int NV, typename T>
+TZ_VINLINE void store_pixel(const SmallInputConvArgs& a, vec<T>* acc, int64_t o0, T* y) {
   constexpr int64_t L = kLanes<T>;
+  for (int v = 0; v < NV; ++v) acc[v] = conv_activate<A>(acc[v]);
   const int64_t count = std::min<int64_t>(NV * L, a.s.O - o0);
   if (a.y_o == 1) {  // NHWC: the channels are contiguous
     for (int v = 0; v < NV; ++v) {
@@ -46,34 +49,36 @@ TZ_VINLINE void store_pixel(const SmallInputConvArgs& a, const vec<T>* acc, int6
   for (int64_t l = 0; l < count; ++l) y[(o0 + l) * a.y_o] = lanes[l];
 }
 
-// Four interior pixels (every tap inside the input), `pixel_step` apart in the input, over
+// P interior pixels (every tap inside the input), `pixel_step` apart in the input, over
 // the taps listed in `taps` (input offsets, in the packed weight's (kh, kw, c) order); NV
 // vectors of output channels from o0.
-template <int NV, typename T>
-TZ_VINLINE void four_pixels(const SmallInputConvArgs& a, const T* x, int64_t pixel_step, const int64_t* taps,
-                            int64_t n_taps, const T* w, int64_t o0, const T* bias, T* y) {
+template <ConvAct A, int P, int NV, typename T>
+TZ_VINLINE void interior_pixels(const SmallInputConvArgs& a, const T* x, int64_t pixel_step, const int64_t* taps,
+                                int64_t n_taps, const T* w, int64_t o0, const T* bias, T* y) {
   using V = vec<T>;
   constexpr int64_t L = kLanes<T>;
-  V acc[4][NV];
+  V acc[P][NV];
   load_bias<NV>(bias, o0, a.s.O, acc[0]);
-  for (int p = 1; p < 4; ++p)
+  for (int p = 1; p < P; ++p)
     for (int v = 0; v < NV; ++v) acc[p][v] = acc[0][v];
   const T* wt = w + o0;
   for (int64_t t = 0; t < n_taps; ++t, wt += a.opad) {
     V wv[NV];
     for (int v = 0; v < NV; ++v) wv[v] = vm::load(wt + v * L);
     const T* xt = x + taps[t];
-    for (int p = 0; p < 4; ++p) {
+#pragma GCC unroll 8
+    for (int p = 0; p < P; ++p) {
       const V xv = vm::splat<V>(xt[p * pixel_step]);
       for (int v = 0; v < NV; ++v) acc[p][v] = vfma(xv, wv[v], acc[p][v]);
     }
   }
-  for (int p = 0; p < 4; ++p) store_pixel<NV>(a, acc[p], o0, y + p * a.y_w);
+#pragma GCC unroll 8
+  for (int p = 0; p < P; ++p) store_pixel<A, NV>(a, acc[p], o0, y + p * a.y_w);
 }
 
 // One pixel over its valid taps kh_r x kw_r. x: its input at (kh, kw) = (0, 0), which may
 // lie outside (never read there).
-template <int NV, typename T>
+template <ConvAct A, int NV, typename T>
 TZ_VINLINE void border_pixel(const SmallInputConvArgs& a, ConvRange kh_r, ConvRange kw_r, const T* x, const T* w,
                              int64_t o0, const T* bias, T* y) {
   using V = vec<T>;
@@ -90,12 +95,12 @@ TZ_VINLINE void border_pixel(const SmallInputConvArgs& a, ConvRange kh_r, ConvRa
         for (int v = 0; v < NV; ++v) acc[v] = vfma(xv, vm::load(wk + c * a.opad + v * L), acc[v]);
       }
     }
-  store_pixel<NV>(a, acc, o0, y);
+  store_pixel<A, NV>(a, acc, o0, y);
 }
 
 // Output channels go two vectors at a time; where Opad leaves one vector (O = 16 floats in a
 // 64-byte vector), the last block is one vector: no lanes past Opad are computed or read.
-template <typename T>
+template <typename T, ConvAct A>
 void small_input_rows(const SmallInputConvArgs& a, int64_t begin, int64_t end) {
   const ConvShape& s = a.s;
   const T* x = static_cast<const T*>(a.x);
@@ -122,25 +127,39 @@ void small_input_rows(const SmallInputConvArgs& a, int64_t begin, int64_t end) {
     auto one = [&](int64_t ow) {
       const ConvRange kw_r = conv_valid_range(s.KW, s.W, s.dw, ow * s.sw - s.pw);
       T* yp = yrow + ow * a.y_w;
-      for (int64_t o0 = 0; o0 < pairs_end; o0 += 2 * L) border_pixel<2>(a, kh_r, kw_r, x_at(ow), w, o0, bias, yp);
-      if (pairs_end < a.opad) border_pixel<1>(a, kh_r, kw_r, x_at(ow), w, pairs_end, bias, yp);
+      for (int64_t o0 = 0; o0 < pairs_end; o0 += 2 * L) border_pixel<A, 2>(a, kh_r, kw_r, x_at(ow), w, o0, bias, yp);
+      if (pairs_end < a.opad) border_pixel<A, 1>(a, kh_r, kw_r, x_at(ow), w, pairs_end, bias, yp);
     };
     int64_t ow = 0;
     for (; ow < inner.lo; ++ow) one(ow);
-    for (; all_rows && ow + 4 <= inner.hi; ow += 4) {
+    // P interior pixels from ow, every block of channels.
+    auto interior = [&](auto p, int64_t ow) {
+      constexpr int P = decltype(p)::value;
       T* yp = yrow + ow * a.y_w;
       for (int64_t o0 = 0; o0 < pairs_end; o0 += 2 * L)
-        four_pixels<2>(a, x_at(ow), pixel_step, taps.data(), int64_t(taps.size()), w, o0, bias, yp);
+        interior_pixels<A, P, 2>(a, x_at(ow), pixel_step, taps.data(), int64_t(taps.size()), w, o0, bias, yp);
       if (pairs_end < a.opad)
-        four_pixels<1>(a, x_at(ow), pixel_step, taps.data(), int64_t(taps.size()), w, pairs_end, bias, yp);
-    }
+        interior_pixels<A, P, 1>(a, x_at(ow), pixel_step, taps.data(), int64_t(taps.size()), w, pairs_end, bias, yp);
+    };
+    for (; all_rows && ow + 6 <= inner.hi; ow += 6) interior(std::integral_constant<int, 6>{}, ow);
+    for (; all_rows && ow + 4 <= inner.hi; ow += 4) interior(std::integral_constant<int, 4>{}, ow);
     for (; ow < s.OW; ++ow) one(ow);
   }
 }
 
+template <typename T> void small_input_for(const SmallInputConvArgs& a, int64_t begin, int64_t end) {
+  switch (a.act) {
+    case ConvAct::None: return small_input_rows<T, ConvAct::None>(a, begin, end);
+    case ConvAct::Relu: return small_input_rows<T, ConvAct::Relu>(a, begin, end);
+    case ConvAct::Relu6: return small_input_rows<T, ConvAct::Relu6>(a, begin, end);
+    case ConvAct::Hardswish: return small_input_rows<T, ConvAct::Hardswish>(a, begin, end);
+    case ConvAct::Hardsigmoid: return small_input_rows<T, ConvAct::Hardsigmoid>(a, begin, end);
+  }
+}
+
 void small_input(DType dtype, const SmallInputConvArgs& a, int64_t begin, int64_t end) {
-  if (dtype == DType::Float64) small_input_rows<double>(a, begin, end);
-  else small_input_rows<float>(a, begin, end);
+  if (dtype == DType::Float64) small_input_for<double>(a, begin, end);
+  else small_input_for<float>(a, begin, end);
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
-// Depthwise convolution kernels (see kernels/conv.h). NHWC: channels in vector lanes, four
-// output pixels per step in the interior so each weight load serves four outputs. NCHW:
+// Depthwise convolution kernels (see kernels/conv.h). NHWC: channels in vector lanes, eight
+// (or four) output pixels per step in the interior so each weight load serves that many
+// outputs, the fused activation applied before the store. NCHW:
 // one plane per task, output rows in lanes. Every output accumulates its taps in the order
 // (kh, kw) ascending, starting from the bias, by fused multiply-adds (one rounding each:
 // FMA instructions in the AVX2/AVX-512 builds, std::fma in the baseline), so every build
@@ -12,6 +13,7 @@
 #include <utility>
 
 #include "kernels/conv.h"
+#include "kernels/isa/conv_activation.h"
 #include "kernels/isa_vector.h"
 #include "kernels/simd_vec.h"
 
@@ -78,7 +80,7 @@ template <typename T, bool kFull> struct Lanes {
 
 // One output pixel over the taps kh_r x kw_r, for NB channel blocks starting at c[0..NB)
 // (NB independent FMA chains).
-template <typename T, bool kFull, int NB>
+template <ConvAct A, typename T, bool kFull, int NB>
 TZ_VINLINE void pixel_blocks(const ConvShape& s, ConvRange kh_r, ConvRange kw_r, const T* x, const T* w,
                              const T* bias, T* y, const int64_t* c, int64_t nl, int64_t mult) {
   using V = vec<T>;
@@ -92,20 +94,20 @@ TZ_VINLINE void pixel_blocks(const ConvShape& s, ConvRange kh_r, ConvRange kw_r,
       const T* wk = w + (kh * s.KW + kw) * C;
       for (int i = 0; i < NB; ++i) acc[i] = vfma(lanes.load(xk + c[i]), lanes.load(wk + c[i]), acc[i]);
     }
-  for (int i = 0; i < NB; ++i) lanes.store(y + c[i] * mult, acc[i]);
+  for (int i = 0; i < NB; ++i) lanes.store(y + c[i] * mult, conv_activate<A>(acc[i]));
 }
 
 // Four interior output pixels (all taps inside the input) of one channel block: each weight
 // load serves four FMA chains. kFull: a whole vector of contiguous channels (the common case),
 // so loads and stores need no lane count and the accumulators stay in registers.
-template <typename T, bool kFull>
+template <ConvAct A, typename T, bool kFull>
 TZ_VINLINE void four_pixels(const ConvShape& s, ConvRange kh_r, const T* x, const T* w, const T* bias, T* y,
                             int64_t nl, int64_t mult) {
   using V = vec<T>;
   const int64_t C = s.C, xstep = s.sw * C, xrow = s.W * C;
   const Lanes<T, kFull> lanes{nl, mult};
   auto load = [&](const T* p) { return lanes.load(p); };
-  auto store = [&](T* p, const V& v) { lanes.store(p, v); };
+  auto store = [&](T* p, const V& v) { lanes.store(p, conv_activate<A>(v)); };
   const V bv = bias ? load(bias) : V{};
   V a0 = bv, a1 = bv, a2 = bv, a3 = bv;
   for (int64_t kh = kh_r.lo; kh < kh_r.hi; ++kh) {
@@ -129,7 +131,7 @@ TZ_VINLINE void four_pixels(const ConvShape& s, ConvRange kh_r, const T* x, cons
 // four_pixels for a whole vector of contiguous channels with the kernel width KW and stride
 // SW known (undilated): each kernel row's inputs are loaded once into registers and serve
 // every tap that reads them (3 of 9 loads per row at 3x3 stride 1), in the same FMA order.
-template <typename T, int KW, int SW>
+template <ConvAct A, typename T, int KW, int SW>
 TZ_VINLINE void four_pixels_fixed(const ConvShape& s, ConvRange kh_r, const T* x, const T* w, const T* bias, T* y) {
   using V = vec<T>;
   constexpr int kInputs = 3 * SW + KW;  // input pixels the four outputs' taps of a row read
@@ -150,23 +152,54 @@ TZ_VINLINE void four_pixels_fixed(const ConvShape& s, ConvRange kh_r, const T* x
     }
   }
 #pragma GCC unroll 4
-  for (int p = 0; p < 4; ++p) vm::store(y + p * s.O, acc[p]);
+  for (int p = 0; p < 4; ++p) vm::store(y + p * s.O, conv_activate<A>(acc[p]));
 }
 
-// four_pixels_fixed where the shape has one of its instances; false otherwise.
-template <typename T>
-TZ_VINLINE bool four_pixels_known(const ConvShape& s, ConvRange kh_r, const T* x, const T* w, const T* bias, T* y) {
-  if (s.dw != 1) return false;
-  if (s.KW == 3 && s.sw == 1) four_pixels_fixed<T, 3, 1>(s, kh_r, x, w, bias, y);
-  else if (s.KW == 3 && s.sw == 2) four_pixels_fixed<T, 3, 2>(s, kh_r, x, w, bias, y);
-  else if (s.KW == 5 && s.sw == 1) four_pixels_fixed<T, 5, 1>(s, kh_r, x, w, bias, y);
-  else if (s.KW == 5 && s.sw == 2) four_pixels_fixed<T, 5, 2>(s, kh_r, x, w, bias, y);
-  else return false;
-  return true;
+// Eight interior output pixels of one whole vector of contiguous channels, KW and SW known
+// (undilated): eight FMA chains, enough to cover the FMA latency (four leave half the FMA
+// units idle), the inputs read from L1 tap by tap; the same FMA order as four_pixels.
+template <ConvAct A, typename T, int KW, int SW>
+TZ_VINLINE void eight_pixels_fixed(const ConvShape& s, ConvRange kh_r, const T* x, const T* w, const T* bias, T* y) {
+  using V = vec<T>;
+  const int64_t C = s.C, xrow = s.W * C;
+  const V bv = bias ? vm::load(bias) : V{};
+  V acc[8];
+#pragma GCC unroll 8
+  for (int p = 0; p < 8; ++p) acc[p] = bv;
+  for (int64_t kh = kh_r.lo; kh < kh_r.hi; ++kh) {
+    const T* xr = x + kh * s.dh * xrow;
+    const T* wr = w + kh * KW * C;
+#pragma GCC unroll 8
+    for (int kw = 0; kw < KW; ++kw) {
+      const V wv = vm::load(wr + kw * C);
+#pragma GCC unroll 8
+      for (int p = 0; p < 8; ++p) acc[p] = vfma(vm::load(xr + (p * SW + kw) * C), wv, acc[p]);
+    }
+  }
+#pragma GCC unroll 8
+  for (int p = 0; p < 8; ++p) vm::store(y + p * s.O, conv_activate<A>(acc[p]));
 }
 
-template <typename T>
-void fwd_nhwc(const DepthwiseArgs& a, int64_t begin, int64_t end) {
+// The kernel shapes with fixed-size forms (undilated 3x3 and 5x5, stride 1 or 2).
+bool has_fixed_form(const ConvShape& s) { return s.dw == 1 && (s.KW == 3 || s.KW == 5) && (s.sw == 1 || s.sw == 2); }
+
+// four_pixels_fixed (Q == 4) or eight_pixels_fixed (Q == 8) for a shape with has_fixed_form.
+template <ConvAct A, int Q, typename T>
+TZ_VINLINE void pixels_fixed(const ConvShape& s, ConvRange kh_r, const T* x, const T* w, const T* bias, T* y) {
+  auto run = [&](auto kw, auto sw) {
+    if constexpr (Q == 8) eight_pixels_fixed<A, T, decltype(kw)::value, decltype(sw)::value>(s, kh_r, x, w, bias, y);
+    else four_pixels_fixed<A, T, decltype(kw)::value, decltype(sw)::value>(s, kh_r, x, w, bias, y);
+  };
+  using I3 = std::integral_constant<int, 3>;
+  using I5 = std::integral_constant<int, 5>;
+  using I1 = std::integral_constant<int, 1>;
+  using I2 = std::integral_constant<int, 2>;
+  if (s.KW == 3) s.sw == 1 ? run(I3{}, I1{}) : run(I3{}, I2{});
+  else s.sw == 1 ? run(I5{}, I1{}) : run(I5{}, I2{});
+}
+
+template <typename T, ConvAct A>
+void fwd_nhwc_act(const DepthwiseArgs& a, int64_t begin, int64_t end) {
   const ConvShape& s = a.s;
   const int64_t C = s.C, O = s.O, mult = O / C, KK = s.KH * s.KW;
   const T* x = static_cast<const T*>(a.in);
@@ -175,6 +208,7 @@ void fwd_nhwc(const DepthwiseArgs& a, int64_t begin, int64_t end) {
   T* y = static_cast<T*>(a.out);
   const Blocks blk(C, kLanes<T>);
   const int64_t nl = blk.lanes();
+  const bool full = nl == kLanes<T> && mult == 1, fixed = full && has_fixed_form(s);
   // Output columns whose taps are all inside the input.
   const ConvRange inner = conv_valid_range(s.OW, s.W - (s.KW - 1) * s.dw, s.sw, -s.pw);
   const int64_t xrow = s.W * C;
@@ -192,23 +226,22 @@ void fwd_nhwc(const DepthwiseArgs& a, int64_t begin, int64_t end) {
         const T* wm = w + m * KK * C;
         const T* bm = bias ? bias + m * C : nullptr;
         T* yp = yrow + ow * O + m;
-        const bool full = nl == kLanes<T> && mult == 1;
         int64_t b = 0;
         for (; b + 4 <= blk.count; b += 4) {
           const int64_t c[4] = {blk.start(b), blk.start(b + 1), blk.start(b + 2), blk.start(b + 3)};
-          if (full) pixel_blocks<T, true, 4>(s, kh_r, kw_r, xp, wm, bm, yp, c, nl, mult);
-          else pixel_blocks<T, false, 4>(s, kh_r, kw_r, xp, wm, bm, yp, c, nl, mult);
+          if (full) pixel_blocks<A, T, true, 4>(s, kh_r, kw_r, xp, wm, bm, yp, c, nl, mult);
+          else pixel_blocks<A, T, false, 4>(s, kh_r, kw_r, xp, wm, bm, yp, c, nl, mult);
         }
         for (; b < blk.count; ++b) {
           const int64_t c[1] = {blk.start(b)};
-          if (full) pixel_blocks<T, true, 1>(s, kh_r, kw_r, xp, wm, bm, yp, c, nl, mult);
-          else pixel_blocks<T, false, 1>(s, kh_r, kw_r, xp, wm, bm, yp, c, nl, mult);
+          if (full) pixel_blocks<A, T, true, 1>(s, kh_r, kw_r, xp, wm, bm, yp, c, nl, mult);
+          else pixel_blocks<A, T, false, 1>(s, kh_r, kw_r, xp, wm, bm, yp, c, nl, mult);
         }
       }
     };
-    int64_t ow = 0;
-    for (; ow < inner.lo; ++ow) pixel(ow);
-    for (; ow + 4 <= inner.hi; ow += 4)
+    // Q interior pixels from ow, every channel block.
+    auto interior = [&](auto q, int64_t ow) {
+      constexpr int Q = decltype(q)::value;
       for (int64_t m = 0; m < mult; ++m)
         for (int64_t b = 0; b < blk.count; ++b) {
           const int64_t c0 = blk.start(b);
@@ -216,13 +249,27 @@ void fwd_nhwc(const DepthwiseArgs& a, int64_t begin, int64_t end) {
           const T* wb = w + m * KK * C + c0;
           const T* bb = bias ? bias + m * C + c0 : nullptr;
           T* yb = yrow + ow * O + c0 * mult + m;
-          if (nl == kLanes<T> && mult == 1) {
-            if (!four_pixels_known(s, kh_r, xb, wb, bb, yb)) four_pixels<T, true>(s, kh_r, xb, wb, bb, yb, nl, mult);
-          } else {
-            four_pixels<T, false>(s, kh_r, xb, wb, bb, yb, nl, mult);
-          }
+          if (fixed) pixels_fixed<A, Q>(s, kh_r, xb, wb, bb, yb);
+          else if (full) four_pixels<A, T, true>(s, kh_r, xb, wb, bb, yb, nl, mult);
+          else four_pixels<A, T, false>(s, kh_r, xb, wb, bb, yb, nl, mult);
         }
+    };
+    int64_t ow = 0;
+    for (; ow < inner.lo; ++ow) pixel(ow);
+    for (; fixed && ow + 8 <= inner.hi; ow += 8) interior(std::integral_constant<int, 8>{}, ow);
+    for (; ow + 4 <= inner.hi; ow += 4) interior(std::integral_constant<int, 4>{}, ow);
     for (; ow < s.OW; ++ow) pixel(ow);
+  }
+}
+
+template <typename T>
+void fwd_nhwc(const DepthwiseArgs& a, int64_t begin, int64_t end) {
+  switch (a.act) {
+    case ConvAct::None: return fwd_nhwc_act<T, ConvAct::None>(a, begin, end);
+    case ConvAct::Relu: return fwd_nhwc_act<T, ConvAct::Relu>(a, begin, end);
+    case ConvAct::Relu6: return fwd_nhwc_act<T, ConvAct::Relu6>(a, begin, end);
+    case ConvAct::Hardswish: return fwd_nhwc_act<T, ConvAct::Hardswish>(a, begin, end);
+    case ConvAct::Hardsigmoid: return fwd_nhwc_act<T, ConvAct::Hardsigmoid>(a, begin, end);
   }
 }
 

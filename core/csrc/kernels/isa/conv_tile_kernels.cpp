@@ -29,85 +29,88 @@ template <typename T> constexpr int64_t kBlock = kBlockVectors * kLanes<T>;
 int64_t block_width(DType dtype) { return dtype == DType::Float64 ? kBlock<double> : kBlock<float>; }
 
 // act(v + residual) of one vector of accumulators; residual may be null.
-template <typename V, typename T> TZ_VINLINE V finish(ConvAct act, V v, const T* residual) {
+template <ConvAct A, typename V, typename T> TZ_VINLINE V finish(V v, const T* residual) {
   if (residual) v = v + vm::load(residual);
-  switch (act) {
-    case ConvAct::None: return v;
-    case ConvAct::Relu: return conv_activate<ConvAct::Relu>(v);
-    case ConvAct::Relu6: return conv_activate<ConvAct::Relu6>(v);
-    case ConvAct::Hardswish: return conv_activate<ConvAct::Hardswish>(v);
-    case ConvAct::Hardsigmoid: return conv_activate<ConvAct::Hardsigmoid>(v);
-  }
-  return v;
+  return conv_activate<A>(v);
 }
 
-// P pixels (P <= kPixels) of one block of NV vectors: x[p] is pixel p's input at tap (0, 0),
-// y[p] (r[p]: its residual, or null) its output at the block's first channel; `count` of
-// the block's channels are real (all NV * L of them unless this is the last block).
-template <typename T, int P, int NV>
-TZ_VINLINE void tile(const TileConvArgs& a, const T* const* x, const T* w, const T* bias, int64_t count,
-                     T* const* y, const T* const* r) {
+// P pixels (P <= kPixels, or two tiles' worth where kWideFits) of `blocks` consecutive blocks
+// of NV vectors from w (packed) and bias (may be null): x[p] is pixel p's input at tap (0, 0),
+// y[p] (r[p]: its residual, or null) its output at the first block's first channel. Each
+// block is whole but the last, of which `count` channels are real. Several blocks per call
+// keep the pixels' pointers in registers across them.
+template <typename T, int P, int NV, ConvAct A>
+TZ_VINLINE void tile(const TileConvArgs& a, const T* const* x, const T* w, const T* bias, int64_t blocks,
+                     int64_t count, T* const* y, const T* const* r) {
   using V = vec<T>;
   constexpr int L = kLanes<T>;
   constexpr int64_t B = kBlock<T>, NL = NV * L;
   const ConvShape& s = a.s;
-  const int64_t C = s.C;
-  V init[NV];
-  for (int v = 0; v < NV; ++v) init[v] = V{};
-  if (bias) {
-    alignas(vm::kVecBytes) T lanes[NL] = {};
-    std::memcpy(lanes, bias, count * sizeof(T));
-    for (int v = 0; v < NV; ++v) init[v] = vm::load(lanes + v * L);
-  }
-  V acc[P][NV];
+  const int64_t C = s.C, KH = s.KH, KW = s.KW, step = (s.dh * a.Wp) * C, wstep = s.dw * C;
+  const T* xs[P];
 #pragma GCC unroll 16
-  for (int p = 0; p < P; ++p)
-#pragma GCC unroll 4
-    for (int v = 0; v < NV; ++v) acc[p][v] = init[v];
-  for (int64_t kh = 0; kh < s.KH; ++kh)
-    for (int64_t kw = 0; kw < s.KW; ++kw) {
-      const int64_t off = (kh * s.dh * a.Wp + kw * s.dw) * C;
-      const T* xt[P];
+  for (int p = 0; p < P; ++p) xs[p] = x[p];
+  for (int64_t blk = 0; blk < blocks; ++blk, w += KH * KW * C * B) {
+    const int64_t o = blk * B, real = blk + 1 == blocks ? count : NL;
+    V init[NV];
+    if (!bias) {
+      for (int v = 0; v < NV; ++v) init[v] = V{};
+    } else if (real == NL) {
+      for (int v = 0; v < NV; ++v) init[v] = vm::load(bias + o + v * L);
+    } else {
+      alignas(vm::kVecBytes) T lanes[NL] = {};
+      std::memcpy(lanes, bias + o, real * sizeof(T));
+      for (int v = 0; v < NV; ++v) init[v] = vm::load(lanes + v * L);
+    }
+    V acc[P][NV];
 #pragma GCC unroll 16
-      for (int p = 0; p < P; ++p) xt[p] = x[p] + off;
-      const T* wt = w + (kh * s.KW + kw) * C * B;
-      for (int64_t c = 0; c < C; ++c, wt += B) {
-        V wv[NV];
+    for (int p = 0; p < P; ++p)
 #pragma GCC unroll 4
-        for (int v = 0; v < NV; ++v) wv[v] = vm::load(wt + v * L);
+      for (int v = 0; v < NV; ++v) acc[p][v] = init[v];
+    const T* wt = w;
+    for (int64_t kh = 0; kh < KH; ++kh)
+      for (int64_t kw = 0; kw < KW; ++kw) {
+        const int64_t off = kh * step + kw * wstep;
+        for (int64_t c = 0; c < C; ++c, wt += B) {
+          V wv[NV];
+#pragma GCC unroll 4
+          for (int v = 0; v < NV; ++v) wv[v] = vm::load(wt + v * L);
 #pragma GCC unroll 16
-        for (int p = 0; p < P; ++p) {
-          const V xv = vm::splat<V>(xt[p][c]);
+          for (int p = 0; p < P; ++p) {
+            const V xv = vm::splat<V>(xs[p][off + c]);
 #pragma GCC unroll 4
-          for (int v = 0; v < NV; ++v) acc[p][v] = vfma(xv, wv[v], acc[p][v]);
+            for (int v = 0; v < NV; ++v) acc[p][v] = vfma(xv, wv[v], acc[p][v]);
+          }
         }
       }
-    }
 #pragma GCC unroll 16
-  for (int p = 0; p < P; ++p) {
-    if (count == NL) {
+    for (int p = 0; p < P; ++p) {
+      T* yp = y[p] + o;
+      const T* rp = r[p] ? r[p] + o : nullptr;
+      if (real == NL) {
 #pragma GCC unroll 4
-      for (int v = 0; v < NV; ++v) vm::store(y[p] + v * L, finish(a.act, acc[p][v], r[p] ? r[p] + v * L : nullptr));
-    } else {
-      alignas(vm::kVecBytes) T lanes[NL] = {}, res[NL] = {};
-      if (r[p]) std::memcpy(res, r[p], count * sizeof(T));
-      for (int v = 0; v < NV; ++v) vm::store(lanes + v * L, finish(a.act, acc[p][v], r[p] ? res + v * L : nullptr));
-      std::memcpy(y[p], lanes, count * sizeof(T));
+        for (int v = 0; v < NV; ++v) vm::store(yp + v * L, finish<A>(acc[p][v], rp ? rp + v * L : nullptr));
+      } else {
+        alignas(vm::kVecBytes) T lanes[NL] = {}, res[NL] = {};
+        if (rp) std::memcpy(res, rp, real * sizeof(T));
+        for (int v = 0; v < NV; ++v) vm::store(lanes + v * L, finish<A>(acc[p][v], rp ? res + v * L : nullptr));
+        std::memcpy(yp, lanes, real * sizeof(T));
+      }
     }
   }
 }
 
-// The tile for P pixels of a block of NV vectors.
-template <typename T, int NV>
-void tile_of(int64_t P, const TileConvArgs& a, const T* const* x, const T* w, const T* bias, int64_t count,
-             T* const* y, const T* const* r) {
+// The tile for P pixels of blocks of NV vectors.
+template <typename T, int NV, ConvAct A>
+void tile_of(int64_t P, const TileConvArgs& a, const T* const* x, const T* w, const T* bias, int64_t blocks,
+             int64_t count, T* const* y, const T* const* r) {
   switch (P) {
-    case 6: return tile<T, 6, NV>(a, x, w, bias, count, y, r);
-    case 5: return tile<T, 5, NV>(a, x, w, bias, count, y, r);
-    case 4: return tile<T, 4, NV>(a, x, w, bias, count, y, r);
-    case 3: return tile<T, 3, NV>(a, x, w, bias, count, y, r);
-    case 2: return tile<T, 2, NV>(a, x, w, bias, count, y, r);
-    default: return tile<T, 1, NV>(a, x, w, bias, count, y, r);
+    case 6: return tile<T, 6, NV, A>(a, x, w, bias, blocks, count, y, r);
+    case 5: return tile<T, 5, NV, A>(a, x, w, bias, blocks, count, y, r);
+    case 4: return tile<T, 4, NV, A>(a, x, w, bias, blocks, count, y, r);
+    case 3: return tile<T, 3, NV, A>(a, x, w, bias, blocks, count, y, r);
+    case 2: return tile<T, 2, NV, A>(a, x, w, bias, blocks, count, y, r);
+    default: return tile<T, 1, NV, A>(a, x, w, bias, blocks, count, y, r);
   }
 }
 
@@ -117,68 +120,127 @@ void tile_of(int64_t P, const TileConvArgs& a, const T* const* x, const T* w, co
 constexpr int kRegisters = vm::kVecBytes == 64 ? 32 : 16;
 constexpr int kWidePixels = 2 * kPixels;
 template <int NV> constexpr bool kWideFits = kWidePixels * NV + NV + 1 <= kRegisters;
+// Whether a block of nv vectors takes two tiles at once.
+constexpr bool wide_fits(int64_t nv) { return nv == 1 ? kWideFits<1> : nv == 2 && kWideFits<2>; }
 
 // tile_of, or the two-tile form for P == kWidePixels.
-template <typename T, int NV>
-void narrow_tile_of(int64_t P, const TileConvArgs& a, const T* const* x, const T* w, const T* bias, int64_t count,
-                    T* const* y, const T* const* r) {
+template <typename T, int NV, ConvAct A>
+void narrow_tile_of(int64_t P, const TileConvArgs& a, const T* const* x, const T* w, const T* bias, int64_t blocks,
+                    int64_t count, T* const* y, const T* const* r) {
   if constexpr (kWideFits<NV>) {
-    if (P == kWidePixels) return tile<T, kWidePixels, NV>(a, x, w, bias, count, y, r);
+    if (P == kWidePixels) return tile<T, kWidePixels, NV, A>(a, x, w, bias, blocks, count, y, r);
   }
-  tile_of<T, NV>(P, a, x, w, bias, count, y, r);
+  tile_of<T, NV, A>(P, a, x, w, bias, blocks, count, y, r);
 }
 
-template <typename T>
+// P pixels (P <= kWidePixels, two tiles only where the blocks' vectors fit them) of the
+// blocks [b0, b1), all of nv vectors: xp[p] the pixels' inputs, yp[p] and rp[p] their
+// outputs and residuals at channel 0.
+template <typename T, ConvAct A>
+TZ_VINLINE void run_blocks(const TileConvArgs& a, int64_t b0, int64_t b1, int64_t nv, int64_t P, const T* const* xp,
+                           T* const* yp, const T* const* rp) {
+  const ConvShape& s = a.s;
+  constexpr int64_t B = kBlock<T>;
+  const int64_t o0 = b0 * B, count = std::min(B, s.O - (b1 - 1) * B), blocks = b1 - b0;
+  const T* wb = static_cast<const T*>(a.w) + b0 * s.KH * s.KW * s.C * B;
+  const T* bb = a.bias ? static_cast<const T*>(a.bias) + o0 : nullptr;
+  T* yb[kWidePixels];
+  const T* rb[kWidePixels];
+  for (int64_t p = 0; p < P; ++p) yb[p] = yp[p] + o0, rb[p] = rp[p] ? rp[p] + o0 : nullptr;
+  switch (nv) {  // vectors these blocks need
+    case 1: narrow_tile_of<T, 1, A>(P, a, xp, wb, bb, blocks, count, yb, rb); break;
+    case 2: narrow_tile_of<T, 2, A>(P, a, xp, wb, bb, blocks, count, yb, rb); break;
+    case 3: if constexpr (kBlockVectors >= 3) tile_of<T, 3, A>(P, a, xp, wb, bb, blocks, count, yb, rb); break;
+    default: tile_of<T, kBlockVectors, A>(P, a, xp, wb, bb, blocks, count, yb, rb); break;
+  }
+}
+
+// Vectors of block b.
+template <typename T> int64_t vectors_of(const ConvShape& s, int64_t b) {
+  return (std::min(kBlock<T>, s.O - b * kBlock<T>) + kLanes<T> - 1) / kLanes<T>;
+}
+
+// P pixels of the blocks [b0, b1): the whole blocks in one call, the last (narrower) one
+// in another; where P is two tiles, blocks whose vectors do not fit them take one at a time.
+template <typename T, ConvAct A>
+void blocks_of(const TileConvArgs& a, int64_t b0, int64_t b1, int64_t P, const T* const* xp, T* const* yp,
+               const T* const* rp) {
+  const int64_t last_nv = vectors_of<T>(a.s, b1 - 1);
+  const int64_t whole_end = last_nv == kBlockVectors ? b1 : b1 - 1;
+  auto run = [&](int64_t c0, int64_t c1, int64_t nv) {
+    if (c1 <= c0) return;
+    if (P <= kPixels || wide_fits(nv)) return run_blocks<T, A>(a, c0, c1, nv, P, xp, yp, rp);
+    run_blocks<T, A>(a, c0, c1, nv, kPixels, xp, yp, rp);
+    run_blocks<T, A>(a, c0, c1, nv, P - kPixels, xp + kPixels, yp + kPixels, rp + kPixels);
+  };
+  run(b0, whole_end, kBlockVectors);
+  run(whole_end, b1, last_nv);
+}
+
+template <typename T, ConvAct A>
 void tiles(const TileConvArgs& a, int64_t begin, int64_t end) {
   const ConvShape& s = a.s;
-  constexpr int64_t B = kBlock<T>, L = kLanes<T>;
+  constexpr int64_t B = kBlock<T>;
   const T* x = static_cast<const T*>(a.x);
-  const T* w = static_cast<const T*>(a.w);
-  const T* bias = static_cast<const T*>(a.bias);
   const T* residual = static_cast<const T*>(a.residual);
   T* y = static_cast<T*>(a.y);
-  const int64_t pixels = s.N * s.OH * s.OW, ntiles = conv_tile_count(s);
+  const int64_t pixels = s.N * s.OH * s.OW, ntiles = conv_tile_count(s), nblocks = (s.O + B - 1) / B;
   const bool dense = a.y_h == 0;
   const int64_t yh = dense ? s.OH : a.y_h, yw = dense ? s.OW : a.y_w;
+  // The next pixel's (n, oh, ow) and its input and output offsets, carried from pixel to
+  // pixel and task to task (divisions and index products cost as much as the whole tile at
+  // small C); `at`: its flat index, -1 until the first task divides.
+  int64_t at = -1, ow = 0, oh = 0, n = 0, xo = 0, yo = 0;
+  const int64_t x_step = s.sw * s.C, y_step = a.y_sw * s.O;
+  // the offsets of pixel (n, oh, ow)
+  auto locate = [&] {
+    xo = ((n * a.Hp + oh * s.sh) * a.Wp + ow * s.sw) * s.C;
+    yo = ((n * yh + oh * a.y_sh) * yw + ow * a.y_sw) * s.O;
+  };
   for (int64_t task = begin; task < end; ++task) {
-    const int64_t block = task / ntiles, first = task % ntiles * kPixels, o0 = block * B;
-    const int64_t count = std::min(B, s.O - o0), nv = (count + L - 1) / L;
-    // two whole tiles of this block in this range
-    const bool wide = (nv == 1 ? kWideFits<1> : nv == 2 && kWideFits<2>) && task + 1 < end &&
-                      (task + 1) / ntiles == block && first + kWidePixels <= pixels;
+    const int64_t block = a.pixels_outer ? 0 : task / ntiles;
+    const int64_t first = (a.pixels_outer ? task : task % ntiles) * kPixels;
+    // two whole tiles in this range (of this block; with pixels outer, for every block,
+    // each taking them at once where its vectors fit)
+    const bool wide = (a.pixels_outer || wide_fits(vectors_of<T>(s, block))) && task + 1 < end &&
+                      (a.pixels_outer || (task + 1) / ntiles == block) && first + kWidePixels <= pixels;
     const int64_t P = wide ? kWidePixels : std::min<int64_t>(kPixels, pixels - first);
     task += wide;
     const T* xp[kWidePixels];
     T* yp[kWidePixels];
     const T* rp[kWidePixels];
-    // The first pixel's (n, oh, ow) by division, the next ones by stepping (divisions cost
-    // as much as the whole tile at small C).
-    int64_t ow = first % s.OW, oh = first / s.OW % s.OH, n = first / (s.OW * s.OH);
+    if (at != first) ow = first % s.OW, oh = first / s.OW % s.OH, n = first / (s.OW * s.OH), locate();
+    at = first + P;
     for (int64_t p = 0; p < P; ++p) {
-      const int64_t q = ((n * yh + oh * a.y_sh) * yw + ow * a.y_sw) * s.O + o0;
-      xp[p] = x + ((n * a.Hp + oh * s.sh) * a.Wp + ow * s.sw) * s.C;
-      yp[p] = y + q;
-      rp[p] = residual ? residual + q : nullptr;
+      xp[p] = x + xo;
+      yp[p] = y + yo;
+      rp[p] = residual ? residual + yo : nullptr;
       if (++ow == s.OW) {
         ow = 0;
         if (++oh == s.OH) oh = 0, ++n;
+        locate();
+      } else {
+        xo += x_step, yo += y_step;
       }
     }
-    const T* wb = w + block * s.KH * s.KW * s.C * B;
-    const T* bb = bias ? bias + o0 : nullptr;
-    switch (nv) {  // vectors this block needs
-      case 1: narrow_tile_of<T, 1>(P, a, xp, wb, bb, count, yp, rp); break;
-      case 2: narrow_tile_of<T, 2>(P, a, xp, wb, bb, count, yp, rp); break;
-      case 3: if constexpr (kBlockVectors >= 3) tile_of<T, 3>(P, a, xp, wb, bb, count, yp, rp); break;
-      default: tile_of<T, kBlockVectors>(P, a, xp, wb, bb, count, yp, rp); break;
-    }
+    blocks_of<T, A>(a, block, a.pixels_outer ? nblocks : block + 1, P, xp, yp, rp);
+  }
+}
+
+template <typename T> void tiles_for(const TileConvArgs& a, int64_t begin, int64_t end) {
+  switch (a.act) {
+    case ConvAct::None: return tiles<T, ConvAct::None>(a, begin, end);
+    case ConvAct::Relu: return tiles<T, ConvAct::Relu>(a, begin, end);
+    case ConvAct::Relu6: return tiles<T, ConvAct::Relu6>(a, begin, end);
+    case ConvAct::Hardswish: return tiles<T, ConvAct::Hardswish>(a, begin, end);
+    case ConvAct::Hardsigmoid: return tiles<T, ConvAct::Hardsigmoid>(a, begin, end);
   }
 }
 static_assert(kPixels == 6, "tiles() dispatches tile sizes 1 to 6");
 
 void tile_conv(DType dtype, const TileConvArgs& a, int64_t begin, int64_t end) {
-  if (dtype == DType::Float64) tiles<double>(a, begin, end);
-  else tiles<float>(a, begin, end);
+  if (dtype == DType::Float64) tiles_for<double>(a, begin, end);
+  else tiles_for<float>(a, begin, end);
 }
 
 }  // namespace

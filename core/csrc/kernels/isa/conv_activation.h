@@ -5,6 +5,8 @@
 // 6 (agreeing to about an ulp): a vector division costs more than the GEMM block it follows
 // at small K.
 #pragma once
+#include <type_traits>
+
 #include "kernels/conv.h"
 #include "kernels/vec_math.h"
 
@@ -23,6 +25,18 @@ template <ConvAct A, typename X> TZ_VINLINE X conv_activate(X x) {
   else if constexpr (A == ConvAct::Hardswish) return x * hard_sigmoid_six(x) * constant<X>(1.0 / 6.0);
   else if constexpr (A == ConvAct::Hardsigmoid) return hard_sigmoid_six(x) * constant<X>(1.0 / 6.0);
   else return x;
+}
+
+// Calls fn(std::integral_constant<ConvAct, A>{}) for the run-time act: kernels take the
+// activation as a template parameter, so no switch runs per stored vector.
+template <typename Fn> TZ_VINLINE void with_conv_act(ConvAct act, Fn&& fn) {
+  switch (act) {
+    case ConvAct::None: return fn(std::integral_constant<ConvAct, ConvAct::None>{});
+    case ConvAct::Relu: return fn(std::integral_constant<ConvAct, ConvAct::Relu>{});
+    case ConvAct::Relu6: return fn(std::integral_constant<ConvAct, ConvAct::Relu6>{});
+    case ConvAct::Hardswish: return fn(std::integral_constant<ConvAct, ConvAct::Hardswish>{});
+    case ConvAct::Hardsigmoid: return fn(std::integral_constant<ConvAct, ConvAct::Hardsigmoid>{});
+  }
 }
 
 }  // namespace tz::TZ_CPU_CAPABILITY

@@ -148,13 +148,7 @@ void small_input_rows(const SmallInputConvArgs& a, int64_t begin, int64_t end) {
 }
 
 template <typename T> void small_input_for(const SmallInputConvArgs& a, int64_t begin, int64_t end) {
-  switch (a.act) {
-    case ConvAct::None: return small_input_rows<T, ConvAct::None>(a, begin, end);
-    case ConvAct::Relu: return small_input_rows<T, ConvAct::Relu>(a, begin, end);
-    case ConvAct::Relu6: return small_input_rows<T, ConvAct::Relu6>(a, begin, end);
-    case ConvAct::Hardswish: return small_input_rows<T, ConvAct::Hardswish>(a, begin, end);
-    case ConvAct::Hardsigmoid: return small_input_rows<T, ConvAct::Hardsigmoid>(a, begin, end);
-  }
+  with_conv_act(a.act, [&](auto act) { small_input_rows<T, decltype(act)::value>(a, begin, end); });
 }
 
 void small_input(DType dtype, const SmallInputConvArgs& a, int64_t begin, int64_t end) {

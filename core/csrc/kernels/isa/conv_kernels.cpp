@@ -264,13 +264,7 @@ void fwd_nhwc_act(const DepthwiseArgs& a, int64_t begin, int64_t end) {
 
 template <typename T>
 void fwd_nhwc(const DepthwiseArgs& a, int64_t begin, int64_t end) {
-  switch (a.act) {
-    case ConvAct::None: return fwd_nhwc_act<T, ConvAct::None>(a, begin, end);
-    case ConvAct::Relu: return fwd_nhwc_act<T, ConvAct::Relu>(a, begin, end);
-    case ConvAct::Relu6: return fwd_nhwc_act<T, ConvAct::Relu6>(a, begin, end);
-    case ConvAct::Hardswish: return fwd_nhwc_act<T, ConvAct::Hardswish>(a, begin, end);
-    case ConvAct::Hardsigmoid: return fwd_nhwc_act<T, ConvAct::Hardsigmoid>(a, begin, end);
-  }
+  with_conv_act(a.act, [&](auto act) { fwd_nhwc_act<T, decltype(act)::value>(a, begin, end); });
 }
 
 // Taps (k, output index) reaching input index i along one dim; returns their count.

@@ -228,13 +228,7 @@ void tiles(const TileConvArgs& a, int64_t begin, int64_t end) {
 }
 
 template <typename T> void tiles_for(const TileConvArgs& a, int64_t begin, int64_t end) {
-  switch (a.act) {
-    case ConvAct::None: return tiles<T, ConvAct::None>(a, begin, end);
-    case ConvAct::Relu: return tiles<T, ConvAct::Relu>(a, begin, end);
-    case ConvAct::Relu6: return tiles<T, ConvAct::Relu6>(a, begin, end);
-    case ConvAct::Hardswish: return tiles<T, ConvAct::Hardswish>(a, begin, end);
-    case ConvAct::Hardsigmoid: return tiles<T, ConvAct::Hardsigmoid>(a, begin, end);
-  }
+  with_conv_act(a.act, [&](auto act) { tiles<T, decltype(act)::value>(a, begin, end); });
 }
 static_assert(kPixels == 6, "tiles() dispatches tile sizes 1 to 6");
 

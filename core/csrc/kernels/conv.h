@@ -60,12 +60,12 @@ void col2im_nchw(const T* col, int64_t nc, const ConvShape& s, T* x, int64_t row
 template <typename T> void im2col_nhwc(const T* x, int64_t nc, const ConvShape& s, T* col);
 template <typename T> void col2im_nhwc(const T* col, int64_t nc, const ConvShape& s, T* x);
 
-// Arguments of the depthwise kernels (groups == C, O == C * mult). Float32 or Float64.
-// Weight layouts: NCHW kernels take (O, KH, KW) as stored; NHWC kernels take
-// (mult, KH, KW, C), i.e. w[m, kh, kw, c] = weight[c * mult + m, 0, kh, kw].
 // The activations an inference convolution can apply to its outputs (see conv_epilogue_stub).
 enum class ConvAct : uint8_t { None, Relu, Relu6, Hardswish, Hardsigmoid };
 
+// Arguments of the depthwise kernels (groups == C, O == C * mult). Float32 or Float64.
+// Weight layouts: NCHW kernels take (O, KH, KW) as stored; NHWC kernels take
+// (mult, KH, KW, C), i.e. w[m, kh, kw, c] = weight[c * mult + m, 0, kh, kw].
 struct DepthwiseArgs {
   ConvShape s;
   const void* in;    // fwd: input; bwd_input: grad_output; bwd_weight: input
@@ -110,7 +110,7 @@ extern DispatchStub<SmallInputConvFn> conv_small_input_stub;
 // n consecutive elements of the output (bias: null, or `channels` values for NHWC rows of
 // `channels` elements, n a multiple of it; residual: the same elements of a tensor of the
 // output's layout, or null). The activations compute as the eager activation kernels do
-// (hardswish/hardsigmoid to about an ulp: they multiply by 1/6). (ConvAct: above.)
+// (hardswish/hardsigmoid to about an ulp: they multiply by 1/6).
 using ConvEpilogueFn = void (*)(DType dtype, ConvAct act, void* y, const void* bias, int64_t channels,
                                 const void* residual, int64_t n);
 extern DispatchStub<ConvEpilogueFn> conv_epilogue_stub;

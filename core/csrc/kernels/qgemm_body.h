@@ -21,17 +21,6 @@ namespace tz {
 namespace TZ_CPU_CAPABILITY {
 namespace {
 
-// The u8 output stage of one vector of zero-point corrected int32 dot products (bias is zero
-// without a bias: + 0.0f is exact on float(int)). Clamping to the integers [lo - zp, hi - zp]
-// before rounding gives clamp(nearbyint(v) + zp, lo, hi).
-TZ_VINLINE vm::vint32 requantize(vm::vint32 acc, vm::vfloat bias, vm::vfloat mult, vm::vfloat lo, vm::vfloat hi,
-                                 vm::vint32 zp) {
-  vm::vfloat v = (__builtin_convertvector(acc, vm::vfloat) + bias) * mult;
-  v = v < lo ? lo : v;
-  v = v > hi ? hi : v;
-  return vm::round_to_int(v) + zp;
-}
-
 // The output stage of row m, channels [n0, n0 + count), from its int32 dot products (which
 // already hold -a_zp * colsum), a vector of channels at a time (the per-channel arrays and
 // the tile row are padded, so every load is whole; only the stores stop at count).
@@ -57,7 +46,7 @@ inline void store_row(const QGemmArgs& g, int64_t m, int64_t n0, int64_t count, 
       continue;
     }
     const vfloat bias = o.bias ? vm::load(o.bias + c) : vfloat{};
-    vm::store_narrow(static_cast<uint8_t*>(o.y) + m * o.ldy + c, requantize(acc, bias, mult, lo, hi, zp), n);
+    vm::store_narrow(static_cast<uint8_t*>(o.y) + m * o.ldy + c, vm::requantize(acc, bias, mult, lo, hi, zp), n);
   }
 }
 
@@ -170,7 +159,7 @@ TZ_VINLINE void requantize_tile(const QGemmArgs& g, int64_t m, int64_t n0, const
     for (int v = 0; v < NV; ++v) {
       vint32 a = reinterpret_cast<vint32>(acc[r][v]);
       if (b_zp) a += row_term * wzp[v];
-      q[v] = requantize(a, bias[v], mult[v], lo, hi, zp);
+      q[v] = vm::requantize(a, bias[v], mult[v], lo, hi, zp);
     }
     vm::store_narrow_row<NV>(y + r * ldy, q);
   }

@@ -1,9 +1,20 @@
-// Int32 vectors narrowed to bytes for the quantized kernels (kernels/qgemm_body.h,
-// kernels/isa/quant_kernels.cpp), with pack instructions.
+// Int32 vectors requantized and narrowed to bytes for the quantized kernels
+// (kernels/qgemm_body.h, kernels/isa/quant_kernels.cpp), with pack instructions.
 #pragma once
 #include "kernels/simd_vec.h"
 
 namespace tz::TZ_CPU_CAPABILITY::vm {
+
+// The u8 output stage of one vector of zero-point corrected int32 dot products:
+// clamp(nearbyint((acc + bias) * mult) + zp, out_lo, out_hi), given lo = out_lo - zp and
+// hi = out_hi - zp (clamping to those integers before rounding gives the clamp after it).
+// Without a bias, bias is zero: + 0.0f is exact on float(int).
+TZ_VINLINE vint32 requantize(vint32 acc, vfloat bias, vfloat mult, vfloat lo, vfloat hi, vint32 zp) {
+  vfloat v = (__builtin_convertvector(acc, vfloat) + bias) * mult;
+  v = v < lo ? lo : v;
+  v = v > hi ? hi : v;
+  return round_to_int(v) + zp;
+}
 
 // Int32 lanes that already lie within Q's range (uint8_t or int8_t) stored as kLanes bytes,
 // or only the first n: pack instructions (GCC 12 spells a narrowing __builtin_convertvector

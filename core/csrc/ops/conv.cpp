@@ -91,6 +91,13 @@ struct Epilogue {
   ConvAct act = ConvAct::None;
   Tensor residual;
   bool active() const { return act != ConvAct::None || residual.defined(); }
+  // What is left after a kernel that activates in registers takes `kernel_act`: everything
+  // but the activation without a residual; with one, the pass adds it and then activates.
+  Epilogue after_kernel_act(ConvAct& kernel_act) const {
+    if (residual.defined()) return *this;
+    kernel_act = act;
+    return Epilogue{ConvAct::None, residual};
+  }
 };
 
 // y[begin, end) = act(y + residual) over flat element indices of y's memory (the residual
@@ -433,10 +440,7 @@ void depthwise_forward(const Tensor& x, const Tensor& w_, const Tensor& bias, co
     w = dw_weight_nhwc(w_, s.C);
     if (bias.defined()) b = contiguous(transpose(reshape(bias, {s.C, s.O / s.C}), 0, 1));
     a.w = w.raw_data(), a.bias = b.defined() ? b.raw_data() : nullptr;
-    // Without a residual the kernel applies the activation in registers; with one, a pass
-    // over each block of rows adds it and activates.
-    Epilogue rest = ep;
-    if (!ep.residual.defined()) a.act = ep.act, rest.act = ConvAct::None;
+    const Epilogue rest = ep.after_kernel_act(a.act);
     const int64_t row = s.OW * s.O;  // task (n, oh): one output row of every channel
     parallel_for(0, s.N * s.OH, grain_for(s.OW * s.O * s.KH * s.KW), [&](int64_t b0, int64_t e0) {
       rows_then_epilogue(rest, y, row, b0, e0, [&](int64_t r0, int64_t r1) { dw_fwd_nhwc_stub(dt, a, r0, r1); });
@@ -508,10 +512,7 @@ void small_input_forward(const Tensor& x, const Tensor& w_, const Tensor& bias, 
   else a.x_c = s.H * s.W, a.x_h = s.W, a.x_w = 1;
   if (nhwc) a.y_o = 1, a.y_w = s.O;
   else a.y_o = s.OH * s.OW, a.y_w = 1;
-  // Without a residual the kernel applies the activation in registers; with one, the epilogue
-  // adds it and activates after.
-  Epilogue rest = ep;
-  if (!ep.residual.defined()) a.act = ep.act, rest.act = ConvAct::None;
+  const Epilogue rest = ep.after_kernel_act(a.act);
   const int64_t row = s.OW * s.O;  // task (n, oh): in NHWC one contiguous output row
   parallel_for(0, s.N * s.OH, grain_for(s.OW * s.O * s.C * s.KH * s.KW), [&](int64_t b, int64_t e) {
     if (nhwc) rows_then_epilogue(rest, y, row, b, e, [&](int64_t r0, int64_t r1) { conv_small_input_stub(dt, a, r0, r1); });

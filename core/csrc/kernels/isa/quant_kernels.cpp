@@ -210,23 +210,13 @@ inline uint8_t depthwise_out(int32_t acc, float bias, float mult, float zy, floa
   return static_cast<uint8_t>(requant((static_cast<float>(acc) + bias) * mult, zy, lo, hi));
 }
 
-// The same on a vector (bias zero without a bias: + 0.0f is exact on float(int)): clamping to
-// the integers [lo - zy, hi - zy] first, then rounding and adding zy, gives
-// clamp(nearbyint(v) + zy, lo, hi).
-TZ_VINLINE vm::vint32 depthwise_requant(vm::vint32 acc, vm::vfloat bias, vm::vfloat mult, vm::vfloat vlo,
-                                        vm::vfloat vhi, vm::vint32 zy) {
-  vm::vfloat v = (__builtin_convertvector(acc, vm::vfloat) + bias) * mult;
-  v = v < vlo ? vlo : v;
-  v = v > vhi ? vhi : v;
-  return vm::round_to_int(v) + zy;
-}
-
+// The same on a vector (vm::requantize).
 TZ_VINLINE void depthwise_out_vector(const QDepthwiseArgs& a, int64_t c, vm::vint32 acc, uint8_t* y, float zy,
                                      float lo, float hi) {
   using vm::vfloat;
   const vfloat bias = a.bias ? vm::load(a.bias + c) : vfloat{};
-  vm::store_narrow(y + c, depthwise_requant(acc, bias, vm::load(a.mult + c), vm::splat<vfloat>(lo - zy),
-                                            vm::splat<vfloat>(hi - zy), vm::splat<vm::vint32>(static_cast<int32_t>(zy))));
+  vm::store_narrow(y + c, vm::requantize(acc, bias, vm::load(a.mult + c), vm::splat<vfloat>(lo - zy),
+                                         vm::splat<vfloat>(hi - zy), vm::splat<vm::vint32>(static_cast<int32_t>(zy))));
 }
 
 // L bytes widened to int32 lanes (GCC 12 spells __builtin_convertvector of bytes lane by lane).
@@ -311,7 +301,7 @@ void depthwise_pixel_run(const QDepthwiseArgs& a, const uint8_t* x, const Depthw
     const vfloat b = bias ? vm::load(bias + c + v * L) : vfloat{}, m = vm::load(mult + c + v * L);
 #pragma GCC unroll 8
     for (int p = 0; p < kPixels; ++p)
-      vm::store_narrow(y + p * ldy + c + v * L, depthwise_requant(acc[p][v], b, m, vlo, vhi, vzy));
+      vm::store_narrow(y + p * ldy + c + v * L, vm::requantize(acc[p][v], b, m, vlo, vhi, vzy));
   }
 }
 

@@ -57,8 +57,8 @@ def export(model, args, f, export_params=True, verbose=False, training=TrainingM
 
     input_names/output_names name the graph's inputs and outputs (default input_<i>,
     output_<i>; an argument that is a list of tensors, as detection models take, gives one
-    input per tensor, and nested outputs one output per tensor); dynamic_axes ({"input": {0: "batch"}} or {"input": [0]}) leaves those
-    dimensions free. The default opset is 9, as in torch 1.8; HardSwish is a single node
+    input per tensor, and nested outputs one output per tensor); dynamic_axes
+    ({"input": {0: "batch"}} or {"input": [0]}) leaves those dimensions free. The default opset is 9, as in torch 1.8; HardSwish is a single node
     from opset 14 on. Constants computed only from weights are folded when
     do_constant_folding is set."""
     onnx, helper, numpy_helper = _import_onnx()

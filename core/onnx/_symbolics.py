@@ -31,7 +31,7 @@ def converter(*keys, params=None, raw=False):
     return register
 
 
-_REQUIRED = object()
+REQUIRED = object()
 
 
 def bind(key, target, args, kwargs):
@@ -47,7 +47,7 @@ def bind(key, target, args, kwargs):
             out[name] = args[i]
         elif name in kwargs:
             out[name] = kwargs[name]
-        elif default is _REQUIRED:
+        elif default is REQUIRED:
             raise ExportError(f"onnx.export: {key} called without its argument {name!r}")
         else:
             out[name] = default
@@ -64,13 +64,13 @@ def _static(ctx, arg, what):
     return arg
 
 
-def _rank(ctx, arg):
+def rank_of(ctx, arg):
     return ctx.value(arg).dim()
 
 
 # ---- convolution, normalisation, linear
 @converter("op:conv2d", "core.nn.functional.conv2d",
-           params=(("input", _REQUIRED), ("weight", _REQUIRED), ("bias", None), ("stride", 1), ("padding", 0),
+           params=(("input", REQUIRED), ("weight", REQUIRED), ("bias", None), ("stride", 1), ("padding", 0),
                    ("dilation", 1), ("groups", 1)))
 def _conv2d(ctx, a):
     weight = ctx.value(a["weight"])
@@ -103,36 +103,36 @@ def _batch_norm(ctx, a):
                                            ctx.name_of(a["running_var"])], epsilon=float(a["eps"]))
 
 
-@converter("op:addmm", params=(("input", _REQUIRED), ("mat1", _REQUIRED), ("mat2", _REQUIRED), ("beta", 1),
+@converter("op:addmm", params=(("input", REQUIRED), ("mat1", REQUIRED), ("mat2", REQUIRED), ("beta", 1),
                                ("alpha", 1)))
 def _addmm(ctx, a):
     return ctx.emit("Gemm", [ctx.name_of(a["mat1"]), ctx.name_of(a["mat2"]), ctx.name_of(a["input"])],
                     alpha=float(a["alpha"]), beta=float(a["beta"]))
 
 
-@converter("core.nn.functional.linear", "op:linear", params=(("input", _REQUIRED), ("weight", _REQUIRED),
+@converter("core.nn.functional.linear", "op:linear", params=(("input", REQUIRED), ("weight", REQUIRED),
                                                              ("bias", None)))
 def _linear(ctx, a):
     x, w = ctx.name_of(a["input"]), ctx.name_of(a["weight"])
-    if _rank(ctx, a["input"]) == 2 and a["bias"] is not None:
+    if rank_of(ctx, a["input"]) == 2 and a["bias"] is not None:
         return ctx.emit("Gemm", [x, w, ctx.name_of(a["bias"])], transB=1)
     y = ctx.emit("MatMul", [x, ctx.emit("Transpose", [w], perm=[1, 0])])
     return ctx.emit("Add", [y, ctx.name_of(a["bias"])]) if a["bias"] is not None else y
 
 
-@converter("op:matmul", "operator.matmul", params=(("input", _REQUIRED), ("other", _REQUIRED)))
+@converter("op:matmul", "operator.matmul", params=(("input", REQUIRED), ("other", REQUIRED)))
 def _matmul(ctx, a):
     return ctx.emit("MatMul", [ctx.name_of(a["input"]), ctx.name_of(a["other"])])
 
 
-@converter("method:t", "op:t", params=(("input", _REQUIRED),))
+@converter("method:t", "op:t", params=(("input", REQUIRED),))
 def _t(ctx, a):
     return ctx.emit("Transpose", [ctx.name_of(a["input"])], perm=[1, 0])
 
 
 # ---- activations
 def _unary(onnx_op, *keys):
-    converter(*keys, params=(("input", _REQUIRED), ("inplace", False)))(
+    converter(*keys, params=(("input", REQUIRED), ("inplace", False)))(
         lambda ctx, a: ctx.emit(onnx_op, [ctx.name_of(a["input"])]))
 
 
@@ -146,12 +146,12 @@ def _hardsigmoid_of(ctx, x):
     return ctx.emit("HardSigmoid", [x], alpha=1.0 / 6.0, beta=0.5)
 
 
-@converter("core.nn.functional.hardsigmoid", params=(("input", _REQUIRED), ("inplace", False)))
+@converter("core.nn.functional.hardsigmoid", params=(("input", REQUIRED), ("inplace", False)))
 def _hardsigmoid(ctx, a):
     return _hardsigmoid_of(ctx, ctx.name_of(a["input"]))
 
 
-@converter("core.nn.functional.hardswish", params=(("input", _REQUIRED), ("inplace", False)))
+@converter("core.nn.functional.hardswish", params=(("input", REQUIRED), ("inplace", False)))
 def _hardswish(ctx, a):
     x = ctx.name_of(a["input"])
     if ctx.opset >= 14:
@@ -159,7 +159,7 @@ def _hardswish(ctx, a):
     return ctx.emit("Mul", [x, _hardsigmoid_of(ctx, x)])
 
 
-@converter("core.nn.functional.silu", params=(("input", _REQUIRED), ("inplace", False)))
+@converter("core.nn.functional.silu", params=(("input", REQUIRED), ("inplace", False)))
 def _silu(ctx, a):
     x = ctx.name_of(a["input"])
     return ctx.emit("Mul", [x, ctx.emit("Sigmoid", [x])])
@@ -178,7 +178,7 @@ def _clip(ctx, x_arg, low, high):
     return ctx.emit("Clip", [x, *bounds])
 
 
-@converter("op:clamp", "method:clamp", "method:clamp_", params=(("input", _REQUIRED), ("min", None), ("max", None)))
+@converter("op:clamp", "method:clamp", "method:clamp_", params=(("input", REQUIRED), ("min", None), ("max", None)))
 def _clamp(ctx, a):
     return _clip(ctx, a["input"], a["min"], a["max"])
 
@@ -188,22 +188,22 @@ def _hardtanh(ctx, a):
     return _clip(ctx, a["input"], a["min_val"], a["max_val"])
 
 
-@converter("core.nn.functional.relu6", params=(("input", _REQUIRED), ("inplace", False)))
+@converter("core.nn.functional.relu6", params=(("input", REQUIRED), ("inplace", False)))
 def _relu6(ctx, a):
     return _clip(ctx, a["input"], 0.0, 6.0)
 
 
 @converter("core.nn.functional.softmax", "method:softmax", "op:softmax",
-           params=(("input", _REQUIRED), ("dim", _REQUIRED), ("_stacklevel", 3), ("dtype", None)))
+           params=(("input", REQUIRED), ("dim", REQUIRED), ("_stacklevel", 3), ("dtype", None)))
 def _softmax(ctx, a):
-    rank = _rank(ctx, a["input"])
+    rank = rank_of(ctx, a["input"])
     axis = a["dim"] % rank
     if ctx.opset < 13 and axis != rank - 1:
         raise ExportError("onnx.export: softmax over a dimension other than the last needs opset_version >= 13")
     return ctx.emit("Softmax", [ctx.name_of(a["input"])], axis=axis)
 
 
-@converter("core.nn.functional.dropout", params=(("input", _REQUIRED), ("p", 0.5), ("training", True),
+@converter("core.nn.functional.dropout", params=(("input", REQUIRED), ("p", 0.5), ("training", True),
                                                  ("inplace", False)))
 def _dropout(ctx, a):
     if a["training"]:
@@ -259,8 +259,8 @@ def _interpolate(ctx, a):
     x, mode, size = a["input"], a["mode"], a["size"]
     if ctx.opset < 11:
         raise ExportError("onnx.export: interpolate needs opset_version >= 11 (Resize)")
-    if _rank(ctx, x) != 4 or mode not in ("nearest", "bilinear"):
-        raise ExportError(f"onnx.export: interpolate of a {_rank(ctx, x)}-d input in mode {mode!r} is not supported "
+    if rank_of(ctx, x) != 4 or mode not in ("nearest", "bilinear"):
+        raise ExportError(f"onnx.export: interpolate of a {rank_of(ctx, x)}-d input in mode {mode!r} is not supported "
                           "(4-d nearest and bilinear are)")
     scale = a["scale_factor"]
     recompute = a["recompute_scale_factor"]
@@ -269,8 +269,8 @@ def _interpolate(ctx, a):
             raise ExportError("onnx.export: interpolate by a scale computed from the inputs needs "
                               "recompute_scale_factor=True")
         # the size eager computes, floor(in * scale) in double; the kernels then scale by in/out as Resize does
-        in_size = ctx.emit("Cast", [_slice0(ctx, ctx.emit("Shape", [ctx.name_of(x)]), 2, 4)], to=11)
-        out = ctx.emit("Floor", [ctx.emit("Mul", [in_size, _shape_vector(ctx, _pair(scale), np.float64)])])
+        in_size = ctx.emit("Cast", [slice_axis(ctx, ctx.emit("Shape", [ctx.name_of(x)]), 0, 2, 4)], to=11)
+        out = ctx.emit("Floor", [ctx.emit("Mul", [in_size, shape_vector(ctx, _pair(scale), np.float64)])])
         size = ctx.emit("Cast", [out], to=7)
     if mode == "bilinear":
         attrs = {"mode": "linear",
@@ -286,8 +286,8 @@ def _interpolate(ctx, a):
     elif isinstance(size, Node):  # x.shape[-2:] of another tensor
         spatial = ctx.name_of(size)
     else:
-        spatial = _shape_vector(ctx, _pair(size))
-    batch_channels = _slice0(ctx, ctx.emit("Shape", [ctx.name_of(x)]), 0, 2)
+        spatial = shape_vector(ctx, _pair(size))
+    batch_channels = slice_axis(ctx, ctx.emit("Shape", [ctx.name_of(x)]), 0, 0, 2)
     sizes = ctx.emit("Concat", [batch_channels, spatial], axis=0)
     return ctx.emit("Resize", [ctx.name_of(x), empty, empty, sizes], **attrs)
 
@@ -298,12 +298,12 @@ def _binary(onnx_op, *keys):
         if isinstance(ctx.value(ctx.node), tuple):  # sizes: x.shape[:2] + (7, 7) joins them
             if onnx_op != "Add":
                 raise ExportError(f"onnx.export: {onnx_op} of sizes has no ONNX form")
-            parts = [ctx.name_of(v) if isinstance(v, Node) else _shape_vector(ctx, list(v)) for v in a.values()]
+            parts = [ctx.name_of(v) if isinstance(v, Node) else shape_vector(ctx, list(v)) for v in a.values()]
             return ctx.emit("Concat", parts, axis=0)
         dtype = ctx.out_dtype()  # ONNX does not promote: both sides in the result's type
         return ctx.emit(onnx_op, [ctx.cast(a["input"], dtype), ctx.cast(a["other"], dtype)])
 
-    converter(*keys, params=(("input", _REQUIRED), ("other", _REQUIRED)))(convert)
+    converter(*keys, params=(("input", REQUIRED), ("other", REQUIRED)))(convert)
 
 
 _binary("Add", "operator.add", "op:add", "method:add", "method:add_", "op:add_")
@@ -316,7 +316,7 @@ _binary("And", "operator.and_")
 _binary("Or", "operator.or_")
 
 
-@converter("operator.floordiv", params=(("input", _REQUIRED), ("other", _REQUIRED)))
+@converter("operator.floordiv", params=(("input", REQUIRED), ("other", REQUIRED)))
 def _floordiv(ctx, a):
     dtype = ctx.out_dtype()
     quotient = ctx.emit("Div", [ctx.cast(a["input"], dtype), ctx.cast(a["other"], dtype)])
@@ -345,7 +345,7 @@ def _comparison(onnx_op, negate, *keys):
         out = ctx.emit(op, [ctx.cast(a["input"], dtype), ctx.cast(a["other"], dtype)])
         return ctx.emit("Not", [out]) if neg else out
 
-    converter(*keys, params=(("input", _REQUIRED), ("other", _REQUIRED)))(convert)
+    converter(*keys, params=(("input", REQUIRED), ("other", REQUIRED)))(convert)
 
 
 _comparison("Equal", False, "operator.eq", "op:eq", "method:eq")
@@ -356,15 +356,15 @@ _comparison("Greater", False, "operator.gt", "op:gt", "method:gt")
 _comparison("GreaterOrEqual", False, "operator.ge", "op:ge", "method:ge")
 
 
-@converter("operator.neg", "op:neg", "method:neg", params=(("input", _REQUIRED),))
+@converter("operator.neg", "op:neg", "method:neg", params=(("input", REQUIRED),))
 def _neg(ctx, a):
     return ctx.emit("Neg", [ctx.name_of(a["input"])])
 
 
 # ---- shapes
-@converter("op:flatten", "method:flatten", params=(("input", _REQUIRED), ("start_dim", 0), ("end_dim", -1)))
+@converter("op:flatten", "method:flatten", params=(("input", REQUIRED), ("start_dim", 0), ("end_dim", -1)))
 def _flatten(ctx, a):
-    rank = _rank(ctx, a["input"])
+    rank = rank_of(ctx, a["input"])
     start, end = a["start_dim"] % max(rank, 1), a["end_dim"] % max(rank, 1)
     x = ctx.name_of(a["input"])
     if end == rank - 1 and start == 1:
@@ -372,11 +372,11 @@ def _flatten(ctx, a):
     if end == rank - 1:
         return ctx.emit("Reshape", [x, ctx.int64s([0] * start + [-1], "shape")])  # 0 keeps an input dimension
     shape = ctx.emit("Shape", [x])
-    parts = [_slice0(ctx, shape, 0, start), ctx.int64s([-1], "dim"), _slice0(ctx, shape, end + 1, rank)]
+    parts = [slice_axis(ctx, shape, 0, 0, start), ctx.int64s([-1], "dim"), slice_axis(ctx, shape, 0, end + 1, rank)]
     return ctx.emit("Reshape", [x, ctx.emit("Concat", parts, axis=0)])
 
 
-def _shape_vector(ctx, items, dtype=np.int64):
+def shape_vector(ctx, items, dtype=np.int64):
     """A 1-d ONNX value (int64 unless told) from a list of Python numbers, graph scalars and names
     of 0-d ONNX values (str) that converters computed."""
     if all(not isinstance(i, (Node, str)) for i in items):
@@ -384,16 +384,10 @@ def _shape_vector(ctx, items, dtype=np.int64):
     parts = []
     for i in items:
         if isinstance(i, (Node, str)):
-            parts.append(_unsqueeze0(ctx, i if isinstance(i, str) else ctx.cast(i, dtype)))
+            parts.append(unsqueeze(ctx, i if isinstance(i, str) else ctx.cast(i, dtype), [0]))
         else:
             parts.append(ctx.constant(np.asarray([i], dtype), "dim"))
     return ctx.emit("Concat", parts, axis=0)
-
-
-def _unsqueeze0(ctx, x):
-    if ctx.opset < 13:
-        return ctx.emit("Unsqueeze", [x], axes=[0])
-    return ctx.emit("Unsqueeze", [x, ctx.int64s([0], "axes")])
 
 
 def _reshape(ctx, x_arg, shape_items):
@@ -401,7 +395,7 @@ def _reshape(ctx, x_arg, shape_items):
         shape_items = list(shape_items[0])
     elif len(shape_items) == 1 and isinstance(shape_items[0], Node):  # x.reshape(y.shape)
         return ctx.emit("Reshape", [ctx.name_of(x_arg), ctx.name_of(shape_items[0])])
-    return ctx.emit("Reshape", [ctx.name_of(x_arg), _shape_vector(ctx, list(shape_items))])
+    return ctx.emit("Reshape", [ctx.name_of(x_arg), shape_vector(ctx, list(shape_items))])
 
 
 @converter("method:view", "method:reshape", raw=True)
@@ -410,7 +404,7 @@ def _view(ctx, args, kwargs):
     return _reshape(ctx, args[0], args[1:] if shape is None else [shape])
 
 
-@converter("builtins.getattr", params=(("object", _REQUIRED), ("name", _REQUIRED)))
+@converter("builtins.getattr", params=(("object", REQUIRED), ("name", REQUIRED)))
 def _getattr(ctx, a):
     if a["name"] in ("dtype", "device"):
         return None  # fixed by the trace: converters read it from the example value
@@ -419,31 +413,24 @@ def _getattr(ctx, a):
     return ctx.emit("Shape", [ctx.name_of(a["object"])])
 
 
-@converter("method:size", params=(("input", _REQUIRED), ("dim", None)))
+@converter("method:size", params=(("input", REQUIRED), ("dim", None)))
 def _size(ctx, a):
     shape = ctx.emit("Shape", [ctx.name_of(a["input"])])
     if a["dim"] is None:
         return shape
-    return ctx.emit("Gather", [shape, ctx.int64s(a["dim"] % _rank(ctx, a["input"]), "index")], axis=0)
+    return ctx.emit("Gather", [shape, ctx.int64s(a["dim"] % rank_of(ctx, a["input"]), "index")], axis=0)
 
 
-def _slice0(ctx, x, start, stop):
-    """x[start:stop] along axis 0."""
-    if ctx.opset < 10:
-        return ctx.emit("Slice", [x], starts=[start], ends=[stop], axes=[0])
-    return ctx.emit("Slice", [x, ctx.int64s([start], "starts"), ctx.int64s([stop], "ends"), ctx.int64s([0], "axes")])
-
-
-@converter("op:cat", params=(("tensors", _REQUIRED), ("dim", 0)))
+@converter("op:cat", params=(("tensors", REQUIRED), ("dim", 0)))
 def _cat(ctx, a):
-    rank = _rank(ctx, a["tensors"][0])
+    rank = rank_of(ctx, a["tensors"][0])
     return ctx.emit("Concat", [ctx.name_of(t) for t in a["tensors"]], axis=a["dim"] % rank)
 
 
-@converter("op:mean", "method:mean", params=(("input", _REQUIRED), ("dim", None), ("keepdim", False),
+@converter("op:mean", "method:mean", params=(("input", REQUIRED), ("dim", None), ("keepdim", False),
                                               ("dtype", None)))
 def _mean(ctx, a):
-    rank = _rank(ctx, a["input"])
+    rank = rank_of(ctx, a["input"])
     dims = a["dim"]
     axes = list(range(rank)) if dims is None else [d % rank for d in (dims if isinstance(dims, (tuple, list)) else [dims])]
     x = ctx.name_of(a["input"])
@@ -477,24 +464,13 @@ def slice_axis(ctx, x, axis, start, stop, step=1):
             raise ExportError("onnx.export: slicing with a step needs opset_version >= 10")
         return ctx.emit("Slice", [x], starts=[start], ends=[stop], axes=[axis])
     need_opset(ctx, 10, "slicing by bounds computed from the inputs")
-    return ctx.emit("Slice", [x, _shape_vector(ctx, [start]), _shape_vector(ctx, [stop]), ctx.int64s([axis], "axes"),
+    return ctx.emit("Slice", [x, shape_vector(ctx, [start]), shape_vector(ctx, [stop]), ctx.int64s([axis], "axes"),
                               ctx.int64s([step], "steps")])
-
-
-def shape_vector(ctx, items, dtype=np.int64):
-    return _shape_vector(ctx, items, dtype)
-
-
-def rank(ctx, arg):
-    return _rank(ctx, arg)
-
-
-REQUIRED = _REQUIRED
 
 
 # ---- elementwise math
 def _math(onnx_op, *keys):
-    converter(*keys, params=(("input", _REQUIRED),))(lambda ctx, a: ctx.emit(onnx_op, [ctx.name_of(a["input"])]))
+    converter(*keys, params=(("input", REQUIRED),))(lambda ctx, a: ctx.emit(onnx_op, [ctx.name_of(a["input"])]))
 
 
 _math("Exp", "op:exp", "method:exp")
@@ -505,7 +481,7 @@ _math("Log", "op:log", "method:log")
 _math("Abs", "op:abs", "method:abs", "operator.abs")
 
 
-@converter("op:log2", "method:log2", params=(("input", _REQUIRED),))
+@converter("op:log2", "method:log2", params=(("input", REQUIRED),))
 def _log2(ctx, a):
     x = ctx.name_of(a["input"])
     return ctx.emit("Div", [ctx.emit("Log", [x]), ctx.cast(float(np.log(2.0)), ctx.dtype_of(a["input"]))])

@@ -4,7 +4,7 @@ import numpy as np
 
 from core.fx.node import Node
 from core.onnx._context import ONNX_TYPES, ExportError
-from core.onnx._symbolics import REQUIRED, converter, need_opset, rank, shape_vector
+from core.onnx._symbolics import REQUIRED, converter, need_opset, rank_of, shape_vector
 
 
 def _shape(ctx, size):
@@ -89,7 +89,7 @@ def _pad(ctx, a):
     if a["mode"] not in _PAD_MODES:
         raise ExportError(f"onnx.export: pad mode {a['mode']!r} has no ONNX form")
     need_opset(ctx, 11, "pad")
-    r = rank(ctx, a["input"])
+    r = rank_of(ctx, a["input"])
     begins, ends = [0] * r, [0] * r
     pads = list(a["pad"])
     for i in range(len(pads) // 2):  # PyTorch pads the last dimension first

@@ -4,7 +4,7 @@ import numpy as np
 
 from core.fx.node import Node
 from core.onnx._context import ExportError
-from core.onnx._symbolics import REQUIRED, converter, need_opset, rank, shape_vector, slice_axis, squeeze, unsqueeze
+from core.onnx._symbolics import REQUIRED, converter, need_opset, rank_of, shape_vector, slice_axis, squeeze, unsqueeze
 
 
 @converter("method:topk", "op:topk", params=(("input", REQUIRED), ("k", REQUIRED), ("dim", -1), ("largest", True),
@@ -12,7 +12,7 @@ from core.onnx._symbolics import REQUIRED, converter, need_opset, rank, shape_ve
 def _topk(ctx, a):
     need_opset(ctx, 11, "topk")
     k = shape_vector(ctx, [a["k"]])  # a computed k (min(n, size)) stays in the graph
-    return ctx.emit("TopK", [ctx.name_of(a["input"]), k], n_outputs=2, axis=a["dim"] % rank(ctx, a["input"]),
+    return ctx.emit("TopK", [ctx.name_of(a["input"]), k], n_outputs=2, axis=a["dim"] % rank_of(ctx, a["input"]),
                     largest=int(bool(a["largest"])), sorted=int(bool(a["sorted"])))
 
 

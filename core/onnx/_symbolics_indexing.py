@@ -5,7 +5,7 @@ import numpy as np
 import core
 from core.fx.node import Node
 from core.onnx._context import ExportError
-from core.onnx._symbolics import REQUIRED, converter, need_opset, rank, slice_axis, squeeze, unsqueeze
+from core.onnx._symbolics import REQUIRED, converter, need_opset, rank_of, slice_axis, squeeze, unsqueeze
 
 _END = np.iinfo(np.int64).max  # a slice without a stop
 
@@ -41,7 +41,7 @@ def _index_tensor(ctx, x_arg, items):
     axis = 0  # in the result so far
     for item in items:
         if item is Ellipsis:
-            axis += rank(ctx, x_arg) - consumed
+            axis += rank_of(ctx, x_arg) - consumed
         elif item is None:
             x = unsqueeze(ctx, x, [axis])
             axis += 1
@@ -90,7 +90,7 @@ def _where(ctx, args, kwargs):
     args = list(args) + [kwargs[k] for k in ("condition", "input", "other") if k in kwargs]
     if len(args) == 1:  # the indices of the non-zeros, per dimension
         positions = ctx.emit("NonZero", [ctx.name_of(args[0])])
-        return [squeeze(ctx, slice_axis(ctx, positions, 0, d, d + 1), [0]) for d in range(rank(ctx, args[0]))]
+        return [squeeze(ctx, slice_axis(ctx, positions, 0, d, d + 1), [0]) for d in range(rank_of(ctx, args[0]))]
     dtype = ctx.out_dtype()
     return ctx.emit("Where", [ctx.cast(args[0], np.bool_), ctx.cast(args[1], dtype), ctx.cast(args[2], dtype)])
 
@@ -111,7 +111,7 @@ def _index_put(ctx, a):
 def _split(ctx, args, kwargs):
     x_arg = args[0]
     sizes = args[1] if len(args) > 1 else kwargs.get("split_size_or_sections", kwargs.get("split_size"))
-    dim = (args[2] if len(args) > 2 else kwargs.get("dim", 0)) % rank(ctx, x_arg)
+    dim = (args[2] if len(args) > 2 else kwargs.get("dim", 0)) % rank_of(ctx, x_arg)
     if not isinstance(sizes, (list, tuple)):  # chunks of one size: their count is the example's
         length = ctx.value(x_arg).shape[dim]
         sizes = [min(sizes, length - s) for s in range(0, length, sizes)]
@@ -133,14 +133,14 @@ def _add(ctx, a, b):
 
 @converter("method:unbind", "op:unbind", params=(("input", REQUIRED), ("dim", 0)))
 def _unbind(ctx, a):
-    dim = a["dim"] % rank(ctx, a["input"])
+    dim = a["dim"] % rank_of(ctx, a["input"])
     x = ctx.name_of(a["input"])
     return [ctx.emit("Gather", [x, ctx.int64s(i, "index")], axis=dim) for i in range(ctx.value(a["input"]).shape[dim])]
 
 
 @converter("op:stack", params=(("tensors", REQUIRED), ("dim", 0)))
 def _stack(ctx, a):
-    dim = ctx.value(a["dim"]) % (rank(ctx, a["tensors"][0]) + 1)  # x.dim() computed in the graph is fixed
+    dim = ctx.value(a["dim"]) % (rank_of(ctx, a["tensors"][0]) + 1)  # x.dim() computed in the graph is fixed
     dtype = ctx.out_dtype()
     return ctx.emit("Concat", [unsqueeze(ctx, ctx.cast(t, dtype), [dim]) for t in a["tensors"]], axis=dim)
 
@@ -174,6 +174,6 @@ def _permute(ctx, args, kwargs):
     dims = kwargs.get("dims", args[1:])
     if len(dims) == 1 and isinstance(dims[0], (list, tuple)):
         dims = dims[0]
-    r = rank(ctx, args[0])
+    r = rank_of(ctx, args[0])
     return ctx.emit("Transpose", [ctx.name_of(args[0])], perm=[d % r for d in dims])
 

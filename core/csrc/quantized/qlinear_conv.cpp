@@ -89,45 +89,65 @@ struct OutputStage {
   }
 };
 
-// Whether vpmaddubsw's int16 pair sums could saturate on this A (only builds without VNNI).
-bool needs_exact_split(const uint8_t* a, int64_t rows, int64_t lda, int64_t k, int32_t w_pair_max) {
+// Whether vpmaddubsw's int16 pair sums could saturate with this B on some A (only builds
+// without VNNI, and B's largest same-sign pair times 255 past int16).
+bool may_saturate(int32_t w_pair_max) {
   const CpuCapability cap = cpu_capability();
-  if (cap != CpuCapability::AVX2 && cap != CpuCapability::AVX512) return false;
-  if (255 * w_pair_max <= 32767) return false;
-  uint8_t amax = 0;
-  for (int64_t m = 0; m < rows; ++m)
-    for (int64_t j = 0; j < k; ++j) amax = std::max(amax, a[m * lda + j]);
-  return int32_t(amax) * w_pair_max > 32767;
+  return (cap == CpuCapability::AVX2 || cap == CpuCapability::AVX512) && 255 * w_pair_max > 32767;
 }
 
-std::vector<int32_t> row_sums(const uint8_t* a, int64_t rows, int64_t lda, int64_t k) {
-  std::vector<int32_t> sums(rows);
+// The largest byte of `rows` rows of k bytes, lda apart.
+uint8_t max_byte(const uint8_t* a, int64_t rows, int64_t lda, int64_t k) {
+  if (lda == k) k *= rows, rows = 1;  // dense rows: one run, which the compiler vectorises
+  uint8_t amax = 0;
+  for (int64_t m = 0; m < rows; ++m) {
+    const uint8_t* row = a + m * lda;
+    for (int64_t j = 0; j < k; ++j) amax = row[j] > amax ? row[j] : amax;
+  }
+  return amax;
+}
+
+void row_sums(const uint8_t* a, int64_t rows, int64_t lda, int64_t k, int32_t* sums) {
   for (int64_t m = 0; m < rows; ++m) {
     int32_t s = 0;
     for (int64_t j = 0; j < k; ++j) s += a[m * lda + j];
     sums[m] = s;
   }
-  return sums;
+}
+
+// Rows [m0, m1) of the GEMM of `args` as a GEMM of their own: their A, output rows, row sums
+// (into `sums`, with zero-pointed weights) and split decision (`saturable`: may_saturate's).
+// Deciding per chunk of rows scans them just before the kernel reads them (in cache then),
+// and only chunks whose bytes could saturate pay for the split products.
+QGemmArgs row_chunk(const QGemmArgs& args, int64_t m0, int64_t m1, bool saturable, std::vector<int32_t>& sums) {
+  QGemmArgs c = args;
+  c.a = args.a + m0 * args.lda;
+  c.M = m1 - m0;
+  c.out.y = static_cast<char*>(args.out.y) + m0 * args.out.ldy * (args.out.to_float ? sizeof(float) : 1);
+  if (args.b_zp) {
+    sums.resize(static_cast<size_t>(c.M));
+    row_sums(c.a, c.M, c.lda, c.b.K, sums.data());
+    c.a_rowsum = sums.data();
+  }
+  c.exact_split = saturable && int32_t(max_byte(c.a, c.M, c.lda, c.b.K)) * args.b.pair_max > 32767;
+  return c;
 }
 
 // Runs the GEMM of `args` over all rows and channel blocks on the thread pool.
-void run_qgemm(QGemmArgs args) {
-  std::vector<int32_t> sums;
-  if (args.b_zp) {
-    sums = row_sums(args.a, args.M, args.lda, args.b.K);
-    args.a_rowsum = sums.data();
-  }
-  args.exact_split = needs_exact_split(args.a, args.M, args.lda, args.b.K, args.b.pair_max);
+void run_qgemm(const QGemmArgs& args) {
+  const bool saturable = may_saturate(args.b.pair_max);
   const int64_t blocks = (args.b.N + kQGemmBlock - 1) / kQGemmBlock;
   const int64_t row_tasks = (args.M + kRowChunk - 1) / kRowChunk;
   const int64_t want = 4 * get_num_threads();
   const int64_t block_chunk = row_tasks >= want ? blocks : std::max<int64_t>(2, blocks * row_tasks / want);
   const int64_t block_tasks = (blocks + block_chunk - 1) / block_chunk;
   parallel_for(0, row_tasks * block_tasks, 1, [&](int64_t begin, int64_t end) {
+    std::vector<int32_t> sums;
     for (int64_t t = begin; t < end; ++t) {
       const int64_t mt = t / block_tasks, bt = t % block_tasks;
-      qgemm_stub(args, mt * kRowChunk, std::min(args.M, (mt + 1) * kRowChunk), bt * block_chunk,
-                 std::min(blocks, (bt + 1) * block_chunk));
+      const int64_t m0 = mt * kRowChunk, m1 = std::min(args.M, m0 + kRowChunk);
+      const QGemmArgs chunk = row_chunk(args, m0, m1, saturable, sums);
+      qgemm_stub(chunk, 0, chunk.M, bt * block_chunk, std::min(blocks, (bt + 1) * block_chunk));
     }
   });
 }

@@ -198,6 +198,22 @@ def test_kernel_bad_input():
     with pytest.raises(RuntimeError, match="bias must have shape"):
         _Q.linear_prepack(weight(np.zeros((4, 8), np.int8), [0.1], [0], False), core.zeros(3))
 
+@pytest.mark.parametrize("wzp", [False, True])
+def test_linear_chunks_of_rows_take_their_own_path(wzp):
+    """The saturation check and the weight zero points' row sums run per chunk of 120 rows: a
+    middle chunk past the bound (split products) between chunks below it, each row exact."""
+    M, K, N = 330, 50, 37
+    x = RNG.integers(0, 100, (M, K)).astype(np.uint8)
+    x[150:200] = RNG.integers(200, 256, (50, K))
+    w = RNG.integers(-128, 128, (N, K)).astype(np.int8)
+    w[:, :2] = 127  # a same-sign pair that saturates with bytes past 129
+    zps = RNG.integers(-5, 5, N) if wzp else np.zeros(N, np.int64)
+    scales = RNG.uniform(0.001, 0.004, N)
+    packed = _Q.linear_prepack(weight(w, scales, zps, True), None)
+    y = _Q.linear(qt(x, 0.02, 11), packed, 2.0, 100)
+    ref = qref.qlinear(x, 0.02, 11, w, scales.astype(np.float32), zps, None, 2.0, 100)
+    np.testing.assert_array_equal(y.int_repr().numpy(), ref)
+
 
 _ISA_SCRIPT = r"""
 import json, sys

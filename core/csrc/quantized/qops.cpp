@@ -59,6 +59,35 @@ Tensor map_through_table(const Tensor& x, double out_scale, int64_t out_zp, F re
   return y;
 }
 
+// Whether t is a dense (N, C, 1, 1) operand of the 4-d NHWC `shape`: one value per image and channel.
+bool per_channel_of(const Tensor& t, const Shape& shape) {
+  return t.dim() == 4 && t.sizes()[0] == shape[0] && t.sizes()[1] == shape[1] && t.sizes()[2] == 1 &&
+         t.sizes()[3] == 1 && t.is_contiguous() && shape[2] * shape[3] > 1;
+}
+
+// The SE block's product of an NHWC image and its per-channel scale (either operand may be
+// the (N, C, 1, 1) one): the kernel runs each pixel's C channels against the image's C values,
+// so the scale is never expanded to the image's size.
+Tensor channel_broadcast(QBinaryOp kind, const Tensor& a, const Tensor& b, const Shape& shape, QuantizerPtr out_q,
+                         const QBinaryArgs& args) {
+  const bool a_full = !per_channel_of(a, shape);
+  const Tensor full = contiguous(int_view(a_full ? a : b), MemoryFormat::ChannelsLast);
+  const Tensor channels = int_view(a_full ? b : a);
+  Tensor y = empty_quantized(shape, DType::QUInt8, std::move(out_q), true);
+  const int64_t C = shape[1], HW = shape[2] * shape[3];
+  const uint8_t* pf = full.data<uint8_t>();
+  const uint8_t* pc = channels.data<uint8_t>();
+  uint8_t* py = y.data<uint8_t>();
+  parallel_for(0, shape[0] * HW, std::max<int64_t>(1, kGrain / C), [&](int64_t s, int64_t e) {
+    for (int64_t p = s; p < e; ++p) {
+      const uint8_t* scale_row = pc + p / HW * C;
+      const uint8_t* pixel = pf + p * C;
+      qbinary_stub(kind, a_full ? pixel : scale_row, a_full ? scale_row : pixel, py + p * C, C, args);
+    }
+  });
+  return y;
+}
+
 Tensor binary(QBinaryOp kind, const Tensor& a, const Tensor& b, double scale, int64_t zero_point, bool relu,
               const char* op) {
   const Quantizer& qa = quint8_quantizer(a, op);
@@ -71,13 +100,15 @@ Tensor binary(QBinaryOp kind, const Tensor& a, const Tensor& b, double scale, in
     return t.sizes() == shape && t.dim() == 4 && !t.is_contiguous() && is_contiguous_as(t, MemoryFormat::ChannelsLast);
   };
   const bool nhwc = full_nhwc(a) || full_nhwc(b);
+  QBinaryArgs args{static_cast<float>(qa.scale), static_cast<float>(qb.scale), 1.0f / static_cast<float>(scale),
+                   static_cast<float>(qa.scale * qb.scale / scale), static_cast<int32_t>(qa.zero_point),
+                   static_cast<int32_t>(qb.zero_point), static_cast<int32_t>(zero_point), relu};
+  if (nhwc && (per_channel_of(b, shape) || per_channel_of(a, shape)))
+    return channel_broadcast(kind, a, b, shape, per_tensor_quantizer(scale, zero_point), args);
   const MemoryFormat format = nhwc ? MemoryFormat::ChannelsLast : MemoryFormat::Contiguous;
   Tensor ab = contiguous(expand(int_view(a), IntList(shape.begin(), shape.end())), format);
   Tensor bb = contiguous(expand(int_view(b), IntList(shape.begin(), shape.end())), format);
   Tensor y = empty_quantized(shape, DType::QUInt8, per_tensor_quantizer(scale, zero_point), nhwc);
-  QBinaryArgs args{static_cast<float>(qa.scale), static_cast<float>(qb.scale), 1.0f / static_cast<float>(scale),
-                   static_cast<float>(qa.scale * qb.scale / scale), static_cast<int32_t>(qa.zero_point),
-                   static_cast<int32_t>(qb.zero_point), static_cast<int32_t>(zero_point), relu};
   const uint8_t* pa = ab.data<uint8_t>();
   const uint8_t* pb = bb.data<uint8_t>();
   uint8_t* py = y.data<uint8_t>();

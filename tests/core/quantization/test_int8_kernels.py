@@ -162,6 +162,26 @@ def test_elementwise_activation_and_pooling_ops():
                                   qref.quantize(db, 0.05, 120, 0, 255, np.uint8, zp_first=True))
 
 
+@pytest.mark.parametrize("scale_first", [False, True])
+@pytest.mark.parametrize("relu", [False, True])
+def test_channel_scale_times_nhwc_image(scale_first, relu):
+    """The SE block's product: an NHWC image and an (N, C, 1, 1) scale, in either order, equal
+    the product of the expanded operands (the path that never expands the scale)."""
+    img = RNG.integers(0, 256, (2, 37, 5, 6)).astype(np.uint8)
+    s = RNG.integers(0, 256, (2, 37, 1, 1)).astype(np.uint8)
+    qi = qt(img, 0.05, 10).contiguous(memory_format=core.channels_last)
+    qs = qt(s, 1 / 256, 0)
+    prod = (img.astype(np.int32) - 10) * s.astype(np.int32)
+    ref = qref.requant(prod.astype(np.float32) * np.float32(0.05 / 256 / 0.04), 7, 7 if relu else 0)
+    fn = _Q.mul_relu if relu else _Q.mul
+    y = fn(qs, qi, 0.04, 7) if scale_first else fn(qi, qs, 0.04, 7)
+    assert y.is_contiguous(memory_format=core.channels_last)
+    np.testing.assert_array_equal(y.int_repr().numpy(), ref)
+    added = _Q.add(qi, qs, 0.1, 60) if not scale_first else _Q.add(qs, qi, 0.1, 60)
+    di, ds = qref.dequantize(img, 0.05, 10), qref.dequantize(s, 1 / 256, 0)
+    np.testing.assert_array_equal(added.int_repr().numpy(), qref.requant((di + ds) * (np.float32(1) / np.float32(0.1)), 60))
+
+
 def test_adaptive_avg_pool_multiplier_per_engine(engine):
     """Windows that tile the input: qnnpack multiplies the sum by s / (s * count), fbgemm by
     1 / (1 / (s / s / count)); the two round some sums on a half differently."""

@@ -263,6 +263,8 @@ a = rng.integers(0, 256, 1000).astype(np.uint8); b = rng.integers(0, 256, 1000).
 out["add"] = Q.add(qt(a, 0.1, 3), qt(b, 0.07, 200), 0.2, 50).int_repr().numpy().tobytes().hex()
 out["mul"] = Q.mul(qt(a, 0.1, 3), qt(b, 0.07, 200), 0.9, 50).int_repr().numpy().tobytes().hex()
 out["hswish"] = Q.hardswish(qt(a, 0.1, 30), 0.05, 10).int_repr().numpy().tobytes().hex()
+every_byte = np.concatenate([np.arange(256), np.arange(256)[::-1], rng.integers(0, 256, 77)]).astype(np.uint8)
+out["hswish_every_byte"] = Q.hardswish(qt(every_byte, 0.07, 111), 0.03, 140).int_repr().numpy().tobytes().hex()
 out["hsigmoid"] = Q.hardsigmoid(qt(a, 0.1, 30)).int_repr().numpy().tobytes().hex()
 out["add_relu"] = Q.add_relu(qt(a, 0.1, 3), qt(b, 0.07, 200), 0.2, 50).int_repr().numpy().tobytes().hex()
 out["relu6"] = core.nn.functional.relu6(qt(a, 0.03, 40)).int_repr().numpy().tobytes().hex()

@@ -139,19 +139,24 @@ void qbinary_kernel(QBinaryOp op, const uint8_t* a, const uint8_t* b, uint8_t* y
 void qlookup_kernel(const uint8_t* x, uint8_t* y, int64_t n, const uint8_t* table) {
   int64_t i = 0;
 #if defined(__AVX2__)
-  // 32 lookups at a time from the table's 16 rows of 16 bytes: vpshufb reads a row at the low
-  // nibble and gives 0 where the index has bit 7 set; x - 16h + 0x70 (saturating) keeps bit 7
-  // clear exactly for the bytes of row h, so OR-ing the 16 rows' lookups gives table[x].
-  const __m256i bias = _mm256_set1_epi8(0x70), step = _mm256_set1_epi8(16);
+  // 32 lookups at a time: vpshufb looks each byte's low nibble up in all 16 rows of 16 bytes of
+  // the table, then a tree of byte blends picks the byte's row by its high nibble, one bit per
+  // level (vpblendvb reads bit 7 of each mask byte: x shifted left by 3, 2, 1, 0 puts bit 4, 5,
+  // 6, 7 of each byte there; 16-bit shifts move no bit across a byte boundary into bit 7).
+  __m256i rows[16];
+  for (int h = 0; h < 16; ++h)
+    rows[h] = _mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(table + 16 * h)));
+  const __m256i low_nibble = _mm256_set1_epi8(0x0f);
   for (; i + 32 <= n; i += 32) {
-    __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + i));
-    __m256i r = _mm256_setzero_si256();
-    for (int h = 0; h < 16; ++h) {
-      const __m256i row = _mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(table + 16 * h)));
-      r = _mm256_or_si256(r, _mm256_shuffle_epi8(row, _mm256_adds_epu8(v, bias)));
-      v = _mm256_sub_epi8(v, step);
+    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + i));
+    const __m256i index = _mm256_and_si256(v, low_nibble);
+    __m256i level[16];
+    for (int h = 0; h < 16; ++h) level[h] = _mm256_shuffle_epi8(rows[h], index);
+    for (int bit = 4, width = 16; bit < 8; ++bit, width /= 2) {
+      const __m256i mask = _mm256_slli_epi16(v, 7 - bit);
+      for (int j = 0; j < width / 2; ++j) level[j] = _mm256_blendv_epi8(level[2 * j], level[2 * j + 1], mask);
     }
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(y + i), r);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(y + i), level[0]);
   }
 #endif
   for (; i < n; ++i) y[i] = table[x[i]];

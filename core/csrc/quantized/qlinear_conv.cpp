@@ -133,10 +133,19 @@ QGemmArgs row_chunk(const QGemmArgs& args, int64_t m0, int64_t m1, bool saturabl
   return c;
 }
 
+// Rows [m0, m1) and packed blocks [nb0, nb1) of the GEMM of `args`, on this thread.
+void qgemm_range(const QGemmArgs& args, int64_t m0, int64_t m1, int64_t nb0, int64_t nb1, bool saturable,
+                 std::vector<int32_t>& sums) {
+  const QGemmArgs chunk = row_chunk(args, m0, m1, saturable, sums);
+  qgemm_stub(chunk, 0, chunk.M, nb0, nb1);
+}
+
+int64_t block_count(const QGemmArgs& args) { return (args.b.N + kQGemmBlock - 1) / kQGemmBlock; }
+
 // Runs the GEMM of `args` over all rows and channel blocks on the thread pool.
 void run_qgemm(const QGemmArgs& args) {
   const bool saturable = may_saturate(args.b.pair_max);
-  const int64_t blocks = (args.b.N + kQGemmBlock - 1) / kQGemmBlock;
+  const int64_t blocks = block_count(args);
   const int64_t row_tasks = (args.M + kRowChunk - 1) / kRowChunk;
   const int64_t want = 4 * get_num_threads();
   const int64_t block_chunk = row_tasks >= want ? blocks : std::max<int64_t>(2, blocks * row_tasks / want);
@@ -145,9 +154,8 @@ void run_qgemm(const QGemmArgs& args) {
     std::vector<int32_t> sums;
     for (int64_t t = begin; t < end; ++t) {
       const int64_t mt = t / block_tasks, bt = t % block_tasks;
-      const int64_t m0 = mt * kRowChunk, m1 = std::min(args.M, m0 + kRowChunk);
-      const QGemmArgs chunk = row_chunk(args, m0, m1, saturable, sums);
-      qgemm_stub(chunk, 0, chunk.M, bt * block_chunk, std::min(blocks, (bt + 1) * block_chunk));
+      qgemm_range(args, mt * kRowChunk, std::min(args.M, (mt + 1) * kRowChunk), bt * block_chunk,
+                  std::min(blocks, (bt + 1) * block_chunk), saturable, sums);
     }
   });
 }
@@ -218,12 +226,12 @@ inline void im2col_taps(const uint8_t* src, int64_t W, int64_t C, const PackedWe
   }
 }
 
-// One NHWC image's patches as GEMM rows of K4 bytes (taps in (kh, kw, c) order, padding = the
-// input zero point, zeros past K), a kernel row at a time for a whole output row. With one
-// group and no column dilation the KW taps of a column whose kernel row lies inside the image
-// are one contiguous run of KW * C bytes.
-void im2col_u8(const uint8_t* x, int64_t H, int64_t W, int64_t C, int64_t c0, const PackedWeight& p, int64_t OH,
-               int64_t OW, uint8_t pad, uint8_t* col) {
+// Output rows [oh0, oh1) of one NHWC image's patches as GEMM rows of K4 bytes (taps in
+// (kh, kw, c) order, padding = the input zero point, zeros past K), a kernel row at a time for
+// a whole output row. With one group and no column dilation the KW taps of a column whose
+// kernel row lies inside the image are one contiguous run of KW * C bytes.
+void im2col_u8(const uint8_t* x, int64_t H, int64_t W, int64_t C, int64_t c0, const PackedWeight& p, int64_t oh0,
+               int64_t oh1, int64_t OW, uint8_t pad, uint8_t* col) {
   const int64_t K4 = p.K4, run = p.KW * p.Cg, sw = p.stride[1], pw = p.padding[1];
   // columns [inside0, inside1) read whole runs: iw0 >= 0 and iw0 + KW <= W
   int64_t inside0 = OW, inside1 = OW;
@@ -231,25 +239,23 @@ void im2col_u8(const uint8_t* x, int64_t H, int64_t W, int64_t C, int64_t c0, co
     inside0 = std::min(OW, (pw + sw - 1) / sw);
     inside1 = std::max(inside0, std::min(OW, (W - p.KW + pw) / sw + 1));
   }
-  parallel_for(0, OH, 4, [&](int64_t b, int64_t e) {
-    for (int64_t oh = b; oh < e; ++oh) {
-      uint8_t* out = col + oh * OW * K4;
-      for (int64_t kh = 0; kh < p.KH; ++kh) {
-        uint8_t* taps = out + kh * run;
-        const int64_t ih = oh * p.stride[0] - p.padding[0] + kh * p.dilation[0];
-        if (ih < 0 || ih >= H) {
-          for (int64_t ow = 0; ow < OW; ++ow) std::memset(taps + ow * K4, pad, run);
-          continue;
-        }
-        const uint8_t* src = x + (ih * W) * C + c0;
-        for (int64_t ow = 0; ow < inside0; ++ow) im2col_taps(src, W, C, p, ow, pad, taps + ow * K4);
-        for (int64_t ow = inside0; ow < inside1; ++ow) copy_short(taps + ow * K4, src + (ow * sw - pw) * C, run);
-        for (int64_t ow = inside1; ow < OW; ++ow) im2col_taps(src, W, C, p, ow, pad, taps + ow * K4);
+  for (int64_t oh = oh0; oh < oh1; ++oh) {
+    uint8_t* out = col + (oh - oh0) * OW * K4;
+    for (int64_t kh = 0; kh < p.KH; ++kh) {
+      uint8_t* taps = out + kh * run;
+      const int64_t ih = oh * p.stride[0] - p.padding[0] + kh * p.dilation[0];
+      if (ih < 0 || ih >= H) {
+        for (int64_t ow = 0; ow < OW; ++ow) std::memset(taps + ow * K4, pad, run);
+        continue;
       }
-      if (K4 > p.K)
-        for (int64_t ow = 0; ow < OW; ++ow) std::memset(out + ow * K4 + p.K, 0, K4 - p.K);
+      const uint8_t* src = x + (ih * W) * C + c0;
+      for (int64_t ow = 0; ow < inside0; ++ow) im2col_taps(src, W, C, p, ow, pad, taps + ow * K4);
+      for (int64_t ow = inside0; ow < inside1; ++ow) copy_short(taps + ow * K4, src + (ow * sw - pw) * C, run);
+      for (int64_t ow = inside1; ow < OW; ++ow) im2col_taps(src, W, C, p, ow, pad, taps + ow * K4);
     }
-  });
+    if (K4 > p.K)
+      for (int64_t ow = 0; ow < OW; ++ow) std::memset(out + ow * K4 + p.K, 0, K4 - p.K);
+  }
 }
 
 // Pixels [b, e) of C planes of HW bytes interleaved into NHWC pixels (kC > 0: C known at
@@ -476,7 +482,7 @@ Tensor quantized_conv2d(const Tensor& x, const PackedWeight& p, double scale, in
   }
   const int64_t og = p.O / p.groups;
   // The GEMM of group g: M rows of A (lda apart) into the output rows from y_rows.
-  auto gemm = [&](int64_t g, const uint8_t* a, int64_t lda, int64_t M, uint8_t* y_rows) {
+  auto conv_gemm_args = [&](int64_t g, const uint8_t* a, int64_t lda, int64_t M, uint8_t* y_rows) {
     QGemmArgs args = gemm_args(p, g, a, lda, M, x_zp);
     args.out.mult = stage.mult.data() + g * og;
     args.out.bias = stage.bias.empty() ? nullptr : stage.bias.data() + g * og;
@@ -485,21 +491,30 @@ Tensor quantized_conv2d(const Tensor& x, const PackedWeight& p, double scale, in
     args.out.hi = 255;
     args.out.y = y_rows + g * og;
     args.out.ldy = p.O;
-    run_qgemm(args);
+    return args;
   };
-  std::vector<uint8_t> col, copy;
   if (direct) {  // the images' NHWC pixels are consecutive rows: one GEMM for the batch
+    std::vector<uint8_t> copy;
     int64_t lda;
     const uint8_t* a = rows_readable(xp, N * H * W, C, p.K, p.K4, copy, &lda);
-    gemm(0, a, lda, N * H * W, yp);
+    run_qgemm(conv_gemm_args(0, a, lda, N * H * W, yp));
     return y;
   }
-  col.resize(static_cast<size_t>(OH * OW * p.K4));
-  for (int64_t n = 0; n < N; ++n)
-    for (int64_t g = 0; g < p.groups; ++g) {
-      im2col_u8(xp + n * H * W * C, H, W, C, g * p.Cg, p, OH, OW, static_cast<uint8_t>(x_zp), col.data());
-      gemm(g, col.data(), p.K4, OH * OW, yp + n * OH * OW * p.O);
+  // Patches a few output rows (about kRowChunk pixels) at a time, each task turning its rows
+  // into GEMM rows in a buffer of its own and multiplying them while they are in cache.
+  const int64_t rows_per_task = std::max<int64_t>(1, kRowChunk / OW), row_tasks = (OH + rows_per_task - 1) / rows_per_task;
+  const bool saturable = may_saturate(p.pair_max);
+  parallel_for(0, N * p.groups * row_tasks, 1, [&](int64_t begin, int64_t end) {
+    std::vector<uint8_t> col(static_cast<size_t>(rows_per_task * OW * p.K4));
+    std::vector<int32_t> sums;
+    for (int64_t t = begin; t < end; ++t) {
+      const int64_t n = t / (p.groups * row_tasks), g = t / row_tasks % p.groups, oh0 = t % row_tasks * rows_per_task;
+      const int64_t oh1 = std::min(OH, oh0 + rows_per_task), M = (oh1 - oh0) * OW;
+      im2col_u8(xp + n * H * W * C, H, W, C, g * p.Cg, p, oh0, oh1, OW, static_cast<uint8_t>(x_zp), col.data());
+      const QGemmArgs args = conv_gemm_args(g, col.data(), p.K4, M, yp + (n * OH + oh0) * OW * p.O);
+      qgemm_range(args, 0, M, 0, block_count(args), saturable, sums);
     }
+  });
   return y;
 }
 

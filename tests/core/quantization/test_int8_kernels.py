@@ -103,6 +103,10 @@ CONV_CASES = [  # x shape, weight shape, stride, padding, dilation, groups, per_
     ((1, 16, 5, 7), (8, 16, 1, 3), (1, 2), (0, 1), (1, 1), 1, False),     # runs of 48
     ((1, 20, 5, 4), (8, 20, 3, 5), (1, 1), (1, 1), (1, 1), 1, True),      # kernel wider than the image
     ((1, 16, 6, 6), (8, 16, 3, 3), (1, 1), (2, 2), (2, 2), 1, False),     # dilated: tap by tap
+    # patches in tasks of ~120 output pixels: 2 rows of 50 (the last task 1 row), 1 row of 130
+    ((2, 3, 59, 50), (16, 3, 3, 3), (1, 1), (1, 1), (1, 1), 1, True),
+    ((1, 3, 5, 261), (16, 3, 3, 3), (2, 2), (1, 1), (1, 1), 1, False),
+    ((1, 4, 11, 40), (6, 2, 3, 3), (1, 1), (1, 1), (1, 1), 2, False),     # grouped, 3 rows of 40 per task
 ]
 
 

@@ -129,7 +129,9 @@ QGemmArgs row_chunk(const QGemmArgs& args, int64_t m0, int64_t m1, bool saturabl
     row_sums(c.a, c.M, c.lda, c.b.K, sums.data());
     c.a_rowsum = sums.data();
   }
-  c.exact_split = saturable && int32_t(max_byte(c.a, c.M, c.lda, c.b.K)) * args.b.pair_max > 32767;
+  // Scanning the K4 bytes the kernel reads (B is zero past K, so they cannot saturate, and a
+  // larger maximum only costs the split) makes rows of K4 bytes one dense run.
+  c.exact_split = saturable && int32_t(max_byte(c.a, c.M, c.lda, c.b.K4)) * args.b.pair_max > 32767;
   return c;
 }
 
@@ -253,8 +255,8 @@ void im2col_u8(const uint8_t* x, int64_t H, int64_t W, int64_t C, int64_t c0, co
       for (int64_t ow = inside0; ow < inside1; ++ow) copy_short(taps + ow * K4, src + (ow * sw - pw) * C, run);
       for (int64_t ow = inside1; ow < OW; ++ow) im2col_taps(src, W, C, p, ow, pad, taps + ow * K4);
     }
-    if (K4 > p.K)
-      for (int64_t ow = 0; ow < OW; ++ow) std::memset(out + ow * K4 + p.K, 0, K4 - p.K);
+    for (int64_t ow = 0; ow < OW; ++ow)  // at most 3 bytes: stores, not a memset call per row
+      for (int64_t j = p.K; j < K4; ++j) out[ow * K4 + j] = 0;
   }
 }
 

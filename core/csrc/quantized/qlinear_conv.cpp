@@ -77,15 +77,15 @@ struct OutputStage {
   OutputStage(const PackedWeight& p, float x_scale, double out_scale) : mult(p.O + kQGemmBlock) {
     const bool qnnpack = quantized_engine() == QuantizedEngine::QNNPACK;
     const float out = static_cast<float>(out_scale), inv_out = 1.0f / out;
-    if (p.bias.defined()) bias.resize(p.O + kQGemmBlock);
-    for (int64_t o = 0; o < p.O; ++o) {
-      const float act_times_w = x_scale * p.w_scales[o];
-      mult[o] = qnnpack ? p.w_scales[o] * x_scale * inv_out : act_times_w / out;
-      if (!p.bias.defined()) continue;
-      const float b = p.bias.data<float>()[o];
-      bias[o] = qnnpack ? std::nearbyint(b * (1.0f / static_cast<float>(double(p.w_scales[o]) * double(x_scale))))
-                        : b / act_times_w;
-    }
+    const float* w_scales = p.w_scales.data();
+    for (int64_t o = 0; o < p.O; ++o)
+      mult[o] = qnnpack ? w_scales[o] * x_scale * inv_out : x_scale * w_scales[o] / out;
+    if (!p.bias.defined()) return;
+    bias.resize(p.O + kQGemmBlock);
+    const float* b = p.bias.data<float>();
+    for (int64_t o = 0; o < p.O; ++o)
+      bias[o] = qnnpack ? std::nearbyint(b[o] * (1.0f / static_cast<float>(double(w_scales[o]) * double(x_scale))))
+                        : b[o] / (x_scale * w_scales[o]);
   }
 };
 

@@ -5,15 +5,19 @@
 
 namespace tz::TZ_CPU_CAPABILITY::vm {
 
-// The u8 output stage of one vector of zero-point corrected int32 dot products:
-// clamp(nearbyint((acc + bias) * mult) + zp, out_lo, out_hi), given lo = out_lo - zp and
-// hi = out_hi - zp (clamping to those integers before rounding gives the clamp after it).
-// Without a bias, bias is zero: + 0.0f is exact on float(int).
-TZ_VINLINE vint32 requantize(vint32 acc, vfloat bias, vfloat mult, vfloat lo, vfloat hi, vint32 zp) {
-  vfloat v = (__builtin_convertvector(acc, vfloat) + bias) * mult;
+// The u8 output stage of a vector v already scaled to the output's integer domain:
+// clamp(nearbyint(v) + zp, out_lo, out_hi), given lo = out_lo - zp and hi = out_hi - zp
+// (clamping to those integers before rounding gives the clamp after it).
+TZ_VINLINE vint32 requantize_scaled(vfloat v, vfloat lo, vfloat hi, vint32 zp) {
   v = v < lo ? lo : v;
   v = v > hi ? hi : v;
   return round_to_int(v) + zp;
+}
+
+// The same for one vector of zero-point corrected int32 dot products: v = (acc + bias) * mult.
+// Without a bias, bias is zero: + 0.0f is exact on float(int).
+TZ_VINLINE vint32 requantize(vint32 acc, vfloat bias, vfloat mult, vfloat lo, vfloat hi, vint32 zp) {
+  return requantize_scaled((__builtin_convertvector(acc, vfloat) + bias) * mult, lo, hi, zp);
 }
 
 // Int32 lanes that already lie within Q's range (uint8_t or int8_t) stored as kLanes bytes,

@@ -119,23 +119,6 @@ void fake_quant_kernel(const float* x, float* out, bool* mask, int64_t n, float 
     }
 }
 
-void qbinary_kernel(QBinaryOp op, const uint8_t* a, const uint8_t* b, uint8_t* y, int64_t n, const QBinaryArgs& p) {
-  const float zy = static_cast<float>(p.out_zp);
-  const float lo = p.relu ? zy : 0.0f, hi = 255.0f;
-  if (op == QBinaryOp::Add) {
-    for (int64_t i = 0; i < n; ++i) {
-      const float da = static_cast<float>(int32_t(a[i]) - p.a_zp) * p.a_scale;
-      const float db = static_cast<float>(int32_t(b[i]) - p.b_zp) * p.b_scale;
-      y[i] = static_cast<uint8_t>(requant((da + db) * p.inv_out_scale, zy, lo, hi));
-    }
-  } else {
-    for (int64_t i = 0; i < n; ++i) {
-      const int32_t prod = (int32_t(a[i]) - p.a_zp) * (int32_t(b[i]) - p.b_zp);
-      y[i] = static_cast<uint8_t>(requant(static_cast<float>(prod) * p.multiplier, zy, lo, hi));
-    }
-  }
-}
-
 void qlookup_kernel(const uint8_t* x, uint8_t* y, int64_t n, const uint8_t* table) {
   int64_t i = 0;
 #if defined(__AVX2__)
@@ -239,6 +222,45 @@ TZ_VINLINE vm::vint32 load_u8_as_i32(const uint8_t* p) {
   const __m128i bytes = _mm_cvtsi32_si128(v);
   return reinterpret_cast<vm::vint32>(_mm_unpacklo_epi16(_mm_unpacklo_epi8(bytes, zero), zero));
 #endif
+}
+
+// Lanes [i, i + L) of qbinary_kernel's a and b, requantized: the scalar loop's float steps.
+TZ_VINLINE vm::vint32 qbinary_lanes(QBinaryOp op, const uint8_t* a, const uint8_t* b, const QBinaryArgs& p,
+                                    vm::vfloat lo, vm::vfloat hi, vm::vint32 zp) {
+  using vm::vfloat;
+  using vm::vint32;
+  const vint32 ai = load_u8_as_i32(a) - vm::splat<vint32>(p.a_zp), bi = load_u8_as_i32(b) - vm::splat<vint32>(p.b_zp);
+  vfloat v;
+  if (op == QBinaryOp::Add) {
+    const vfloat da = __builtin_convertvector(ai, vfloat) * vm::splat<vfloat>(p.a_scale);
+    const vfloat db = __builtin_convertvector(bi, vfloat) * vm::splat<vfloat>(p.b_scale);
+    v = (da + db) * vm::splat<vfloat>(p.inv_out_scale);
+  } else {
+    v = __builtin_convertvector(ai * bi, vfloat) * vm::splat<vfloat>(p.multiplier);
+  }
+  return vm::requantize_scaled(v, lo, hi, zp);
+}
+
+void qbinary_kernel(QBinaryOp op, const uint8_t* a, const uint8_t* b, uint8_t* y, int64_t n, const QBinaryArgs& p) {
+  const float zy = static_cast<float>(p.out_zp);
+  const float lo = p.relu ? zy : 0.0f, hi = 255.0f;
+  constexpr int64_t L = vm::kLanes<int32_t>;
+  const vm::vfloat vlo = vm::splat<vm::vfloat>(lo - zy), vhi = vm::splat<vm::vfloat>(hi - zy);
+  const vm::vint32 vzp = vm::splat<vm::vint32>(p.out_zp);
+  int64_t i = 0;
+  for (; i + L <= n; i += L) vm::store_narrow(y + i, qbinary_lanes(op, a + i, b + i, p, vlo, vhi, vzp));
+  if (op == QBinaryOp::Add) {
+    for (; i < n; ++i) {
+      const float da = static_cast<float>(int32_t(a[i]) - p.a_zp) * p.a_scale;
+      const float db = static_cast<float>(int32_t(b[i]) - p.b_zp) * p.b_scale;
+      y[i] = static_cast<uint8_t>(requant((da + db) * p.inv_out_scale, zy, lo, hi));
+    }
+  } else {
+    for (; i < n; ++i) {
+      const int32_t prod = (int32_t(a[i]) - p.a_zp) * (int32_t(b[i]) - p.b_zp);
+      y[i] = static_cast<uint8_t>(requant(static_cast<float>(prod) * p.multiplier, zy, lo, hi));
+    }
+  }
 }
 
 // x * w for lanes x in [0, 255] and w within int16: one vpmaddwd (x's high half is zero, so the

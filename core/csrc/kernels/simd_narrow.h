@@ -47,6 +47,37 @@ template <typename Q> TZ_VINLINE void store_narrow(Q* p, const vec<int32_t>& v, 
   std::memcpy(p, bytes, static_cast<size_t>(n));
 }
 
+// Lane i = a[i] | b[i] << 16 for the first kLanes bytes of a and b: two rows of u8 as the int16
+// pairs of a vpmaddwd (zero-extended, so the int16 reading is the byte's value).
+TZ_VINLINE vint32 u8_pairs_as_i16(const uint8_t* a, const uint8_t* b) {
+#if defined(__AVX512F__)
+  const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(a));
+  const __m128i y = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b));
+  return reinterpret_cast<vint32>(_mm512_cvtepu8_epi16(_mm256_set_m128i(_mm_unpackhi_epi8(x, y), _mm_unpacklo_epi8(x, y))));
+#elif defined(__AVX2__)
+  const __m128i x = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(a));
+  const __m128i y = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(b));
+  return reinterpret_cast<vint32>(_mm256_cvtepu8_epi16(_mm_unpacklo_epi8(x, y)));
+#else
+  int32_t x, y;
+  std::memcpy(&x, a, 4);
+  std::memcpy(&y, b, 4);
+  const __m128i bytes = _mm_unpacklo_epi8(_mm_cvtsi32_si128(x), _mm_cvtsi32_si128(y));
+  return reinterpret_cast<vint32>(_mm_unpacklo_epi8(bytes, _mm_setzero_si128()));
+#endif
+}
+
+// The int16 pair products of two vectors summed per int32 lane (vpmaddwd): exact for int16 lanes.
+TZ_VINLINE vint32 madd_i16(vint32 x, vint32 w) {
+#if defined(__AVX512F__)
+  return reinterpret_cast<vint32>(_mm512_madd_epi16(reinterpret_cast<__m512i>(x), reinterpret_cast<__m512i>(w)));
+#elif defined(__AVX2__)
+  return reinterpret_cast<vint32>(_mm256_madd_epi16(reinterpret_cast<__m256i>(x), reinterpret_cast<__m256i>(w)));
+#else
+  return reinterpret_cast<vint32>(_mm_madd_epi16(reinterpret_cast<__m128i>(x), reinterpret_cast<__m128i>(w)));
+#endif
+}
+
 // NV vectors of int32 lanes within [0, 255] stored as NV * kLanes consecutive bytes.
 template <int NV> TZ_VINLINE void store_narrow_row(uint8_t* p, const vec<int32_t> (&v)[NV]) {
 #if defined(__AVX2__) && !defined(__AVX512F__)

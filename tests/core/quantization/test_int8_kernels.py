@@ -91,6 +91,15 @@ CONV_CASES = [  # x shape, weight shape, stride, padding, dilation, groups, per_
     ((1, 16, 7, 7), (16, 1, 3, 3), (1, 1), (2, 2), (2, 2), 16, True),     # dilated depthwise
     ((2, 5, 6, 7), (5, 1, 3, 3), (1, 1), (1, 1), (1, 1), 5, True),        # depthwise, fewer channels than lanes
     ((1, 36, 5, 21), (36, 1, 3, 3), (2, 2), (1, 1), (1, 1), 36, False),   # depthwise: runs of 4 inner columns
+    # depthwise through kernel-row pairs: small images, odd channel counts (ragged vector ends)
+    ((2, 120, 7, 7), (120, 1, 5, 5), (1, 1), (2, 2), (1, 1), 120, True),  # 5x5 on 7x7: 3 inner columns
+    ((1, 72, 7, 7), (72, 1, 3, 3), (1, 1), (1, 1), (1, 1), 72, False),    # 3x3 on 7x7
+    ((1, 184, 14, 14), (184, 1, 3, 3), (1, 1), (1, 1), (1, 1), 184, True),  # 3x3 on 14x14
+    ((2, 72, 14, 14), (72, 1, 5, 5), (2, 2), (2, 2), (1, 1), 72, False),  # 5x5 stride 2 on 14x14
+    ((1, 120, 14, 14), (120, 1, 3, 3), (2, 2), (1, 1), (1, 1), 120, True),  # 3x3 stride 2 on 14x14
+    ((1, 12, 7, 7), (12, 1, 5, 5), (2, 2), (2, 2), (1, 1), 12, False),    # between one and two vectors
+    ((1, 24, 9, 8), (24, 1, 4, 2), (1, 2), (1, 0), (1, 1), 24, True),     # even kernel height, no padding
+    ((1, 16, 5, 6), (16, 1, 5, 5), (1, 1), (4, 4), (2, 2), 16, False),    # dilated, wider than the image
     ((1, 3, 9, 9), (3, 1, 9, 9), (1, 1), (4, 4), (1, 1), 3, False),       # 81 taps: im2col, not the direct kernel
     ((2, 32, 6, 5), (48, 32, 1, 1), (1, 1), (0, 0), (1, 1), 1, True),     # pointwise (GEMM on the input)
     ((1, 8, 8, 8), (12, 4, 3, 3), (1, 2), (1, 0), (1, 1), 2, False),      # grouped
@@ -130,6 +139,23 @@ def test_quantized_conv2d_matches_reference(xs, ws, stride, padding, dilation, g
     y2 = _Q.conv2d(xq.contiguous(memory_format=core.channels_last), packed, 0.5, 60) if not relu else None
     if y2 is not None:
         np.testing.assert_array_equal(y2.int_repr().numpy(), ref)
+
+
+@pytest.mark.parametrize("xs,k,stride", [((2, 72, 7, 7), 5, 1), ((1, 40, 14, 14), 3, 2)])
+def test_depthwise_extremes_with_weight_zero_points(xs, k, stride):
+    """Weights minus zero points at the int16 pair bounds (-255, 255) against inputs 0 and 255."""
+    C = xs[1]
+    x = RNG.choice(np.array([0, 255], np.uint8), xs)
+    w = RNG.choice(np.array([-128, 127], np.int8), (C, 1, k, k))
+    zps = RNG.choice(np.array([-128, 127]), C).astype(np.int64)
+    scales = RNG.uniform(1e-5, 1e-4, C)
+    bias = RNG.normal(0, 1, C).astype(np.float32)
+    packed = _Q.conv2d_prepack(weight(w, scales, zps, True), core.tensor(bias), [stride] * 2, [k // 2] * 2, [1, 1], C)
+    for x_zp in (0, 255, 37):
+        y = _Q.conv2d(qt(x, 0.03, x_zp), packed, 0.5, 128)
+        ref = qref.qconv2d(x, 0.03, x_zp, w, scales.astype(np.float32), zps, bias, 0.5, 128, (stride,) * 2,
+                           (k // 2,) * 2, (1, 1), C, False)
+        np.testing.assert_array_equal(y.int_repr().numpy(), ref)
 
 
 def test_elementwise_activation_and_pooling_ops():
@@ -257,7 +283,9 @@ for name, amax, wmax in (("full", 255, 128), ("reduced", 127, 128), ("small_w", 
     out[name + "_dyn"] = Q.linear_dynamic(core.tensor(rng.normal(0, 1, (5, 200)).astype(np.float32)), p, True).numpy().tobytes().hex()
 CONVS = [((1, 3, 20, 20), (16, 3, 3, 3), 2, 1, 1), ((2, 72, 9, 9), (72, 1, 5, 5), 2, 2, 72),
          ((1, 40, 7, 7), (120, 40, 1, 1), 1, 0, 1), ((1, 20, 9, 9), (20, 1, 3, 3), 1, 1, 20),
-         ((2, 5, 6, 6), (5, 1, 3, 3), 1, 1, 5), ((1, 36, 5, 21), (36, 1, 3, 3), 2, 1, 36)]
+         ((2, 5, 6, 6), (5, 1, 3, 3), 1, 1, 5), ((1, 36, 5, 21), (36, 1, 3, 3), 2, 1, 36),
+         ((2, 120, 7, 7), (120, 1, 5, 5), 1, 2, 120), ((1, 184, 14, 14), (184, 1, 3, 3), 1, 1, 184),
+         ((1, 72, 14, 14), (72, 1, 5, 5), 2, 2, 72), ((1, 12, 7, 7), (12, 1, 3, 3), 2, 1, 12)]
 for i, (xs, ws, s, pad, g) in enumerate(CONVS):
     x = rng.integers(0, 256, xs).astype(np.uint8)
     w = core._make_per_tensor_quantized_tensor(core.tensor(rng.integers(-128, 128, ws).astype(np.int8)), 0.01, 0)

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <utility>
 
 #include "kernels/isa_vector.h"
 #include "kernels/quant.h"
@@ -198,15 +199,6 @@ inline uint8_t depthwise_out(int32_t acc, float bias, float mult, float zy, floa
   return static_cast<uint8_t>(requant((static_cast<float>(acc) + bias) * mult, zy, lo, hi));
 }
 
-// The same on a vector (vm::requantize).
-TZ_VINLINE void depthwise_out_vector(const QDepthwiseArgs& a, int64_t c, vm::vint32 acc, uint8_t* y, float zy,
-                                     float lo, float hi) {
-  using vm::vfloat;
-  const vfloat bias = a.bias ? vm::load(a.bias + c) : vfloat{};
-  vm::store_narrow(y + c, vm::requantize(acc, bias, vm::load(a.mult + c), vm::splat<vfloat>(lo - zy),
-                                         vm::splat<vfloat>(hi - zy), vm::splat<vm::vint32>(static_cast<int32_t>(zy))));
-}
-
 // L bytes widened to int32 lanes (GCC 12 spells __builtin_convertvector of bytes lane by lane).
 TZ_VINLINE vm::vint32 load_u8_as_i32(const uint8_t* p) {
 #if defined(__AVX512F__)
@@ -263,98 +255,10 @@ void qbinary_kernel(QBinaryOp op, const uint8_t* a, const uint8_t* b, uint8_t* y
   }
 }
 
-// x * w for lanes x in [0, 255] and w within int16: one vpmaddwd (x's high half is zero, so the
-// pair sum is x * w exactly), cheaper than vpmulld.
-TZ_VINLINE vm::vint32 mul_u8_by_i16(vm::vint32 x, vm::vint32 w) {
-#if defined(__AVX512F__)
-  return reinterpret_cast<vm::vint32>(_mm512_madd_epi16(reinterpret_cast<__m512i>(x), reinterpret_cast<__m512i>(w)));
-#elif defined(__AVX2__)
-  return reinterpret_cast<vm::vint32>(_mm256_madd_epi16(reinterpret_cast<__m256i>(x), reinterpret_cast<__m256i>(w)));
-#else
-  return reinterpret_cast<vm::vint32>(_mm_madd_epi16(reinterpret_cast<__m128i>(x), reinterpret_cast<__m128i>(w)));
-#endif
-}
-
-// NV vectors of channels from c of one output pixel, accumulated in registers over the taps;
-// acc starts at -x_zp * (the sum of the taps' weights), so each tap is one multiply-add.
-template <int NV>
-TZ_VINLINE void depthwise_vectors(const QDepthwiseArgs& a, const uint8_t* x, const DepthwiseTaps& taps,
-                                  const int32_t* zp_wsum, int64_t c, uint8_t* y, float zy, float lo, float hi) {
-  constexpr int64_t L = vm::kLanes<int32_t>;
-  vm::vint32 acc[NV];
-  for (int v = 0; v < NV; ++v) acc[v] = -vm::load(zp_wsum + c + v * L);
-  for (int64_t t = 0; t < taps.count; ++t) {
-    const uint8_t* px = x + taps.x_offset[t] + c;
-    const int32_t* w = a.w + taps.w_offset[t] + c;
-    for (int v = 0; v < NV; ++v) acc[v] += mul_u8_by_i16(load_u8_as_i32(px + v * L), vm::load(w + v * L));
-  }
-  for (int v = 0; v < NV; ++v) depthwise_out_vector(a, c + v * L, acc[v], y, zy, lo, hi);
-}
-
-// NV vectors of channels from c of kPixels neighbouring output pixels with the same taps:
-// each tap's offsets and weights are loaded once for all of them, and the output stage's
-// per-channel vectors once per vector of channels (the acc loops are unrolled: acc stays in
-// registers).
-template <int kPixels, int NV>
-void depthwise_pixel_run(const QDepthwiseArgs& a, const uint8_t* x, const DepthwiseTaps& taps,
-                         const int32_t* zp_wsum, int64_t c, uint8_t* y, float zy, float lo, float hi) {
-  using vm::vfloat;
-  using vm::vint32;
-  constexpr int64_t L = vm::kLanes<int32_t>;
-  const int64_t x_step = a.sw * a.C, ldy = a.C;
-  vint32 acc[kPixels][NV];
-#pragma GCC unroll 4
-  for (int v = 0; v < NV; ++v) {
-    const vint32 start = -vm::load(zp_wsum + c + v * L);
-#pragma GCC unroll 8
-    for (int p = 0; p < kPixels; ++p) acc[p][v] = start;
-  }
-  for (int64_t t = 0; t < taps.count; ++t) {
-    const uint8_t* px = x + taps.x_offset[t] + c;
-    const int32_t* w = a.w + taps.w_offset[t] + c;
-#pragma GCC unroll 4
-    for (int v = 0; v < NV; ++v) {
-      const vint32 wv = vm::load(w + v * L);
-#pragma GCC unroll 8
-      for (int p = 0; p < kPixels; ++p) acc[p][v] += mul_u8_by_i16(load_u8_as_i32(px + p * x_step + v * L), wv);
-    }
-  }
-  const vfloat vlo = vm::splat<vfloat>(lo - zy), vhi = vm::splat<vfloat>(hi - zy);
-  const vint32 vzy = vm::splat<vint32>(static_cast<int32_t>(zy));
-  const float* bias = a.bias;
-  const float* mult = a.mult;
-#pragma GCC unroll 4
-  for (int v = 0; v < NV; ++v) {
-    const vfloat b = bias ? vm::load(bias + c + v * L) : vfloat{}, m = vm::load(mult + c + v * L);
-#pragma GCC unroll 8
-    for (int p = 0; p < kPixels; ++p)
-      vm::store_narrow(y + p * ldy + c + v * L, vm::requantize(acc[p][v], b, m, vlo, vhi, vzy));
-  }
-}
-
-// kPixels neighbouring output pixels with the same taps, every vector of channels (C >= L):
-// two vectors at a time, then one; a ragged end is one more vector ending at C.
-template <int kPixels>
-void depthwise_pixels(const QDepthwiseArgs& a, const uint8_t* x, const DepthwiseTaps& taps, const int32_t* zp_wsum,
-                      uint8_t* y, float zy, float lo, float hi) {
-  constexpr int64_t L = vm::kLanes<int32_t>;
-  int64_t c0 = 0;
-  for (; c0 + 2 * L <= a.C; c0 += 2 * L) depthwise_pixel_run<kPixels, 2>(a, x, taps, zp_wsum, c0, y, zy, lo, hi);
-  for (; c0 < a.C; c0 += L)
-    depthwise_pixel_run<kPixels, 1>(a, x, taps, zp_wsum, std::min(c0, a.C - L), y, zy, lo, hi);
-}
-
-// One output pixel: four vectors of channels at a time, then one; a ragged end is one more
-// vector ending at C (it recomputes a few channels, with the same values), so only C < L
-// takes the scalar loop.
+// One output pixel, channel by channel (C < one vector; wider ones take the row pairs).
 void depthwise_pixel(const QDepthwiseArgs& a, const uint8_t* x, const DepthwiseTaps& taps, const int32_t* zp_wsum,
                      uint8_t* y, float zy, float lo, float hi) {
-  constexpr int64_t L = vm::kLanes<int32_t>;
-  int64_t c = 0;
-  for (; c + 4 * L <= a.C; c += 4 * L) depthwise_vectors<4>(a, x, taps, zp_wsum, c, y, zy, lo, hi);
-  for (; c + L <= a.C; c += L) depthwise_vectors<1>(a, x, taps, zp_wsum, c, y, zy, lo, hi);
-  if (c < a.C && a.C >= L) depthwise_vectors<1>(a, x, taps, zp_wsum, a.C - L, y, zy, lo, hi);
-  for (c = a.C >= L ? a.C : 0; c < a.C; ++c) {
+  for (int64_t c = 0; c < a.C; ++c) {
     int32_t acc = -zp_wsum[c];
     for (int64_t t = 0; t < taps.count; ++t)
       acc += static_cast<int32_t>(x[taps.x_offset[t] + c]) * a.w[taps.w_offset[t] + c];
@@ -378,7 +282,194 @@ Vector<int32_t> zp_weight_prefix_sums(const QDepthwiseArgs& a) {
   return sums;
 }
 
+// ---- Two kernel rows per vpmaddwd (C >= one vector): a tap pair multiplies the int16 pairs
+// (x of rows kh and kh + 1) by (w of rows kh and kh + 1), exact since x is u8 and w within int16.
+// Per output row and block of channels the pairs' image rows are interleaved once into a
+// padded buffer whose columns every output pixel reads at the same offsets; padding and rows
+// outside the image hold x_zp, so each tap adds (x - x_zp) * w once the start takes back
+// x_zp times the used pairs' weight sums.
+
+constexpr int64_t kMaxRowPairs = (kMaxDepthwiseTaps + 1) / 2;
+
+// The weights of kernel rows 2r and 2r + 1 as int16 pairs (row 2r low, row 2r + 1 high, zero
+// past KH), (KH + 1) / 2 x KW x C; x_zp times each pair's weight sum, (KH + 1) / 2 x C.
+struct DepthwiseRowPairs {
+  int64_t count;
+  Vector<int32_t> w, zp_sum;
+  explicit DepthwiseRowPairs(const QDepthwiseArgs& a)
+      : count((a.KH + 1) / 2), w(count * a.KW * a.C), zp_sum(count * a.C, 0) {
+    for (int64_t r = 0; r < count; ++r)
+      for (int64_t kw = 0; kw < a.KW; ++kw) {
+        const int32_t* w0 = a.w + (2 * r * a.KW + kw) * a.C;
+        const int32_t* w1 = 2 * r + 1 < a.KH ? w0 + a.KW * a.C : nullptr;
+        int32_t* packed = w.data() + (r * a.KW + kw) * a.C;
+        int32_t* zs = zp_sum.data() + r * a.C;
+        for (int64_t c = 0; c < a.C; ++c) {
+          const int32_t w_hi = w1 ? w1[c] : 0;
+          packed[c] = static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint16_t>(w0[c])) |
+                                           static_cast<uint32_t>(static_cast<uint16_t>(w_hi)) << 16);
+          zs[c] += (w0[c] + w_hi) * a.x_zp;
+        }
+      }
+  }
+};
+
+// One block of channels of interleaved image row pairs (rows ih and ih + dh, x_zp outside the
+// image and in the padding columns), cached by (image, ih) in direct-mapped slots: the output
+// rows that share a pair (the next one at stride 2, the one after at stride 1) build it once.
+// 2 * dh * pairs slots keep one output row's pairs apart.
+struct DepthwisePairCache {
+  int64_t slots, cols;  // cols: the padded columns the output row reads
+  Vector<int32_t> buf;  // slots x cols x (the block's lanes)
+  std::vector<std::pair<int64_t, int64_t>> tag;
+  DepthwisePairCache(const QDepthwiseArgs& a, int64_t pairs, int64_t lanes)
+      : slots(2 * a.dh * pairs), cols((a.OW - 1) * a.sw + (a.KW - 1) * a.dw + 1), buf(slots * cols * lanes),
+        tag(slots) {}
+  void clear() { std::fill(tag.begin(), tag.end(), std::pair<int64_t, int64_t>(-1, 0)); }
+};
+
+// The pair taps of an output row: buffer columns (slot * cols + kw * dw, from the pixel's first
+// column) and offsets into the packed weights (from the block's first channel).
+struct DepthwisePairTaps {
+  int64_t count = 0;
+  int64_t x_column[kMaxDepthwiseTaps];
+  int64_t w_offset[kMaxDepthwiseTaps];
+};
+
+// kPixels neighbouring output pixels, NV vectors of channels: acc in registers over the pair
+// taps, each tap's weights loaded once for all pixels, then the output stage.
+template <int kPixels, int NV>
+void depthwise_pair_run(const QDepthwiseArgs& a, const DepthwisePairTaps& taps, const int32_t* x,
+                        int64_t x_step, const int32_t* w, const vm::vint32 (&start)[NV], int64_t c, uint8_t* y,
+                        float zy, float lo, float hi) {
+  using vm::vfloat;
+  using vm::vint32;
+  constexpr int64_t L = vm::kLanes<int32_t>;
+  vint32 acc[kPixels][NV];
+#pragma GCC unroll 4
+  for (int v = 0; v < NV; ++v)
+#pragma GCC unroll 8
+    for (int p = 0; p < kPixels; ++p) acc[p][v] = start[v];
+  for (int64_t t = 0; t < taps.count; ++t) {
+    const int32_t* px = x + taps.x_column[t] * (NV * L);
+    const int32_t* pw = w + taps.w_offset[t];
+#pragma GCC unroll 4
+    for (int v = 0; v < NV; ++v) {
+      const vint32 wv = vm::load(pw + v * L);
+#pragma GCC unroll 8
+      for (int p = 0; p < kPixels; ++p) acc[p][v] += vm::madd_i16(vm::load(px + p * x_step + v * L), wv);
+    }
+  }
+  const vfloat vlo = vm::splat<vfloat>(lo - zy), vhi = vm::splat<vfloat>(hi - zy);
+  const vint32 vzy = vm::splat<vint32>(static_cast<int32_t>(zy));
+#pragma GCC unroll 4
+  for (int v = 0; v < NV; ++v) {
+    const vfloat b = a.bias ? vm::load(a.bias + c + v * L) : vfloat{}, m = vm::load(a.mult + c + v * L);
+#pragma GCC unroll 8
+    for (int p = 0; p < kPixels; ++p)
+      vm::store_narrow(y + p * a.C + c + v * L, vm::requantize(acc[p][v], b, m, vlo, vhi, vzy));
+  }
+}
+
+// Rows ih and ih + dh of image x, channels [c, c + NV * L), interleaved into the padded
+// columns of slot b.
+template <int NV>
+void depthwise_pair_build(const QDepthwiseArgs& a, const uint8_t* x, int64_t ih, const uint8_t* zp_column,
+                          int64_t cols, int64_t c, int32_t* b) {
+  using vm::vint32;
+  constexpr int64_t L = vm::kLanes<int32_t>, B = NV * L;
+  const uint8_t* row[2];
+  int64_t step[2];
+  for (int i = 0; i < 2; ++i) {
+    const int64_t h = ih + i * a.dh;
+    const bool inside = h >= 0 && h < a.H;
+    step[i] = inside ? a.C : 0;
+    row[i] = (inside ? x + h * a.W * a.C : zp_column) + c - a.pw * step[i];
+  }
+  const int64_t j0 = std::min(cols, a.pw), j1 = std::max(j0, std::min(cols, a.W + a.pw));  // inside the image
+  const vint32 zp_pair = vm::splat<vint32>(a.x_zp | a.x_zp << 16);
+  for (int64_t j = 0; j < j0; ++j)
+    for (int v = 0; v < NV; ++v) vm::store(b + j * B + v * L, zp_pair);
+  for (int64_t j = j0; j < j1; ++j)
+    for (int v = 0; v < NV; ++v)
+      vm::store(b + j * B + v * L, vm::u8_pairs_as_i16(row[0] + j * step[0] + v * L, row[1] + j * step[1] + v * L));
+  for (int64_t j = j1; j < cols; ++j)
+    for (int v = 0; v < NV; ++v) vm::store(b + j * B + v * L, zp_pair);
+}
+
+// Output rows [oh0, oh1) of image n, channels [c, c + NV * L): each row's used pairs (one of
+// the two kernel rows inside the image) from the cache, then its pixels four at a time.
+template <int NV>
+void depthwise_pair_block(const QDepthwiseArgs& a, const DepthwiseRowPairs& pairs, DepthwisePairCache& cache,
+                          const uint8_t* zp_column, int64_t n, int64_t oh0, int64_t oh1, int64_t c, float zy,
+                          float lo, float hi) {
+  using vm::vint32;
+  constexpr int64_t L = vm::kLanes<int32_t>, B = NV * L;
+  const uint8_t* x = a.x + n * a.H * a.W * a.C;
+  const int32_t* w = pairs.w.data() + c;
+  const int64_t x_step = a.sw * B;
+  for (int64_t oh = oh0; oh < oh1; ++oh) {
+    DepthwisePairTaps taps;
+    vint32 start[NV];
+    for (int v = 0; v < NV; ++v) start[v] = vint32{};
+    for (int64_t r = 0; r < pairs.count; ++r) {
+      const int64_t ih = oh * a.sh - a.ph + 2 * r * a.dh, ih2 = ih + a.dh;
+      if ((ih < 0 || ih >= a.H) && (2 * r + 1 >= a.KH || ih2 < 0 || ih2 >= a.H)) continue;
+      const int64_t slot = (ih % cache.slots + cache.slots) % cache.slots;
+      int32_t* b = cache.buf.data() + slot * cache.cols * B;
+      if (cache.tag[slot] != std::make_pair(n, ih)) {
+        depthwise_pair_build<NV>(a, x, ih, zp_column, cache.cols, c, b);
+        cache.tag[slot] = {n, ih};
+      }
+      for (int v = 0; v < NV; ++v) start[v] -= vm::load(pairs.zp_sum.data() + r * a.C + c + v * L);
+      for (int64_t kw = 0; kw < a.KW; ++kw) {
+        taps.x_column[taps.count] = slot * cache.cols + kw * a.dw;
+        taps.w_offset[taps.count++] = (r * a.KW + kw) * a.C;
+      }
+    }
+    uint8_t* y = a.y + (n * a.OH + oh) * a.OW * a.C;
+    int64_t ow = 0;
+    for (; ow + 4 <= a.OW; ow += 4)
+      depthwise_pair_run<4, NV>(a, taps, cache.buf.data() + ow * x_step, x_step, w, start, c, y + ow * a.C, zy, lo,
+                                hi);
+    const int32_t* xo = cache.buf.data() + ow * x_step;
+    uint8_t* yo = y + ow * a.C;
+    switch (a.OW - ow) {
+      case 3: depthwise_pair_run<3, NV>(a, taps, xo, x_step, w, start, c, yo, zy, lo, hi); break;
+      case 2: depthwise_pair_run<2, NV>(a, taps, xo, x_step, w, start, c, yo, zy, lo, hi); break;
+      case 1: depthwise_pair_run<1, NV>(a, taps, xo, x_step, w, start, c, yo, zy, lo, hi); break;
+      default: break;
+    }
+  }
+}
+
+// Output rows [begin, end) through kernel-row pairs (C >= L): per image, blocks of two vectors
+// of channels outside the rows (an image's input stays in cache across its blocks), then one; a
+// ragged end is one more vector ending at C (it recomputes a few channels, with the same values).
+void qconv_depthwise_row_pairs(const QDepthwiseArgs& a, int64_t begin, int64_t end) {
+  constexpr int64_t L = vm::kLanes<int32_t>;
+  const float zy = static_cast<float>(a.out_zp), lo = static_cast<float>(a.lo), hi = static_cast<float>(a.hi);
+  const DepthwiseRowPairs pairs(a);
+  const Vector<uint8_t> zp_column(a.C, static_cast<uint8_t>(a.x_zp));
+  DepthwisePairCache cache(a, pairs.count, a.C >= 2 * L ? 2 * L : L);
+  for (int64_t task = begin; task < end;) {
+    const int64_t n = task / a.OH, oh0 = task % a.OH, oh1 = std::min(a.OH, oh0 + end - task);
+    int64_t c = 0;
+    for (; c + 2 * L <= a.C; c += 2 * L) {
+      cache.clear();
+      depthwise_pair_block<2>(a, pairs, cache, zp_column.data(), n, oh0, oh1, c, zy, lo, hi);
+    }
+    for (; c < a.C; c += L) {
+      cache.clear();
+      depthwise_pair_block<1>(a, pairs, cache, zp_column.data(), n, oh0, oh1, std::min(c, a.C - L), zy, lo, hi);
+    }
+    task += oh1 - oh0;
+  }
+}
+
+// Channels in vector lanes through the row pairs; fewer channels than a vector tap by tap.
 void qconv_depthwise_kernel(const QDepthwiseArgs& a, int64_t begin, int64_t end) {
+  if (a.C >= vm::kLanes<int32_t>) return qconv_depthwise_row_pairs(a, begin, end);
   const float zy = static_cast<float>(a.out_zp), lo = static_cast<float>(a.lo), hi = static_cast<float>(a.hi);
   DepthwiseTaps taps;
   Vector<int32_t> zp_wsum(a.C);
@@ -389,12 +480,7 @@ void qconv_depthwise_kernel(const QDepthwiseArgs& a, int64_t begin, int64_t end)
     const uint8_t* x = a.x + n * a.H * a.W * a.C;
     uint8_t* y = a.y + (n * a.OH + oh) * a.OW * a.C;
     int64_t kw0 = -1, kw1 = -1;  // the valid kw range the taps were built for
-    // Columns whose whole kernel row lies inside the image share their taps.
-    const int64_t first_inside = (a.pw + a.sw - 1) / a.sw;
-    const int64_t reach = a.W - 1 - (a.KW - 1) * a.dw + a.pw;  // iw0 <= this keeps the kernel inside
-    const int64_t last_inside = reach < 0 ? -1 : reach / a.sw;
-    constexpr int64_t kPixels = 4;
-    for (int64_t ow = 0; ow < a.OW;) {
+    for (int64_t ow = 0; ow < a.OW; ++ow, y += a.C) {
       const int64_t iw0 = ow * a.sw - a.pw;
       const int64_t lo_kw = iw0 >= 0 ? 0 : (-iw0 + a.dw - 1) / a.dw;
       const int64_t hi_kw = std::min(a.KW, a.W - iw0 <= 0 ? 0 : (a.W - iw0 + a.dw - 1) / a.dw);
@@ -423,17 +509,7 @@ void qconv_depthwise_kernel(const QDepthwiseArgs& a, int64_t begin, int64_t end)
           for (int64_t c = 0; c < a.C; ++c) zp_wsum[c] = p11[c] - p10[c] - p01[c] + p00[c];
         }
       }
-      const bool run = a.C >= vm::kLanes<int32_t> && ow >= first_inside && ow + kPixels - 1 <= last_inside &&
-                       ow + kPixels <= a.OW;
-      if (run) {
-        depthwise_pixels<kPixels>(a, x + ow * a.sw * a.C, taps, zp_wsum.data(), y, zy, lo, hi);
-        ow += kPixels;
-        y += kPixels * a.C;
-      } else {
-        depthwise_pixel(a, x + ow * a.sw * a.C, taps, zp_wsum.data(), y, zy, lo, hi);
-        ++ow;
-        y += a.C;
-      }
+      depthwise_pixel(a, x + ow * a.sw * a.C, taps, zp_wsum.data(), y, zy, lo, hi);
     }
   }
 }

@@ -362,12 +362,18 @@ void depthwise_pair_run(const QDepthwiseArgs& a, const DepthwisePairTaps& taps, 
   }
   const vfloat vlo = vm::splat<vfloat>(lo - zy), vhi = vm::splat<vfloat>(hi - zy);
   const vint32 vzy = vm::splat<vint32>(static_cast<int32_t>(zy));
+  vfloat b[NV], m[NV];
 #pragma GCC unroll 4
   for (int v = 0; v < NV; ++v) {
-    const vfloat b = a.bias ? vm::load(a.bias + c + v * L) : vfloat{}, m = vm::load(a.mult + c + v * L);
+    b[v] = a.bias ? vm::load(a.bias + c + v * L) : vfloat{};
+    m[v] = vm::load(a.mult + c + v * L);
+  }
 #pragma GCC unroll 8
-    for (int p = 0; p < kPixels; ++p)
-      vm::store_narrow(y + p * a.C + c + v * L, vm::requantize(acc[p][v], b, m, vlo, vhi, vzy));
+  for (int p = 0; p < kPixels; ++p) {
+    vint32 q[NV];
+#pragma GCC unroll 4
+    for (int v = 0; v < NV; ++v) q[v] = vm::requantize(acc[p][v], b[v], m[v], vlo, vhi, vzy);
+    vm::store_narrow_row<NV>(y + p * a.C + c, q);
   }
 }
 

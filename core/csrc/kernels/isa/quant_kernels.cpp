@@ -449,17 +449,22 @@ void depthwise_pair_block(const QDepthwiseArgs& a, const DepthwiseRowPairs& pair
   }
 }
 
-// Output rows [begin, end) through kernel-row pairs (C >= L): per image, blocks of two vectors
-// of channels outside the rows (an image's input stays in cache across its blocks), then one; a
-// ragged end is one more vector ending at C (it recomputes a few channels, with the same values).
+// Output rows [begin, end) through kernel-row pairs (C >= L): per band of an image's rows, blocks
+// of two vectors of channels outside the rows, then one; a ragged end is one more vector ending
+// at C (it recomputes a few channels, with the same values).
 void qconv_depthwise_row_pairs(const QDepthwiseArgs& a, int64_t begin, int64_t end) {
   constexpr int64_t L = vm::kLanes<int32_t>;
   const float zy = static_cast<float>(a.out_zp), lo = static_cast<float>(a.lo), hi = static_cast<float>(a.hi);
   const DepthwiseRowPairs pairs(a);
   const Vector<uint8_t> zp_column(a.C, static_cast<uint8_t>(a.x_zp));
   DepthwisePairCache cache(a, pairs.count, a.C >= 2 * L ? 2 * L : L);
+  // Bands of output rows whose input rows take about kBandBytes, so that the lines a block
+  // reads a part of are still in cache for the next block.
+  constexpr int64_t kBandBytes = 128 << 10;
+  const int64_t band_rows = std::max<int64_t>(1, kBandBytes / (a.W * a.C));
+  const int64_t band = std::max<int64_t>(1, (band_rows - (a.KH - 1) * a.dh) / a.sh);
   for (int64_t task = begin; task < end;) {
-    const int64_t n = task / a.OH, oh0 = task % a.OH, oh1 = std::min(a.OH, oh0 + end - task);
+    const int64_t n = task / a.OH, oh0 = task % a.OH, oh1 = std::min(std::min(a.OH, oh0 + end - task), oh0 + band);
     int64_t c = 0;
     for (; c + 2 * L <= a.C; c += 2 * L) {
       cache.clear();

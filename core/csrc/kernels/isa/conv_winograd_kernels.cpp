@@ -101,20 +101,26 @@ template <typename T> void weight_transform(const WinogradWeightArgs& a, int64_t
   constexpr int L = kLanes<T>;
   const T* w = static_cast<const T*>(a.w);
   T* u = static_cast<T*>(a.u);
-  for (int64_t c = begin; c < end; ++c)
-    for (int64_t o0 = 0; o0 < a.Op; o0 += L) {
-      V g[3][3];  // the taps of L filters (output channels o0...) gathered into lanes
-      for (int kh = 0; kh < 3; ++kh)
-        for (int kw = 0; kw < 3; ++kw) {
-          alignas(vm::kVecBytes) T lanes[L] = {};
-          const T* tap = w + c * a.sc + kh * a.skh + kw * a.skw;
-          for (int64_t l = 0; l < L && o0 + l < a.O; ++l) lanes[l] = tap[(o0 + l) * a.so];
-          g[kh][kw] = vm::load(lanes);
+  // Block by block, so that each point's writes run on along the block's rows (channel by
+  // channel: 36 streams, not 36 per block, which would miss the TLB at every store).
+  for (int64_t b0 = 0; b0 < a.Op; b0 += a.block)
+    for (int64_t c = begin; c < end; ++c)
+      for (int64_t o0 = b0; o0 < std::min(a.Op, b0 + a.block); o0 += L) {
+        T* dst = u + (o0 / a.block * a.Cp + c) * a.block + o0 % a.block;
+        V r[kIn][kIn] = {};
+        if (c < a.C) {
+          V g[3][3];  // the taps of L filters (output channels o0...) gathered into lanes
+          for (int kh = 0; kh < 3; ++kh)
+            for (int kw = 0; kw < 3; ++kw) {
+              alignas(vm::kVecBytes) T lanes[L] = {};
+              const T* tap = w + c * a.sc + kh * a.skh + kw * a.skw;
+              for (int64_t l = 0; l < L && o0 + l < a.O; ++l) lanes[l] = tap[(o0 + l) * a.so];
+              g[kh][kw] = vm::load(lanes);
+            }
+          transform_2d<3, kIn, V, filter_1d<V, T>>(g, r);
         }
-      V r[kIn][kIn];
-      transform_2d<3, kIn, V, filter_1d<V, T>>(g, r);
-      for (int p = 0; p < kIn * kIn; ++p) vm::store(u + p * a.u_plane + c * a.Op + o0, r[p / kIn][p % kIn]);
-    }
+        for (int p = 0; p < kIn * kIn; ++p) vm::store(dst + p * a.u_plane, r[p / kIn][p % kIn]);
+      }
 }
 
 // The input's and the output gradient's transforms: a From x From tile of `channels` channels

@@ -126,9 +126,10 @@ void point_products(DType dtype, int64_t m, int64_t n, int64_t k, const GemmOper
   gemm(p);
 }
 
-// The 36 products of a chunk, M[p] (count x Op) = V[p] (count x Cp) @ U[p], on the tile
-// kernel: each a 1x1 convolution over the chunk's tiles as pixels, U[p] its packed weight.
-void point_products_on_tiles(const WinogradTileArgs& a, const PackedPoints& u, DType dtype) {
+// The 36 products of a chunk into `products` (a.m's storage), M[p] (count x Op) = V[p]
+// (count x Cp) @ U[p], on the tile kernel: each a 1x1 convolution over the chunk's tiles as
+// pixels, U[p] its packed weight.
+void point_products_on_tiles(const WinogradTileArgs& a, void* products, const PackedPoints& u, DType dtype) {
   const ConvShape s{1, a.Cp, 1, a.count, a.Op, 1, 1, 1, a.count, 1, 1, 0, 0, 1, 1, 1};
   TileConvArgs t{s, 1, a.count, nullptr, nullptr, nullptr, nullptr};
   t.pixels_outer = conv_tile_pixels_outer(u.point_bytes);
@@ -138,7 +139,7 @@ void point_products_on_tiles(const WinogradTileArgs& a, const PackedPoints& u, D
   const int64_t size = itemsize(dtype);
   const char* v = static_cast<const char*>(a.v);
   const char* w = static_cast<const char*>(u.storage.raw_data());
-  char* m = static_cast<char*>(const_cast<void*>(a.m));
+  char* m = static_cast<char*>(products);
   parallel_for(0, kWinogradPoints * per_point, std::max<int64_t>(1, (int64_t(1) << 18) / work),
                [&](int64_t b, int64_t e) {
                  for (int64_t p = b / per_point; p * per_point < e; ++p) {
@@ -159,7 +160,7 @@ void run_chunk(WinogradTileArgs a, const PackedPoints& u, DType dtype) {
   a.v = v.raw_data();
   a.m = m.raw_data();
   over_tiles(conv_winograd_input_stub, a, a.Cp, dtype);
-  point_products_on_tiles(a, u, dtype);
+  point_products_on_tiles(a, m.raw_data(), u, dtype);
   over_tiles(conv_winograd_output_stub, a, a.Op, dtype);
 }
 

@@ -33,9 +33,9 @@ bool winograd_fits(const ConvShape& s, DType dtype) {
 // AVX2 EPYC (scratch per-layer script: each Conv2d alone on its recorded input, min of 3 CPU
 // times, 1 thread, load 4-6, issue 29), Winograd / the tile kernel: 1x128x28x28 (12e3 per
 // tile) 7.6-8.7 vs 13.9-14.3 ms for the 3 layers, 8x256x14x14 (18e3) 105 vs 126 ms for the 5;
-// losing: 1x256x14x14 (147e3) 37-39 vs 24-25 ms, 8x512x7x7 (295e3) 76 vs ~55 ms. Alone (bench scratch, same machine) 1x256x14x14 and
-// 1x512x7x7 lose 1.5-2.4x, 16x512x7x7 (147e3) wins 0.8-0.85x: the line at 20480 keeps the
-// measured losers out (and 2x/4x256x14x14, 74e3 and 37e3, unmeasured).
+// losing: 1x256x14x14 (147e3) 37-39 vs 24-25 ms, 8x512x7x7 (295e3) 76 vs ~55 ms. Alone (same
+// machine) 1x256x14x14 and 1x512x7x7 lose 1.5-2.4x, 16x512x7x7 (147e3) wins 0.8-0.85x: the
+// line at 20480 keeps the measured losers out (and 2x/4x256x14x14, 74e3 and 37e3, unmeasured).
 // The weight gradient (its products one batched GEMM) keeps the line measured on the 2-core
 // AVX-512 Xeon before: 0.53-0.72x the other paths where it takes it, up to 10240 (ResNet's
 // 128@28 layers at batch 1, 12e3, lost 1.05-1.12x in the forward then).

@@ -2,10 +2,12 @@
 // Gray's transforms on the points 0, +-1, +-2, inf: Y = A^T [(G g G^T) . (B^T d B)] A, each
 // 6x6 input tile d giving a 4x4 output tile. The weight gradient is the adjoint:
 // G^T [sum over tiles (B^T d B) . (A gy A^T)] G. The three transforms live here, per ISA build
-// (kernels/isa/conv_winograd_kernels.cpp), channels in vector lanes; the products over the
-// channels are one batched GEMM over the 36 transform points (ops/conv_winograd.cpp).
-// Every transform is a fixed sequence of adds and multiplies per lane (no FMA contraction:
-// -ffp-contract=off), so the baseline, AVX2 and AVX-512 builds give bit-identical results.
+// (kernels/isa/conv_winograd_kernels.cpp), channels in vector lanes. The forward products
+// over the channels run per transform point on the tile kernel, as 1x1 convolutions over the
+// tiles (every build adds the channels in order with FMAs); the weight gradient's are one
+// batched GEMM over the 36 points (ops/conv_winograd.cpp). Every transform is a fixed
+// sequence of adds and multiplies per lane (no FMA contraction: -ffp-contract=off), so the
+// baseline, AVX2 and AVX-512 builds give bit-identical results.
 #pragma once
 #include <cstdint>
 
@@ -19,17 +21,21 @@ constexpr int64_t kWinogradInput = 6;    // input pixels per tile side
 constexpr int64_t kWinogradPoints = 36;  // transform points per tile
 
 // The weight transform: U[p][c][o] = (G g G^T)[p] of the 3x3 filter g = weight (o, c, :, :),
-// for o in [0, Op) (zeros past O). The weight is read through strides in elements (any
-// layout, and the input gradient's flipped, transposed view): element (o, c, kh, kw) at
+// for c in [0, Cp) and o in [0, Op) (zeros past C and O), each point's matrix packed as the
+// tile kernel reads a 1x1 convolution's weight (TileConvArgs in kernels/conv.h): blocks of
+// `block` output channels, (Op / block rounded up, Cp, block), U[p][c][o] at
+// u + p * u_plane + (o / block * Cp + c) * block + o % block (block a multiple of the build's
+// lanes). The weight is read through strides in elements (any layout, and the input
+// gradient's flipped, transposed view): element (o, c, kh, kw) at
 // w + o * so + c * sc + kh * skh + kw * skw.
 struct WinogradWeightArgs {
   const void* w;
-  int64_t O, C, Op;
+  int64_t O, C, Op, Cp, block;
   int64_t so, sc, skh, skw;
-  void* u;  // (36, C, Op), the points u_plane elements apart
+  void* u;
   int64_t u_plane;
 };
-// Runs input channels c in [begin, end).
+// Runs input channels c in [begin, end) of [0, Cp).
 using WinogradWeightFn = void (*)(DType dtype, const WinogradWeightArgs& a, int64_t begin, int64_t end);
 extern DispatchStub<WinogradWeightFn> conv_winograd_weight_stub;
 

@@ -154,7 +154,7 @@ void run_tasks(TileConvArgs a, const WeightView& v, DType dt) {
   const int64_t block = conv_tile_block_stub(dt);
   Tensor wp = packed_weight(v, dt, block);
   a.w = wp.raw_data();
-  a.pixels_outer = wp.numel() * wp.itemsize() <= kPixelsOuterMaxWeightBytes;
+  a.pixels_outer = conv_tile_pixels_outer(wp.numel() * wp.itemsize());
   const int64_t blocks_per_task = a.pixels_outer ? wp.size(0) : 1;
   const int64_t work = kConvTilePixels * blocks_per_task * block * a.s.KH * a.s.KW * a.s.C;  // multiply-adds per task
   parallel_for(0, conv_tile_tasks(a.s, block, a.pixels_outer), std::max<int64_t>(1, (int64_t(1) << 18) / work),
@@ -251,6 +251,8 @@ WeightView input_grad_view(const Tensor& w) {
   return {static_cast<const char*>(w.raw_data()) + last * w.itemsize(), w.size(1), w.size(0), KH, KW,
           w.stride(1), w.stride(0), -w.stride(2), -w.stride(3)};
 }
+
+bool conv_tile_pixels_outer(int64_t packed_weight_bytes) { return packed_weight_bytes <= kPixelsOuterMaxWeightBytes; }
 
 void set_conv_algorithm(ConvAlgorithm a) { g_algorithm = a; }
 ConvAlgorithm conv_algorithm() { return g_algorithm.load(); }

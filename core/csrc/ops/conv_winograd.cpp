@@ -15,8 +15,8 @@ namespace {
 
 // Tiles run in chunks: a chunk's transformed input and products (36 x tiles x channels each)
 // stay within kChunkBytes, where they stay in cache between the steps, unless the transformed
-// weight is larger: the GEMM reads (and packs) all of it once per chunk, so chunks then grow
-// to the weight's size. At least kMinChunkTiles tiles (the GEMM's rows) per chunk.
+// weight is larger: the products read all of it once per chunk, so chunks then grow to the
+// weight's size. At least kMinChunkTiles tiles (the products' rows) per chunk.
 constexpr int64_t kChunkBytes = int64_t(2) << 20;
 constexpr int64_t kMinChunkTiles = 64;
 
@@ -25,40 +25,43 @@ bool winograd_fits(const ConvShape& s, DType dtype) {
          (dtype == DType::Float32 || dtype == DType::Float64);
 }
 
-// Where Winograd beats the tile kernel and im2col + GEMM (benchmarks/bench_conv_paths.py on
-// the 2-core AVX-512 Xeon, 1 thread, issue 29), for the convolution it runs (the input
-// gradient's: channels swapped, the input's pixels). Its fixed cost is the transformed weight,
-// 36 * C * O elements written, then read and packed by the GEMM on every call; its gain is
-// per tile. Alone (warm caches) it wins 0.5-0.8x the best other path at up to ~12e3 elements
-// of that weight per tile (1x64x56x56 ->64 0.71x, 1x128x28x28 ->128 0.71x, 16x256x14x14 ->256
-// 0.89x), is about even at 18e3 (8x256x14x14) and 1.1-1.7x slower at 37e3 and more
-// (1x256x14x14, 4x256x14x14, 8x512x7x7, 16x512x7x7). Inside ResNet-50 at batch 1 (cold weights
-// and activations; per-layer CPU time through forward hooks, 3 runs) the 128@28 layers (12e3
-// per tile) lost 1.05-1.12x against the tile kernel while the 64@56 layers (750) won 0.85-0.93x:
-// hence the line at 10240 (16x256x14x14, 9.2e3, stays in). The weight gradient measured
-// alike (0.53-0.72x where this takes it).
-// Below 16 channels on either side the transforms' channel padding and the GEMM's short rows
-// lose (1x8x32x32 ->32: 1.2-1.8x GEMM's).
-constexpr int64_t kWeightPerTile = 10240;
+// Where Winograd beats the tile kernel and im2col + GEMM, for the convolution it runs (the
+// input gradient's: channels swapped, the input's pixels). Its fixed cost is the transformed
+// weight, 36 * C * O elements written and read on every call; its gain is per tile. The line
+// is in elements of that weight per tile.
+// Forward and input gradient (the products on the tile kernel): inside ResNet-50 on the 2-core
+// AVX2 EPYC (scratch per-layer script: each Conv2d alone on its recorded input, min of 3 CPU
+// times, 1 thread, load 4-6, issue 29), Winograd / the tile kernel: 1x128x28x28 (12e3 per
+// tile) 7.6-8.7 vs 13.9-14.3 ms for the 3 layers, 8x256x14x14 (18e3) 105 vs 126 ms for the 5;
+// losing: 1x256x14x14 (147e3) 37-39 vs 24-25 ms, 8x512x7x7 (295e3) 76 vs ~55 ms. Alone (same
+// machine) 1x256x14x14 and 1x512x7x7 lose 1.5-2.4x, 16x512x7x7 (147e3) wins 0.8-0.85x: the
+// line at 20480 keeps the measured losers out (and 2x/4x256x14x14, 74e3 and 37e3, unmeasured).
+// The weight gradient (its products one batched GEMM) keeps the line measured on the 2-core
+// AVX-512 Xeon before: 0.53-0.72x the other paths where it takes it, up to 10240 (ResNet's
+// 128@28 layers at batch 1, 12e3, lost 1.05-1.12x in the forward then).
+// Below 16 channels on either side the transforms' channel padding and the products' short
+// rows lose (1x8x32x32 ->32: 1.2-1.8x GEMM's).
+constexpr int64_t kWeightPerTile = 20480;
+constexpr int64_t kWeightGradWeightPerTile = 10240;
 constexpr int64_t kMinChannels = 16;
 
-bool winograd_wins(int64_t in_channels, int64_t out_channels, int64_t tiles) {
+bool winograd_wins(int64_t in_channels, int64_t out_channels, int64_t tiles, int64_t weight_per_tile) {
   return std::min(in_channels, out_channels) >= kMinChannels &&
-         kWinogradPoints * in_channels * out_channels <= kWeightPerTile * tiles;
+         kWinogradPoints * in_channels * out_channels <= weight_per_tile * tiles;
 }
 
 int64_t tile_count(int64_t N, int64_t OH, int64_t OW) {
   return N * ((OH + kWinogradTile - 1) / kWinogradTile) * ((OW + kWinogradTile - 1) / kWinogradTile);
 }
 
-bool chosen(int64_t in_channels, int64_t out_channels, int64_t tiles) {
+bool chosen(int64_t in_channels, int64_t out_channels, int64_t tiles, int64_t weight_per_tile = kWeightPerTile) {
   switch (conv_algorithm()) {
     case ConvAlgorithm::Winograd: return true;
     case ConvAlgorithm::Tile:
     case ConvAlgorithm::Gemm: return false;
     case ConvAlgorithm::Auto: break;
   }
-  return winograd_wins(in_channels, out_channels, tiles);
+  return winograd_wins(in_channels, out_channels, tiles, weight_per_tile);
 }
 
 // Channels rounded up to 64 bytes' worth: whole vectors in every build, the same in all.
@@ -71,21 +74,30 @@ int64_t padded_channels(int64_t channels, DType dtype) {
 // than a point's rows, so the 36 points of one row fall in different cache sets.
 int64_t plane_stride(int64_t rows, int64_t channels, DType dtype) { return rows * channels + 64 / itemsize(dtype); }
 
-// 36 matrices (C x Op), one per transform point, `plane` elements apart: the transformed
-// weight, or the weight gradient's sums.
+// 36 matrices (C x Op), one per transform point, `plane` elements apart: the weight
+// gradient's sums.
 struct PointMatrices {
   Tensor storage;
   int64_t plane;
 };
 
-// U (36, C, Op) = G g G^T of every filter of the view, zeros past O.
-PointMatrices transformed_weight(const WeightView& v, DType dtype) {
-  const int64_t Op = padded_channels(v.O, dtype), plane = plane_stride(v.C, Op, dtype);
+// The transformed weight U (36, Cp, Op), zeros past C and O, each point packed for the tile
+// kernel in blocks of `block` output channels (WinogradWeightArgs).
+struct PackedPoints {
+  Tensor storage;
+  int64_t plane, block;
+  int64_t point_bytes;  // one point's packed matrix
+};
+
+PackedPoints transformed_weight(const WeightView& v, DType dtype) {
+  const int64_t Op = padded_channels(v.O, dtype), Cp = padded_channels(v.C, dtype);
+  const int64_t block = conv_tile_block_stub(dtype), packed = (Op + block - 1) / block * Cp * block;
+  const int64_t plane = packed + 64 / itemsize(dtype);
   Tensor u = Tensor::empty({kWinogradPoints * plane}, dtype);
-  const WinogradWeightArgs a{v.w, v.O, v.C, Op, v.so, v.sc, v.skh, v.skw, u.raw_data(), plane};
-  parallel_for(0, v.C, std::max<int64_t>(1, (int64_t(1) << 14) / (kWinogradPoints * Op)),
+  const WinogradWeightArgs a{v.w, v.O, v.C, Op, Cp, block, v.so, v.sc, v.skh, v.skw, u.raw_data(), plane};
+  parallel_for(0, Cp, std::max<int64_t>(1, (int64_t(1) << 14) / (kWinogradPoints * Op)),
                [&](int64_t b, int64_t e) { conv_winograd_weight_stub(dtype, a, b, e); });
-  return {u, plane};
+  return {u, plane, block, packed * itemsize(dtype)};
 }
 
 // Tiles per chunk (see kChunkBytes): the same for every thread count.
@@ -114,17 +126,41 @@ void point_products(DType dtype, int64_t m, int64_t n, int64_t k, const GemmOper
   gemm(p);
 }
 
-// One chunk of tiles: input transform, the 36 products V[p] (count x C) @ U[p] (C x Op), output
-// transform into y. Nested in a parallel chunk loop, every step runs on this thread.
-void run_chunk(WinogradTileArgs a, int64_t C, const PointMatrices& u, DType dtype) {
+// The 36 products of a chunk into `products` (a.m's storage), M[p] (count x Op) = V[p]
+// (count x Cp) @ U[p], on the tile kernel: each a 1x1 convolution over the chunk's tiles as
+// pixels, U[p] its packed weight.
+void point_products_on_tiles(const WinogradTileArgs& a, void* products, const PackedPoints& u, DType dtype) {
+  const ConvShape s{1, a.Cp, 1, a.count, a.Op, 1, 1, 1, a.count, 1, 1, 0, 0, 1, 1, 1};
+  TileConvArgs t{s, 1, a.count, nullptr, nullptr, nullptr, nullptr};
+  t.pixels_outer = conv_tile_pixels_outer(u.point_bytes);
+  const int64_t per_point = conv_tile_tasks(s, u.block, t.pixels_outer);
+  const int64_t blocks_per_task = t.pixels_outer ? (a.Op + u.block - 1) / u.block : 1;
+  const int64_t work = kConvTilePixels * blocks_per_task * u.block * a.Cp;  // multiply-adds per task
+  const int64_t size = itemsize(dtype);
+  const char* v = static_cast<const char*>(a.v);
+  const char* w = static_cast<const char*>(u.storage.raw_data());
+  char* m = static_cast<char*>(products);
+  parallel_for(0, kWinogradPoints * per_point, std::max<int64_t>(1, (int64_t(1) << 18) / work),
+               [&](int64_t b, int64_t e) {
+                 for (int64_t p = b / per_point; p * per_point < e; ++p) {
+                   TileConvArgs at = t;
+                   at.x = v + p * a.v_plane * size, at.w = w + p * u.plane * size, at.y = m + p * a.m_plane * size;
+                   conv_tile_stub(dtype, at, std::max(b, p * per_point) - p * per_point,
+                                  std::min(e, (p + 1) * per_point) - p * per_point);
+                 }
+               });
+}
+
+// One chunk of tiles: input transform, the 36 products V[p] (count x Cp) @ U[p] (Cp x Op),
+// output transform into y. Nested in a parallel chunk loop, every step runs on this thread.
+void run_chunk(WinogradTileArgs a, const PackedPoints& u, DType dtype) {
   a.v_plane = plane_stride(a.count, a.Cp, dtype), a.m_plane = plane_stride(a.count, a.Op, dtype);
   Tensor v = Tensor::empty({kWinogradPoints * a.v_plane}, dtype);
   Tensor m = Tensor::empty({kWinogradPoints * a.m_plane}, dtype);
   a.v = v.raw_data();
   a.m = m.raw_data();
   over_tiles(conv_winograd_input_stub, a, a.Cp, dtype);
-  point_products(dtype, a.count, a.Op, C, {v.raw_data(), a.Cp, 1, {a.v_plane}}, {u.storage.raw_data(), a.Op, 1, {u.plane}},
-                 {m.raw_data(), a.Op, 1, {a.m_plane}}, false);
+  point_products_on_tiles(a, m.raw_data(), u, dtype);
   over_tiles(conv_winograd_output_stub, a, a.Op, dtype);
 }
 
@@ -137,7 +173,7 @@ Tensor run_winograd(const Tensor& x, int64_t top, int64_t left, const WeightView
   const int64_t TH = (OH + kWinogradTile - 1) / kWinogradTile, TW = (OW + kWinogradTile - 1) / kWinogradTile;
   const int64_t Cp = padded_channels(C, dtype), Op = padded_channels(O, dtype);
   Tensor xpad = padded_nhwc(x, top, left, TH * kWinogradTile + 2, TW * kWinogradTile + 2, Cp);
-  const PointMatrices u = transformed_weight(w, dtype);
+  const PackedPoints u = transformed_weight(w, dtype);
   Tensor bias = bias_.defined() ? contiguous(bias_) : Tensor();
   Tensor y = Tensor::empty({N, OH, OW, O}, dtype);
   const int64_t tiles = N * TH * TW, chunk = chunk_tiles(tiles, C, Cp, Op, dtype);
@@ -148,7 +184,7 @@ Tensor run_winograd(const Tensor& x, int64_t top, int64_t left, const WeightView
     for (int64_t i = b; i < e; ++i) {
       WinogradTileArgs part = a;
       part.first = i * chunk, part.count = std::min(chunk, tiles - part.first);
-      run_chunk(part, C, u, dtype);
+      run_chunk(part, u, dtype);
     }
   };
   // Enough chunks for every thread: one chunk per task; otherwise each chunk's steps split.
@@ -177,7 +213,7 @@ void weight_grad_chunk(WinogradTileArgs in, WinogradTileArgs out_grad, int64_t C
 }  // namespace
 
 bool conv_winograd_backward_weight_applies(const ConvShape& s, DType dtype) {
-  return winograd_fits(s, dtype) && chosen(s.C, s.O, tile_count(s.N, s.OH, s.OW));
+  return winograd_fits(s, dtype) && chosen(s.C, s.O, tile_count(s.N, s.OH, s.OW), kWeightGradWeightPerTile);
 }
 
 Tensor conv_winograd_backward_weight(const Tensor& x, const Tensor& gy, const ConvShape& s, bool nhwc_out) {

@@ -1,6 +1,7 @@
 // Stride-1 3x3 convolutions through Winograd F(4x4, 3x3) (kernels/conv_winograd.h): the input
-// in a zero-padded NHWC copy, tiles transformed in chunks, one batched GEMM over the 36
-// transform points per chunk, the output transformed back with the bias. Also the stride-1
+// in a zero-padded NHWC copy, tiles transformed in chunks, the 36 transform points' products
+// per chunk on the tile kernel (1x1 convolutions over the tiles, the transformed weight
+// packed for it), the output transformed back with the bias. Also the stride-1
 // input gradient: the same convolution of the padded output gradient with the flipped,
 // transposed weight; and the weight gradient, the adjoint: both the input and the output
 // gradient transformed per tile, their products summed over the tiles by one batched GEMM

@@ -65,12 +65,11 @@ bool per_channel_of(const Tensor& t, const Shape& shape) {
          t.sizes()[3] == 1 && t.is_contiguous() && shape[2] * shape[3] > 1;
 }
 
-// The SE block's product of an NHWC image and its per-channel scale (either operand may be
-// the (N, C, 1, 1) one): the kernel runs each pixel's C channels against the image's C values,
-// so the scale is never expanded to the image's size.
-Tensor channel_broadcast(QBinaryOp kind, const Tensor& a, const Tensor& b, const Shape& shape, QuantizerPtr out_q,
-                         const QBinaryArgs& args) {
-  const bool a_full = !per_channel_of(a, shape);
+// The SE block's product of an NHWC image and its per-channel scale, an (N, C, 1, 1) operand
+// (b, or a where !a_full): the kernel runs each pixel's C channels against the image's C
+// values, so the scale is never expanded to the image's size.
+Tensor channel_broadcast(QBinaryOp kind, const Tensor& a, const Tensor& b, bool a_full, const Shape& shape,
+                         QuantizerPtr out_q, const QBinaryArgs& args) {
   const Tensor full = contiguous(int_view(a_full ? a : b), MemoryFormat::ChannelsLast);
   const Tensor channels = int_view(a_full ? b : a);
   Tensor y = empty_quantized(shape, DType::QUInt8, std::move(out_q), true);
@@ -103,8 +102,9 @@ Tensor binary(QBinaryOp kind, const Tensor& a, const Tensor& b, double scale, in
   QBinaryArgs args{static_cast<float>(qa.scale), static_cast<float>(qb.scale), 1.0f / static_cast<float>(scale),
                    static_cast<float>(qa.scale * qb.scale / scale), static_cast<int32_t>(qa.zero_point),
                    static_cast<int32_t>(qb.zero_point), static_cast<int32_t>(zero_point), relu};
-  if (nhwc && (per_channel_of(b, shape) || per_channel_of(a, shape)))
-    return channel_broadcast(kind, a, b, shape, per_tensor_quantizer(scale, zero_point), args);
+  const bool a_per_channel = nhwc && per_channel_of(a, shape);
+  if (a_per_channel || (nhwc && per_channel_of(b, shape)))
+    return channel_broadcast(kind, a, b, !a_per_channel, shape, per_tensor_quantizer(scale, zero_point), args);
   const MemoryFormat format = nhwc ? MemoryFormat::ChannelsLast : MemoryFormat::Contiguous;
   Tensor ab = contiguous(expand(int_view(a), IntList(shape.begin(), shape.end())), format);
   Tensor bb = contiguous(expand(int_view(b), IntList(shape.begin(), shape.end())), format);

@@ -1,6 +1,7 @@
 // The transforms of Winograd F(4x4, 3x3) (see kernels/conv_winograd.h), channels in vector
 // lanes. Each 2-d transform is the 1-d one along the rows of the tile, then along its columns.
 #include <algorithm>
+#include <vector>
 
 #include "kernels/conv_winograd.h"
 #include "kernels/simd_vec.h"
@@ -101,20 +102,33 @@ template <typename T> void weight_transform(const WinogradWeightArgs& a, int64_t
   constexpr int L = kLanes<T>;
   const T* w = static_cast<const T*>(a.w);
   T* u = static_cast<T*>(a.u);
-  for (int64_t c = begin; c < end; ++c)
-    for (int64_t o0 = 0; o0 < a.Op; o0 += L) {
-      V g[3][3];  // the taps of L filters (output channels o0...) gathered into lanes
-      for (int kh = 0; kh < 3; ++kh)
-        for (int kw = 0; kw < 3; ++kw) {
-          alignas(vm::kVecBytes) T lanes[L] = {};
-          const T* tap = w + c * a.sc + kh * a.skh + kw * a.skw;
-          for (int64_t l = 0; l < L && o0 + l < a.O; ++l) lanes[l] = tap[(o0 + l) * a.so];
-          g[kh][kw] = vm::load(lanes);
+  // One channel's taps of the block's filters, tap-major (taps[k * block + o - b0]): gathered
+  // filter by filter (each one's taps near each other) before the vector loads read them.
+  std::vector<T> taps(9 * a.block);
+  // Block by block, so that each point's writes run on along the block's rows (channel by
+  // channel: 36 streams, not 36 per block, which would miss the TLB at every store).
+  for (int64_t b0 = 0; b0 < a.Op; b0 += a.block) {
+    const int64_t width = std::min(a.Op, b0 + a.block) - b0, real = std::clamp<int64_t>(a.O - b0, 0, width);
+    for (int64_t c = begin; c < end; ++c) {
+      if (c < a.C) {
+        std::fill(taps.begin(), taps.end(), T(0));
+        for (int64_t o = 0; o < real; ++o) {
+          const T* filter = w + (b0 + o) * a.so + c * a.sc;
+          for (int k = 0; k < 9; ++k) taps[k * a.block + o] = filter[k / 3 * a.skh + k % 3 * a.skw];
         }
-      V r[kIn][kIn];
-      transform_2d<3, kIn, V, filter_1d<V, T>>(g, r);
-      for (int p = 0; p < kIn * kIn; ++p) vm::store(u + p * a.u_plane + c * a.Op + o0, r[p / kIn][p % kIn]);
+      }
+      for (int64_t o0 = 0; o0 < width; o0 += L) {
+        T* dst = u + ((b0 + o0) / a.block * a.Cp + c) * a.block + o0;
+        V r[kIn][kIn] = {};
+        if (c < a.C) {
+          V g[3][3];  // the taps of L filters (output channels b0 + o0...) in lanes
+          for (int k = 0; k < 9; ++k) g[k / 3][k % 3] = vm::load(taps.data() + k * a.block + o0);
+          transform_2d<3, kIn, V, filter_1d<V, T>>(g, r);
+        }
+        for (int p = 0; p < kIn * kIn; ++p) vm::store(dst + p * a.u_plane, r[p / kIn][p % kIn]);
+      }
     }
+  }
 }
 
 // The input's and the output gradient's transforms: a From x From tile of `channels` channels

@@ -136,8 +136,13 @@ int default_threads() {
 }
 
 // More compute threads than this only oversubscribes the cores (and set_num_threads(10000)
-// would spend seconds, and gigabytes of stacks, starting threads that cannot help).
-int max_pool_threads() { return std::max(4 * default_threads(), 16); }
+// would spend seconds, and gigabytes of stacks, starting threads that cannot help). Read once:
+// hardware_concurrency() opens /sys/devices/system/cpu/online on every call, which cost every
+// parallel region a few microseconds of system calls.
+int max_pool_threads() {
+  static const int limit = std::max(4 * default_threads(), 16);
+  return limit;
+}
 
 std::mutex g_pool_mutex;
 int g_num_threads = default_threads();

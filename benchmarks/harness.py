@@ -119,11 +119,13 @@ def sample_seconds(fn, number, count):
             gc.enable()
 
 
-def time_interleaved(fns, repeats=7, rounds=3, settle=0.05):
-    """Median seconds per call of each callable. Libraries take turns over several rounds,
-    so a change in background load hits all of them alike, and each turn starts after a
-    short pause so that another library's idle worker threads have stopped spinning."""
+def time_interleaved(fns, repeats=7, rounds=None, settle=0.05):
+    """Median seconds per call of each callable. Libraries take turns over several rounds
+    (by default one sample per turn), so a change in background load or in the VM's speed
+    hits all of them alike, and each turn starts after a short pause so that another
+    library's idle worker threads have stopped spinning."""
     numbers = {lib: calibrate(fn) for lib, fn in fns.items()}
+    rounds = repeats if rounds is None else rounds
     per_round = max(1, -(-repeats // rounds))
     samples = {lib: [] for lib in fns}
     for _ in range(rounds):

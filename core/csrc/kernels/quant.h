@@ -66,17 +66,26 @@ extern DispatchStub<QAvgPoolFn> qadaptive_avg_pool_stub;
 // Depthwise quantized convolution, NHWC, one input channel per group (C == O, multiplier 1):
 // acc[c] = sum over valid taps (x - x_zp) * w[tap][c], w packed as int32 (KH*KW, C) already
 // minus the weight zero points; then the output stage of kernels/qgemm.h per channel.
+// The vector builds take two kernel rows per multiply (vpmaddwd): w_pairs holds rows 2r and
+// 2r + 1 of w as int16 pairs (row 2r low, zero past KH), ((KH + 1) / 2, KW, C), and pair_sums
+// each pair's weights summed over both rows and kw, ((KH + 1) / 2, C).
 constexpr int64_t kMaxDepthwiseTaps = 49;  // KH * KW of the direct kernel (larger ones use im2col)
 struct QDepthwiseArgs {
-  const uint8_t* x;     // N x H x W x C
-  const int32_t* w;     // KH*KW x C, int8 weight minus int8 zero point: within int16
-  uint8_t* y;           // N x OH x OW x C
+  const uint8_t* x;          // N x H x W x C
+  const int32_t* w;          // KH*KW x C, int8 weight minus int8 zero point: within int16
+  const int32_t* w_pairs;    // ((KH + 1) / 2) x KW x C
+  const int32_t* pair_sums;  // ((KH + 1) / 2) x C
+  uint8_t* y;                // N x OH x OW x C
   int64_t N, H, W, C, OH, OW, KH, KW, sh, sw, ph, pw, dh, dw;
   int32_t x_zp, out_zp, lo, hi;
-  const float* mult;    // (C,)
-  const float* bias;    // (C,) divided by x_scale * w_scale[c], or null
+  const float* mult;         // (C,)
+  const float* bias;         // (C,) divided by x_scale * w_scale[c], or null
+  // The tasks: task t is image t / (bands * chunks), its output rows [b * band_rows, ...) of
+  // band b = t / chunks % bands, and channels [k * chunk_channels, ...) of chunk k = t % chunks
+  // (the last chunk runs to C; each chunk has at least one vector of channels, or all of C).
+  int64_t band_rows, bands, chunk_channels, chunks;
 };
-// Output rows (n, oh) in [begin, end).
+// Tasks [begin, end).
 using QDepthwiseFn = void (*)(const QDepthwiseArgs& args, int64_t begin, int64_t end);
 extern DispatchStub<QDepthwiseFn> qconv_depthwise_stub;
 

@@ -288,6 +288,52 @@ Tensor nhwc_bytes(const Tensor& x_ints) {
   return out;
 }
 
+// Kernel rows 2r and 2r + 1 of depthwise_w as int16 pairs and their sums (kernels/quant.h).
+void pack_depthwise_row_pairs(PackedWeight& p) {
+  const int64_t C = p.O, pairs = (p.KH + 1) / 2;
+  p.depthwise_pairs.assign(pairs * p.KW * C, 0);
+  p.depthwise_pair_sums.assign(pairs * C, 0);
+  for (int64_t r = 0; r < pairs; ++r)
+    for (int64_t kw = 0; kw < p.KW; ++kw) {
+      const int32_t* w0 = p.depthwise_w.data() + (2 * r * p.KW + kw) * C;
+      const int32_t* w1 = 2 * r + 1 < p.KH ? w0 + p.KW * C : nullptr;
+      int32_t* packed = p.depthwise_pairs.data() + (r * p.KW + kw) * C;
+      int32_t* sums = p.depthwise_pair_sums.data() + r * C;
+      for (int64_t c = 0; c < C; ++c) {
+        const int32_t high = w1 ? w1[c] : 0;
+        packed[c] = static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint16_t>(w0[c])) |
+                                         static_cast<uint32_t>(static_cast<uint16_t>(high)) << 16);
+        sums[c] += w0[c] + high;
+      }
+    }
+}
+
+// The depthwise kernel's tasks: bands of output rows whose input rows take about 128 KiB (the
+// lines a block of channels reads a part of stay in cache for the next block). When the images'
+// bands are too few to share out among the threads, chunks of channels (free) and then shorter
+// bands (each band builds the row pairs it shares with its neighbours again).
+void split_depthwise(QDepthwiseArgs& a) {
+  constexpr int64_t kBandBytes = 128 << 10;
+  constexpr int64_t kChunkChannels = 32;  // a multiple of every build's vector
+  constexpr int64_t kMinBandRows = 4;
+  const int64_t input_rows = std::max<int64_t>(1, kBandBytes / (a.W * a.C));
+  a.band_rows = std::max<int64_t>(1, (input_rows - (a.KH - 1) * a.dh) / a.sh);
+  a.bands = (a.OH + a.band_rows - 1) / a.band_rows;
+  a.chunk_channels = a.C;
+  a.chunks = 1;
+  const int64_t threads = get_num_threads(), want = 4 * threads;
+  if (threads == 1 || a.N * a.bands >= want) return;
+  const int64_t chunks_wanted = (want + a.N * a.bands - 1) / (a.N * a.bands);
+  if (a.C >= 2 * kChunkChannels) {
+    a.chunk_channels = std::max(kChunkChannels, a.C / chunks_wanted / kChunkChannels * kChunkChannels);
+    a.chunks = a.C / a.chunk_channels;
+  }
+  if (a.N * a.bands * a.chunks >= want) return;
+  const int64_t bands_wanted = (want + a.N * a.chunks - 1) / (a.N * a.chunks);
+  a.band_rows = std::min(a.band_rows, std::max(kMinBandRows, (a.OH + bands_wanted - 1) / bands_wanted));
+  a.bands = (a.OH + a.band_rows - 1) / a.band_rows;
+}
+
 }  // namespace
 
 PackedWeightPtr pack_linear(const Tensor& weight, const Tensor& bias) {
@@ -337,6 +383,7 @@ PackedWeightPtr pack_conv2d(const Tensor& weight, const Tensor& bias, const IntL
     for (int64_t o = 0; o < p->O; ++o)
       for (int64_t t = 0; t < taps; ++t)
         p->depthwise_w[t * p->O + o] = int32_t(ints.data<int8_t>()[o * taps + t]) - p->w_zero_points[o];
+    pack_depthwise_row_pairs(*p);
     return p;
   }
   // GEMM rows in the NHWC column order (kh, kw, c).
@@ -475,11 +522,12 @@ Tensor quantized_conv2d(const Tensor& x, const PackedWeight& p, double scale, in
   const int32_t lo = relu ? static_cast<int32_t>(zero_point) : 0;
 
   if (p.depthwise) {
-    QDepthwiseArgs d{xp, p.depthwise_w.data(), yp, N, H, W, C, OH, OW, p.KH, p.KW, p.stride[0], p.stride[1],
-                     p.padding[0], p.padding[1], p.dilation[0], p.dilation[1], x_zp,
-                     static_cast<int32_t>(zero_point), lo, 255, stage.mult.data(),
-                     stage.bias.empty() ? nullptr : stage.bias.data()};
-    parallel_for(0, N * OH, 1, [&](int64_t b, int64_t e) { qconv_depthwise_stub(d, b, e); });
+    QDepthwiseArgs d{xp, p.depthwise_w.data(), p.depthwise_pairs.data(), p.depthwise_pair_sums.data(), yp, N, H, W, C,
+                     OH, OW, p.KH, p.KW, p.stride[0], p.stride[1], p.padding[0], p.padding[1], p.dilation[0],
+                     p.dilation[1], x_zp, static_cast<int32_t>(zero_point), lo, 255, stage.mult.data(),
+                     stage.bias.empty() ? nullptr : stage.bias.data(), 0, 0, 0, 0};
+    split_depthwise(d);
+    parallel_for(0, N * d.bands * d.chunks, 1, [&](int64_t b, int64_t e) { qconv_depthwise_stub(d, b, e); });
     return y;
   }
   const int64_t og = p.O / p.groups;

@@ -33,6 +33,8 @@ struct PackedWeight {
   std::vector<int32_t> w_zero_points;     // (O,)
   bool has_w_zero_points = false;
   std::vector<int32_t> depthwise_w;       // depthwise: (KH*KW, C) int32, weight minus zero point
+  std::vector<int32_t> depthwise_pairs;   // and its kernel-row pairs, QDepthwiseArgs::w_pairs
+  std::vector<int32_t> depthwise_pair_sums;  // QDepthwiseArgs::pair_sums
 };
 using PackedWeightPtr = std::shared_ptr<PackedWeight>;
 

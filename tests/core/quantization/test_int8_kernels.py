@@ -141,6 +141,35 @@ def test_quantized_conv2d_matches_reference(xs, ws, stride, padding, dilation, g
         np.testing.assert_array_equal(y2.int_repr().numpy(), ref)
 
 
+@pytest.mark.parametrize("threads", [1, 2, 3, 8])
+@pytest.mark.parametrize("xs,k,stride", [
+    ((1, 120, 28, 28), 5, 1),   # one band: chunks of 32 channels (the last 56), then shorter bands
+    ((1, 200, 7, 7), 5, 1),     # chunks only
+    ((2, 40, 30, 30), 3, 2),    # too few channels to chunk: shorter bands
+    ((1, 12, 20, 20), 3, 1),    # fewer channels than a vector: bands, tap by tap
+    ((3, 64, 9, 9), 3, 1),      # several images
+])
+def test_depthwise_tasks_split_rows_and_channels(xs, k, stride, threads):
+    """The depthwise kernel's tasks (bands of rows, chunks of channels, more of them at more
+    threads) tile the output exactly: every thread count gives the reference's bytes."""
+    C = xs[1]
+    x = RNG.integers(0, 256, xs).astype(np.uint8)
+    w = RNG.integers(-128, 128, (C, 1, k, k)).astype(np.int8)
+    scales = RNG.uniform(0.001, 0.02, C)
+    zps = np.zeros(C, np.int64)
+    bias = RNG.normal(0, 1, C).astype(np.float32)
+    packed = _Q.conv2d_prepack(weight(w, scales, zps, True), core.tensor(bias), [stride] * 2, [k // 2] * 2, [1, 1], C)
+    ref = qref.qconv2d(x, 0.03, 90, w, scales.astype(np.float32), zps, bias, 0.5, 60, (stride,) * 2, (k // 2,) * 2,
+                       (1, 1), C, False)
+    before = core.get_num_threads()
+    core.set_num_threads(threads)
+    try:
+        y = _Q.conv2d(qt(x, 0.03, 90), packed, 0.5, 60)
+    finally:
+        core.set_num_threads(before)
+    np.testing.assert_array_equal(y.int_repr().numpy(), ref)
+
+
 @pytest.mark.parametrize("xs,k,stride", [((2, 72, 7, 7), 5, 1), ((1, 40, 14, 14), 3, 2)])
 def test_depthwise_extremes_with_weight_zero_points(xs, k, stride):
     """Weights minus zero points at the int16 pair bounds (-255, 255) against inputs 0 and 255."""

@@ -289,31 +289,6 @@ Vector<int32_t> zp_weight_prefix_sums(const QDepthwiseArgs& a) {
 // outside the image hold x_zp, so each tap adds (x - x_zp) * w once the start takes back
 // x_zp times the used pairs' weight sums.
 
-constexpr int64_t kMaxRowPairs = (kMaxDepthwiseTaps + 1) / 2;
-
-// The weights of kernel rows 2r and 2r + 1 as int16 pairs (row 2r low, row 2r + 1 high, zero
-// past KH), (KH + 1) / 2 x KW x C; x_zp times each pair's weight sum, (KH + 1) / 2 x C.
-struct DepthwiseRowPairs {
-  int64_t count;
-  Vector<int32_t> w, zp_sum;
-  explicit DepthwiseRowPairs(const QDepthwiseArgs& a)
-      : count((a.KH + 1) / 2), w(count * a.KW * a.C), zp_sum(count * a.C, 0) {
-    for (int64_t r = 0; r < count; ++r)
-      for (int64_t kw = 0; kw < a.KW; ++kw) {
-        const int32_t* w0 = a.w + (2 * r * a.KW + kw) * a.C;
-        const int32_t* w1 = 2 * r + 1 < a.KH ? w0 + a.KW * a.C : nullptr;
-        int32_t* packed = w.data() + (r * a.KW + kw) * a.C;
-        int32_t* zs = zp_sum.data() + r * a.C;
-        for (int64_t c = 0; c < a.C; ++c) {
-          const int32_t w_hi = w1 ? w1[c] : 0;
-          packed[c] = static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint16_t>(w0[c])) |
-                                           static_cast<uint32_t>(static_cast<uint16_t>(w_hi)) << 16);
-          zs[c] += (w0[c] + w_hi) * a.x_zp;
-        }
-      }
-  }
-};
-
 // One block of channels of interleaved image row pairs (rows ih and ih + dh, x_zp outside the
 // image and in the padding columns), cached by (image, ih) in direct-mapped slots: the output
 // rows that share a pair (the next one at stride 2, the one after at stride 1) build it once.
@@ -406,19 +381,19 @@ void depthwise_pair_build(const QDepthwiseArgs& a, const uint8_t* x, int64_t ih,
 // Output rows [oh0, oh1) of image n, channels [c, c + NV * L): each row's used pairs (one of
 // the two kernel rows inside the image) from the cache, then its pixels four at a time.
 template <int NV>
-void depthwise_pair_block(const QDepthwiseArgs& a, const DepthwiseRowPairs& pairs, DepthwisePairCache& cache,
-                          const uint8_t* zp_column, int64_t n, int64_t oh0, int64_t oh1, int64_t c, float zy,
-                          float lo, float hi) {
+void depthwise_pair_block(const QDepthwiseArgs& a, DepthwisePairCache& cache, const uint8_t* zp_column, int64_t n,
+                          int64_t oh0, int64_t oh1, int64_t c, float zy, float lo, float hi) {
   using vm::vint32;
   constexpr int64_t L = vm::kLanes<int32_t>, B = NV * L;
   const uint8_t* x = a.x + n * a.H * a.W * a.C;
-  const int32_t* w = pairs.w.data() + c;
-  const int64_t x_step = a.sw * B;
+  const int32_t* w = a.w_pairs + c;
+  const int64_t pairs = (a.KH + 1) / 2, x_step = a.sw * B;
+  const vint32 x_zp = vm::splat<vint32>(a.x_zp);
   for (int64_t oh = oh0; oh < oh1; ++oh) {
     DepthwisePairTaps taps;
     vint32 start[NV];
     for (int v = 0; v < NV; ++v) start[v] = vint32{};
-    for (int64_t r = 0; r < pairs.count; ++r) {
+    for (int64_t r = 0; r < pairs; ++r) {
       const int64_t ih = oh * a.sh - a.ph + 2 * r * a.dh, ih2 = ih + a.dh;
       if ((ih < 0 || ih >= a.H) && (2 * r + 1 >= a.KH || ih2 < 0 || ih2 >= a.H)) continue;
       const int64_t slot = (ih % cache.slots + cache.slots) % cache.slots;
@@ -427,7 +402,7 @@ void depthwise_pair_block(const QDepthwiseArgs& a, const DepthwiseRowPairs& pair
         depthwise_pair_build<NV>(a, x, ih, zp_column, cache.cols, c, b);
         cache.tag[slot] = {n, ih};
       }
-      for (int v = 0; v < NV; ++v) start[v] -= vm::load(pairs.zp_sum.data() + r * a.C + c + v * L);
+      for (int v = 0; v < NV; ++v) start[v] -= x_zp * vm::load(a.pair_sums + r * a.C + c + v * L);
       for (int64_t kw = 0; kw < a.KW; ++kw) {
         taps.x_column[taps.count] = slot * cache.cols + kw * a.dw;
         taps.w_offset[taps.count++] = (r * a.KW + kw) * a.C;
@@ -449,46 +424,32 @@ void depthwise_pair_block(const QDepthwiseArgs& a, const DepthwiseRowPairs& pair
   }
 }
 
-// Output rows [begin, end) through kernel-row pairs (C >= L): per band of an image's rows, blocks
-// of two vectors of channels outside the rows, then one; a ragged end is one more vector ending
-// at C (it recomputes a few channels, with the same values).
-void qconv_depthwise_row_pairs(const QDepthwiseArgs& a, int64_t begin, int64_t end) {
+// Output rows [oh0, oh1) of image n, channels [c0, c1) (at least one vector of them), through
+// kernel-row pairs: blocks of two vectors of channels outside the rows, then one; a ragged end
+// is one more vector ending at c1 (it recomputes a few channels, with the same values).
+void depthwise_row_pairs(const QDepthwiseArgs& a, DepthwisePairCache& cache, const uint8_t* zp_column, int64_t n,
+                         int64_t oh0, int64_t oh1, int64_t c0, int64_t c1) {
   constexpr int64_t L = vm::kLanes<int32_t>;
   const float zy = static_cast<float>(a.out_zp), lo = static_cast<float>(a.lo), hi = static_cast<float>(a.hi);
-  const DepthwiseRowPairs pairs(a);
-  const Vector<uint8_t> zp_column(a.C, static_cast<uint8_t>(a.x_zp));
-  DepthwisePairCache cache(a, pairs.count, a.C >= 2 * L ? 2 * L : L);
-  // Bands of output rows whose input rows take about kBandBytes, so that the lines a block
-  // reads a part of are still in cache for the next block.
-  constexpr int64_t kBandBytes = 128 << 10;
-  const int64_t band_rows = std::max<int64_t>(1, kBandBytes / (a.W * a.C));
-  const int64_t band = std::max<int64_t>(1, (band_rows - (a.KH - 1) * a.dh) / a.sh);
-  for (int64_t task = begin; task < end;) {
-    const int64_t n = task / a.OH, oh0 = task % a.OH, oh1 = std::min(std::min(a.OH, oh0 + end - task), oh0 + band);
-    int64_t c = 0;
-    for (; c + 2 * L <= a.C; c += 2 * L) {
-      cache.clear();
-      depthwise_pair_block<2>(a, pairs, cache, zp_column.data(), n, oh0, oh1, c, zy, lo, hi);
-    }
-    for (; c < a.C; c += L) {
-      cache.clear();
-      depthwise_pair_block<1>(a, pairs, cache, zp_column.data(), n, oh0, oh1, std::min(c, a.C - L), zy, lo, hi);
-    }
-    task += oh1 - oh0;
+  int64_t c = c0;
+  for (; c + 2 * L <= c1; c += 2 * L) {
+    cache.clear();
+    depthwise_pair_block<2>(a, cache, zp_column, n, oh0, oh1, c, zy, lo, hi);
+  }
+  for (; c < c1; c += L) {
+    cache.clear();
+    depthwise_pair_block<1>(a, cache, zp_column, n, oh0, oh1, std::min(c, c1 - L), zy, lo, hi);
   }
 }
 
-// Channels in vector lanes through the row pairs; fewer channels than a vector tap by tap.
-void qconv_depthwise_kernel(const QDepthwiseArgs& a, int64_t begin, int64_t end) {
-  if (a.C >= vm::kLanes<int32_t>) return qconv_depthwise_row_pairs(a, begin, end);
+// Output rows [oh0, oh1) of image n, every channel, tap by tap (fewer channels than a vector).
+void depthwise_taps(const QDepthwiseArgs& a, const Vector<int32_t>& prefix, int64_t n, int64_t oh0, int64_t oh1) {
   const float zy = static_cast<float>(a.out_zp), lo = static_cast<float>(a.lo), hi = static_cast<float>(a.hi);
   DepthwiseTaps taps;
   Vector<int32_t> zp_wsum(a.C);
-  const Vector<int32_t> prefix = zp_weight_prefix_sums(a);
   const int64_t prefix_row = (a.KW + 1) * a.C;
-  for (int64_t task = begin; task < end; ++task) {
-    const int64_t n = task / a.OH, oh = task % a.OH;
-    const uint8_t* x = a.x + n * a.H * a.W * a.C;
+  const uint8_t* x = a.x + n * a.H * a.W * a.C;
+  for (int64_t oh = oh0; oh < oh1; ++oh) {
     uint8_t* y = a.y + (n * a.OH + oh) * a.OW * a.C;
     int64_t kw0 = -1, kw1 = -1;  // the valid kw range the taps were built for
     for (int64_t ow = 0; ow < a.OW; ++ow, y += a.C) {
@@ -522,6 +483,25 @@ void qconv_depthwise_kernel(const QDepthwiseArgs& a, int64_t begin, int64_t end)
       }
       depthwise_pixel(a, x + ow * a.sw * a.C, taps, zp_wsum.data(), y, zy, lo, hi);
     }
+  }
+}
+
+// Tasks [begin, end) of the args' split: channels in vector lanes through the row pairs,
+// fewer channels than a vector (a single chunk then) tap by tap.
+void qconv_depthwise_kernel(const QDepthwiseArgs& a, int64_t begin, int64_t end) {
+  constexpr int64_t L = vm::kLanes<int32_t>;
+  const bool pairs = a.C >= L;
+  const Vector<uint8_t> zp_column(pairs ? a.C : 0, static_cast<uint8_t>(a.x_zp));
+  DepthwisePairCache cache(a, pairs ? (a.KH + 1) / 2 : 0, a.C >= 2 * L ? 2 * L : L);
+  const Vector<int32_t> prefix = pairs ? Vector<int32_t>() : zp_weight_prefix_sums(a);
+  for (int64_t t = begin; t < end; ++t) {
+    const int64_t n = t / (a.bands * a.chunks), band = t / a.chunks % a.bands, chunk = t % a.chunks;
+    const int64_t oh0 = band * a.band_rows, oh1 = std::min(a.OH, oh0 + a.band_rows);
+    const int64_t c0 = chunk * a.chunk_channels, c1 = chunk + 1 == a.chunks ? a.C : c0 + a.chunk_channels;
+    if (pairs)
+      depthwise_row_pairs(a, cache, zp_column.data(), n, oh0, oh1, c0, c1);
+    else
+      depthwise_taps(a, prefix, n, oh0, oh1);
   }
 }
 

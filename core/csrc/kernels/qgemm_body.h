@@ -165,12 +165,12 @@ TZ_VINLINE void requantize_tile(const QGemmArgs& g, int64_t m, int64_t n0, const
   }
 }
 
-// MR rows x kBlocks packed blocks and their output stage (count channels from the block nb).
+// MR rows x NV vectors of channels from the block nb (whole blocks, or a block's first vector
+// when that holds all its channels) and their output stage (count channels).
 // Every loop that indexes acc is fully unrolled ("GCC unroll"): one that is not (a loop over
 // rows calling store_row, say) leaves acc in a stack array, stored and reloaded at every k.
-template <int MR, int kBlocks, bool kSplit>
+template <int MR, int NV, bool kSplit>
 TZ_VINLINE void micro_tile(const QGemmArgs& g, int64_t m, int64_t nb, int64_t count) {
-  constexpr int NV = kVecPerBlock * kBlocks;
   VI start[NV];  // -a_zp * colsum: the activations' zero-point correction
 #pragma GCC unroll 4
   for (int v = 0; v < NV; ++v) start[v] = vscale(vload(g.b.colsum + nb * kQGemmBlock + v * kLanes32), -g.a_zp);
@@ -185,10 +185,8 @@ TZ_VINLINE void micro_tile(const QGemmArgs& g, int64_t m, int64_t nb, int64_t co
   for (int64_t k = 0; k < K4; k += 4) {
     VI bv[NV];
 #pragma GCC unroll 4
-    for (int blk = 0; blk < kBlocks; ++blk)
-#pragma GCC unroll 4
-      for (int v = 0; v < kVecPerBlock; ++v)
-        bv[blk * kVecPerBlock + v] = vload(b0 + blk * K4 * kQGemmBlock + k * kQGemmBlock + v * sizeof(VI));
+    for (int v = 0; v < NV; ++v)
+      bv[v] = vload(b0 + v / kVecPerBlock * K4 * kQGemmBlock + k * kQGemmBlock + v % kVecPerBlock * sizeof(VI));
 #pragma GCC unroll 8
     for (int r = 0; r < MR; ++r) {
       const VI av = vbroadcast4(a0 + r * lda + k);
@@ -212,18 +210,18 @@ TZ_VINLINE void micro_tile(const QGemmArgs& g, int64_t m, int64_t nb, int64_t co
   for (int r = 0; r < MR; ++r) store_row(g, m + r, n0, count, tile[r]);
 }
 
-template <int kBlocks, bool kSplit>
+template <int NV, bool kSplit>
 void tile_rows(const QGemmArgs& g, int64_t m, int64_t rows, int64_t nb, int64_t count) {
   switch (rows) {
-    case 1: return micro_tile<1, kBlocks, kSplit>(g, m, nb, count);
-    case 2: return micro_tile<2, kBlocks, kSplit>(g, m, nb, count);
-    case 3: return micro_tile<3, kBlocks, kSplit>(g, m, nb, count);
-    case 4: return micro_tile<4, kBlocks, kSplit>(g, m, nb, count);
-    case 5: return micro_tile<5, kBlocks, kSplit>(g, m, nb, count);
-    case 6: return micro_tile<6, kBlocks, kSplit>(g, m, nb, count);
+    case 1: return micro_tile<1, NV, kSplit>(g, m, nb, count);
+    case 2: return micro_tile<2, NV, kSplit>(g, m, nb, count);
+    case 3: return micro_tile<3, NV, kSplit>(g, m, nb, count);
+    case 4: return micro_tile<4, NV, kSplit>(g, m, nb, count);
+    case 5: return micro_tile<5, NV, kSplit>(g, m, nb, count);
+    case 6: return micro_tile<6, NV, kSplit>(g, m, nb, count);
 #if defined(__AVX512F__)
-    case 7: return micro_tile<7, kBlocks, kSplit>(g, m, nb, count);
-    case 8: return micro_tile<8, kBlocks, kSplit>(g, m, nb, count);
+    case 7: return micro_tile<7, NV, kSplit>(g, m, nb, count);
+    case 8: return micro_tile<8, NV, kSplit>(g, m, nb, count);
 #endif
   }
 }
@@ -235,10 +233,12 @@ void qgemm_tiles(const QGemmArgs& g, int64_t m0, int64_t m1, int64_t nb0, int64_
     const int64_t count = std::min<int64_t>(blocks * kQGemmBlock, g.b.N - nb * kQGemmBlock);
     for (int64_t m = m0; m < m1; m += kMR) {
       const int64_t rows = std::min<int64_t>(kMR, m1 - m);
-      if (blocks == kMaxBlocks)
-        tile_rows<kMaxBlocks, kSplit>(g, m, rows, nb, count);
-      else
+      if (count <= kLanes32)  // the last block's channels fit its first vector (24 = 16 + 8)
         tile_rows<1, kSplit>(g, m, rows, nb, count);
+      else if (blocks == kMaxBlocks)
+        tile_rows<kMaxBlocks * kVecPerBlock, kSplit>(g, m, rows, nb, count);
+      else
+        tile_rows<kVecPerBlock, kSplit>(g, m, rows, nb, count);
     }
   }
 }

@@ -29,6 +29,8 @@ LINEAR_CASES = [  # M, K, N, per_channel, weight zero points, bias, relu, activa
     (5, 27, 21, True, False, True, True, 255),
     (33, 64, 16, True, True, False, False, 127),
     (17, 130, 47, False, True, True, False, 255),
+    (13, 40, 24, True, True, True, True, 255),     # the last block's 8 channels: its first vector alone
+    (7, 72, 40, False, False, True, False, 255),
 ]
 
 

@@ -62,13 +62,16 @@ def test_cache_limit_from_environment():
     assert result.stdout.strip() == "0"
 
 
-def test_blocks_from_4_mib_start_64_bytes_past_a_huge_page():
+def test_blocks_from_4_mib_start_a_few_lines_past_a_huge_page():
     _C._allocator_empty_cache()
     huge = 2 << 20
-    blocks = [core.empty((1 << 20) + k * 4096) for k in range(3)]  # 4 MiB and a little more
-    # 64 bytes past the boundary, as glibc's (and PyTorch's) mmapped blocks: page-aligned
-    # buffers 4K-alias with MPI's page-aligned shared-memory cells
-    assert all(b.data_ptr() % huge == 64 for b in blocks)
+    blocks = [core.empty((1 << 20) + k * 4096) for k in range(4)]  # 4 MiB and a little more
+    # 64 to 832 bytes past the boundary, never on it: page-aligned buffers 4K-alias with MPI's
+    # page-aligned shared-memory cells; and successive blocks at different offsets, so that an
+    # op's operands do not 4K-alias with each other
+    offsets = [b.data_ptr() % huge for b in blocks]
+    assert all(o in (64, 320, 576, 832) for o in offsets)
+    assert len(set(offsets)) == 4
     for b in blocks:
         b.fill_(3.0)
         assert float(b[-1]) == 3.0

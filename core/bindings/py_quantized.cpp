@@ -72,6 +72,10 @@ void init_quantized(pyb::module_& parent) {
   m.def("conv2d_relu", [](pyb::handle x, const PackedWeight& w, double scale, int64_t zp) {
     return to_py(quantized_conv2d(tensor_arg(x, "quantized::conv2d_relu"), w, scale, zp, true));
   });
+  m.def("conv2d_hardswish", [](pyb::handle x, const PackedWeight& w, double conv_scale, int64_t conv_zp, double scale,
+                               int64_t zp) {
+    return to_py(quantized_conv2d_hardswish(tensor_arg(x, "quantized::conv2d_hardswish"), w, conv_scale, conv_zp, scale, zp));
+  });
   m.def("add", &binary<quantized_add, false>);
   m.def("add_relu", &binary<quantized_add, true>);
   m.def("mul", &binary<quantized_mul, false>);

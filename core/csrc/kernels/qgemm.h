@@ -46,6 +46,8 @@ struct QGemmOutput {
   int32_t out_zp = 0, lo = 0, hi = 255;
   void* y = nullptr;            // uint8_t or float
   int64_t ldy = 0;              // elements between rows of y
+  const uint8_t* table = nullptr;  // u8 only, or null: the bytes are then mapped through it (a fused
+                                   // activation; applied by the caller of qgemm_stub)
 };
 
 struct QGemmArgs {

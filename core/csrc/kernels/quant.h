@@ -80,6 +80,7 @@ struct QDepthwiseArgs {
   int32_t x_zp, out_zp, lo, hi;
   const float* mult;         // (C,)
   const float* bias;         // (C,) divided by x_scale * w_scale[c], or null
+  const uint8_t* table;      // or null: each task maps its output bytes through it (a fused activation)
   // The tasks: task t is image t / (bands * chunks), its output rows [b * band_rows, ...) of
   // band b = t / chunks % bands, and channels [k * chunk_channels, ...) of chunk k = t % chunks
   // (the last chunk runs to C; each chunk has at least one vector of channels, or all of C).

@@ -9,6 +9,7 @@
 #include "kernels/qgemm.h"
 #include "kernels/quant.h"
 #include "ops/conversion.h"
+#include "quantized/qops.h"
 #include "quantized/quantize.h"
 #include "tensor/memory_format.h"
 
@@ -135,11 +136,21 @@ QGemmArgs row_chunk(const QGemmArgs& args, int64_t m0, int64_t m1, bool saturabl
   return c;
 }
 
-// Rows [m0, m1) and packed blocks [nb0, nb1) of the GEMM of `args`, on this thread.
+// Channels [c0, c1) of `rows` rows of bytes, ldy apart, mapped through table in place.
+void map_rows(uint8_t* y, int64_t rows, int64_t ldy, int64_t c0, int64_t c1, const uint8_t* table) {
+  if (c0 == 0 && c1 == ldy) return qlookup_stub(y, y, rows * ldy, table);
+  for (int64_t m = 0; m < rows; ++m) qlookup_stub(y + m * ldy + c0, y + m * ldy + c0, c1 - c0, table);
+}
+
+// Rows [m0, m1) and packed blocks [nb0, nb1) of the GEMM of `args`, on this thread; a fused
+// table maps the rows' bytes while they are in cache.
 void qgemm_range(const QGemmArgs& args, int64_t m0, int64_t m1, int64_t nb0, int64_t nb1, bool saturable,
                  std::vector<int32_t>& sums) {
   const QGemmArgs chunk = row_chunk(args, m0, m1, saturable, sums);
   qgemm_stub(chunk, 0, chunk.M, nb0, nb1);
+  if (chunk.out.table)
+    map_rows(static_cast<uint8_t*>(chunk.out.y), chunk.M, chunk.out.ldy, nb0 * kQGemmBlock,
+             std::min(nb1 * kQGemmBlock, chunk.b.N), chunk.out.table);
 }
 
 int64_t block_count(const QGemmArgs& args) { return (args.b.N + kQGemmBlock - 1) / kQGemmBlock; }
@@ -497,8 +508,12 @@ Tensor quantized_linear_dynamic(const Tensor& x, const PackedWeight& p, bool red
   return y;
 }
 
-Tensor quantized_conv2d(const Tensor& x, const PackedWeight& p, double scale, int64_t zero_point, bool relu) {
-  const char* op = "quantized::conv2d";
+namespace {
+
+// The convolution, its output stage requantizing to (scale, zero_point); with a table, the
+// bytes are then mapped through it (a fused activation) and the result carries out_q.
+Tensor conv2d_impl(const Tensor& x, const PackedWeight& p, double scale, int64_t zero_point, bool relu,
+                   const ByteTable* table, QuantizerPtr out_q, const char* op) {
   TZ_CHECK(p.is_conv, Runtime, op, "(): packed weights of a linear layer");
   const Quantizer& xq = activation_quantizer(x, op);
   check_qparams(scale, zero_point, 0, 255, op);
@@ -513,7 +528,7 @@ Tensor quantized_conv2d(const Tensor& x, const PackedWeight& p, double scale, in
   const bool direct = p.KH == 1 && p.KW == 1 && p.stride[0] == 1 && p.stride[1] == 1 && p.padding[0] == 0 &&
                       p.padding[1] == 0 && p.groups == 1;
   Tensor xi = nhwc_bytes(int_view(x));
-  Tensor y = empty_quantized({N, p.O, OH, OW}, DType::QUInt8, per_tensor_quantizer(scale, zero_point), true);
+  Tensor y = empty_quantized({N, p.O, OH, OW}, DType::QUInt8, std::move(out_q), true);
   if (y.numel() == 0) return y;
   const uint8_t* xp = xi.data<uint8_t>();
   uint8_t* yp = y.data<uint8_t>();
@@ -525,7 +540,7 @@ Tensor quantized_conv2d(const Tensor& x, const PackedWeight& p, double scale, in
     QDepthwiseArgs d{xp, p.depthwise_w.data(), p.depthwise_pairs.data(), p.depthwise_pair_sums.data(), yp, N, H, W, C,
                      OH, OW, p.KH, p.KW, p.stride[0], p.stride[1], p.padding[0], p.padding[1], p.dilation[0],
                      p.dilation[1], x_zp, static_cast<int32_t>(zero_point), lo, 255, stage.mult.data(),
-                     stage.bias.empty() ? nullptr : stage.bias.data(), 0, 0, 0, 0};
+                     stage.bias.empty() ? nullptr : stage.bias.data(), table ? table->data() : nullptr, 0, 0, 0, 0};
     split_depthwise(d);
     parallel_for(0, N * d.bands * d.chunks, 1, [&](int64_t b, int64_t e) { qconv_depthwise_stub(d, b, e); });
     return y;
@@ -541,6 +556,7 @@ Tensor quantized_conv2d(const Tensor& x, const PackedWeight& p, double scale, in
     args.out.hi = 255;
     args.out.y = y_rows + g * og;
     args.out.ldy = p.O;
+    args.out.table = table ? table->data() : nullptr;
     return args;
   };
   if (direct) {  // the images' NHWC pixels are consecutive rows: one GEMM for the batch
@@ -566,6 +582,21 @@ Tensor quantized_conv2d(const Tensor& x, const PackedWeight& p, double scale, in
     }
   });
   return y;
+}
+
+}  // namespace
+
+Tensor quantized_conv2d(const Tensor& x, const PackedWeight& p, double scale, int64_t zero_point, bool relu) {
+  return conv2d_impl(x, p, scale, zero_point, relu, nullptr, per_tensor_quantizer(scale, zero_point),
+                     relu ? "quantized::conv2d_relu" : "quantized::conv2d");
+}
+
+Tensor quantized_conv2d_hardswish(const Tensor& x, const PackedWeight& p, double conv_scale, int64_t conv_zero_point,
+                                  double scale, int64_t zero_point) {
+  check_qparams(scale, zero_point, 0, 255, "quantized::conv2d_hardswish");
+  const ByteTable table = hardswish_table(conv_scale, conv_zero_point, scale, zero_point);
+  return conv2d_impl(x, p, conv_scale, conv_zero_point, false, &table, per_tensor_quantizer(scale, zero_point),
+                     "quantized::conv2d_hardswish");
 }
 
 }  // namespace tz

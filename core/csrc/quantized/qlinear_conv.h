@@ -49,6 +49,10 @@ Tensor quantized_linear(const Tensor& x, const PackedWeight& w, double scale, in
 Tensor quantized_linear_dynamic(const Tensor& x, const PackedWeight& w, bool reduce_range);
 // Conv2d of quint8 NCHW (any memory format); the result is quint8 in channels_last memory.
 Tensor quantized_conv2d(const Tensor& x, const PackedWeight& w, double scale, int64_t zero_point, bool relu);
+// Conv2d requantized to (conv_scale, conv_zero_point) and then quantized hardswish to (scale,
+// zero_point), as one op: the bytes go through hardswish's table while they are in cache.
+Tensor quantized_conv2d_hardswish(const Tensor& x, const PackedWeight& w, double conv_scale, int64_t conv_zero_point,
+                                  double scale, int64_t zero_point);
 
 // fbgemm's choice of (scale, zero_point) for a tensor spanning [min, max] (dynamic quantization).
 void choose_qparams(float min, float max, int64_t qmin, int64_t qmax, double* scale, int64_t* zero_point);

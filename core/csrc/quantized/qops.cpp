@@ -40,22 +40,32 @@ uint8_t quantize_one(float v, float inv_scale, int64_t zp) {
   return static_cast<uint8_t>(std::min(std::max(r, 0.0f), 255.0f));
 }
 
+// The table of real_fn from bytes of (in_scale, in_zp) to bytes of (out_scale, out_zp).
+template <typename F>
+ByteTable table_of(double in_scale, int64_t in_zp, double out_scale, int64_t out_zp, F real_fn) {
+  ByteTable table;
+  const float in = static_cast<float>(in_scale), inv_out = 1.0f / static_cast<float>(out_scale);
+  for (int v = 0; v < 256; ++v) {
+    const float real = static_cast<float>(v - static_cast<int32_t>(in_zp)) * in;
+    table[v] = quantize_one(real_fn(real), inv_out, out_zp);
+  }
+  return table;
+}
+
+float hardswish_real(float v) { return v * std::min(std::max(v + 3.0f, 0.0f), 6.0f) / 6.0f; }
+float hardsigmoid_real(float v) { return std::min(std::max(v + 3.0f, 0.0f), 6.0f) / 6.0f; }
+
 // y[i] = table[x[i]] over a quint8 tensor, with the output's qparams.
 template <typename F>
 Tensor map_through_table(const Tensor& x, double out_scale, int64_t out_zp, F real_fn, const char* op) {
   const Quantizer& q = quint8_quantizer(x, op);
-  uint8_t table[256];
-  const float in_scale = static_cast<float>(q.scale), inv_out = 1.0f / static_cast<float>(out_scale);
-  for (int v = 0; v < 256; ++v) {
-    const float real = static_cast<float>(v - static_cast<int32_t>(q.zero_point)) * in_scale;
-    table[v] = quantize_one(real_fn(real), inv_out, out_zp);
-  }
+  const ByteTable table = table_of(q.scale, q.zero_point, out_scale, out_zp, real_fn);
   bool nhwc;
   Tensor src = dense_bytes(x, &nhwc);
   Tensor y = empty_quantized(x.sizes(), DType::QUInt8, per_tensor_quantizer(out_scale, out_zp), nhwc);
   const uint8_t* in = src.data<uint8_t>();
   uint8_t* out = y.data<uint8_t>();
-  parallel_for(0, x.numel(), kGrain, [&](int64_t b, int64_t e) { qlookup_stub(in + b, out + b, e - b, table); });
+  parallel_for(0, x.numel(), kGrain, [&](int64_t b, int64_t e) { qlookup_stub(in + b, out + b, e - b, table.data()); });
   return y;
 }
 
@@ -187,13 +197,15 @@ Tensor quantized_cat(const TensorList& tensors, int64_t dim, double scale, int64
 
 Tensor quantized_hardswish(const Tensor& x, double scale, int64_t zero_point) {
   check_qparams(scale, zero_point, 0, 255, "quantized::hardswish");
-  return map_through_table(x, scale, zero_point, [](float v) { return v * std::min(std::max(v + 3.0f, 0.0f), 6.0f) / 6.0f; },
-                           "quantized::hardswish");
+  return map_through_table(x, scale, zero_point, hardswish_real, "quantized::hardswish");
+}
+
+ByteTable hardswish_table(double in_scale, int64_t in_zp, double out_scale, int64_t out_zp) {
+  return table_of(in_scale, in_zp, out_scale, out_zp, hardswish_real);
 }
 
 Tensor quantized_hardsigmoid(const Tensor& x) {
-  return map_through_table(x, 1.0 / 256.0, 0, [](float v) { return std::min(std::max(v + 3.0f, 0.0f), 6.0f) / 6.0f; },
-                           "quantized::hardsigmoid");
+  return map_through_table(x, 1.0 / 256.0, 0, hardsigmoid_real, "quantized::hardsigmoid");
 }
 
 Tensor quantized_clamp(const Tensor& x, std::optional<double> min, std::optional<double> max, const char* op) {

@@ -5,6 +5,8 @@ convolution with the normalisation folded into its weight and bias (y = conv(x, 
 Only used when nothing could observe the difference: no autograd recording, BatchNorm in eval
 with running statistics, and no hooks on either module. The folded tensors are cached on the
 BatchNorm and rebuilt whenever any source tensor changes (version counter or storage).
+Other modules fuse with the ones after them through `_fuse_following` (a quantized Conv2d and
+its Hardswish: nn/quantized/modules.py), under the same conditions.
 """
 import core
 from core.nn.modules import module as _module
@@ -12,14 +14,10 @@ from core.nn.modules.batchnorm import BatchNorm2d
 from core.nn.modules.conv import Conv2d
 
 
-def _hooked(m):
-    return m._forward_pre_hooks or m._forward_hooks or m._backward_hooks
-
-
 def _foldable(conv, bn):
     return (type(conv) is Conv2d and type(bn) is BatchNorm2d and not bn.training
             and bn.running_mean is not None and bn.running_var is not None
-            and bn.num_features == conv.out_channels and not _hooked(conv) and not _hooked(bn))
+            and bn.num_features == conv.out_channels and not conv._has_hooks() and not bn._has_hooks())
 
 
 def _signature(conv, bn):
@@ -45,7 +43,9 @@ def _folded(conv, bn):
 
 
 def run_folded(modules, input):
-    """Sequential.forward over `modules` (a list), folding each foldable Conv2d-BatchNorm2d pair."""
+    """Sequential.forward over `modules` (a list), folding each foldable Conv2d-BatchNorm2d pair,
+    and letting a module whose class has `_fuse_following(modules, i, input)` run itself and
+    the modules after it as one op (it returns None where it cannot)."""
     i, n = 0, len(modules)
     while i < n:
         module = modules[i]
@@ -53,6 +53,11 @@ def run_folded(modules, input):
             weight, bias = _folded(module, modules[i + 1])
             input = module._conv_forward(core.nn.functional.conv2d, input, weight, bias)
             i += 2
+            continue
+        fuse = getattr(type(module), "_fuse_following", None)
+        fused = fuse(module, modules, i, input) if fuse is not None and not module._has_hooks() else None
+        if fused is not None:
+            input, i = fused
             continue
         input = module(input)
         i += 1

@@ -87,6 +87,10 @@ class Module:
             return self.forward(*input, **kwargs)
         return self._call_with_hooks(input, kwargs)
 
+    def _has_hooks(self):
+        """Whether forward (pre-)hooks or backward hooks are registered on this module itself."""
+        return bool(self._forward_pre_hooks or self._forward_hooks or self._backward_hooks)
+
     def _call_with_hooks(self, input, kwargs):
         for hook in (*_global_forward_pre_hooks.values(), *self._forward_pre_hooks.values()):
             result = hook(self, input)

@@ -291,6 +291,21 @@ class Conv2d(nn.Module):
             raise ValueError("Input shape must be `(N, C, H, W)`!")
         return _Q.conv2d(input, self._packed_params, self.scale, self.zero_point)
 
+    def _fuse_following(self, modules, i, input):
+        """Sequential's inference path (nn/modules/_folding.py): this conv and a Hardswish after
+        it, past the Identity modules fuse_modules leaves, as one op that maps the conv's bytes
+        through hardswish's table while they are in cache; the bytes are those of the two
+        modules run one after the other. Returns (output, index past the Hardswish) or None."""
+        j = i + 1
+        while j < len(modules) and type(modules[j]) is nn.Identity and not modules[j]._has_hooks():
+            j += 1
+        if (type(self) is not Conv2d or j == len(modules) or type(modules[j]) is not Hardswish
+                or modules[j]._has_hooks() or input.ndim != 4):
+            return None
+        hardswish = modules[j]
+        return _Q.conv2d_hardswish(input, self._packed_params, self.scale, self.zero_point, float(hardswish.scale),
+                                   int(hardswish.zero_point)), j + 1
+
     def _save_to_state_dict(self, destination, prefix, keep_vars):
         super()._save_to_state_dict(destination, prefix, keep_vars)
         w, b = self._weight_bias()

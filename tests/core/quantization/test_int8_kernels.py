@@ -172,6 +172,37 @@ def test_depthwise_tasks_split_rows_and_channels(xs, k, stride, threads):
     np.testing.assert_array_equal(y.int_repr().numpy(), ref)
 
 
+@pytest.mark.parametrize("threads", [1, 2, 8])
+@pytest.mark.parametrize("xs,ws,stride,padding,groups", [
+    ((1, 40, 14, 14), (120, 40, 1, 1), 1, 0, 1),    # 1x1: row chunks of every channel
+    ((1, 16, 6, 6), (200, 16, 1, 1), 1, 0, 1),      # few rows: tasks split the channel blocks
+    ((1, 120, 28, 28), (120, 1, 5, 5), 1, 2, 120),  # depthwise: chunks of channels past 1 thread
+    ((2, 16, 20, 20), (16, 1, 3, 3), 2, 1, 16),     # depthwise, whole images per task
+    ((1, 3, 30, 30), (16, 3, 3, 3), 2, 1, 1),       # the stem's patch path
+    ((1, 8, 9, 9), (12, 4, 3, 3), 1, 1, 2),         # grouped: each group's channels of a row
+])
+def test_conv2d_hardswish_is_conv_then_hardswish(xs, ws, stride, padding, groups, threads):
+    x = RNG.integers(0, 256, xs).astype(np.uint8)
+    w = RNG.integers(-128, 128, ws).astype(np.int8)
+    O = ws[0]
+    packed = _Q.conv2d_prepack(weight(w, RNG.uniform(0.001, 0.02, O), np.zeros(O, np.int64), True),
+                               core.tensor(RNG.normal(0, 1, O).astype(np.float32)), [stride] * 2, [padding] * 2,
+                               [1, 1], groups)
+    xq = qt(x, 0.03, 90)
+    before = core.get_num_threads()
+    core.set_num_threads(threads)
+    try:
+        fused = _Q.conv2d_hardswish(xq, packed, 0.2, 70, 0.05, 10)
+        apart = _Q.hardswish(_Q.conv2d(xq, packed, 0.2, 70), 0.05, 10)
+    finally:
+        core.set_num_threads(before)
+    assert (fused.q_scale(), fused.q_zero_point()) == (0.05, 10)
+    assert fused.is_contiguous(memory_format=core.channels_last)
+    np.testing.assert_array_equal(fused.int_repr().numpy(), apart.int_repr().numpy())
+    with pytest.raises(RuntimeError, match="conv2d_hardswish.*zero_point"):
+        _Q.conv2d_hardswish(xq, packed, 0.2, 70, 0.05, 300)
+
+
 @pytest.mark.parametrize("xs,k,stride", [((2, 72, 7, 7), 5, 1), ((1, 40, 14, 14), 3, 2)])
 def test_depthwise_extremes_with_weight_zero_points(xs, k, stride):
     """Weights minus zero points at the int16 pair bounds (-255, 255) against inputs 0 and 255."""

@@ -102,3 +102,26 @@ def test_quantized_embedding_bag_sums_and_quantize_dynamic(include_last_offset):
     assert type(qmodel[0]) is nnq.EmbeddingBag and qmodel[0]._get_name() == "QuantizedEmbeddingBag"
     with pytest.raises(NotImplementedError, match="sum"):
         nnq.EmbeddingBag(3, 2, mode="mean")
+
+
+def test_sequential_runs_conv_and_hardswish_as_one_op():
+    """In inference a quantized Conv2d, the Identity modules fuse_modules leaves and a Hardswish
+    run as conv2d_hardswish; the bytes equal the modules run one by one, and a hook on any of
+    them (which must see the intermediate tensor) keeps them apart."""
+    conv = nnq.Conv2d(8, 16, 3, padding=1)
+    w = core.quantize_per_tensor(core.randn(16, 8, 3, 3) * 0.2, 0.01, 0, core.qint8)
+    conv.set_weight_bias(w, core.randn(16))
+    conv.scale, conv.zero_point = 0.1, 60
+    seq = nn.Sequential(conv, nn.Identity(), nnq.Hardswish(0.03, 12)).eval()
+    x = core.quantize_per_tensor(core.randn(2, 8, 10, 10), 0.05, 100, core.quint8)
+    with core.no_grad():
+        apart = seq[2](seq[1](seq[0](x)))
+        fused = seq(x)
+        seen = []
+        handle = seq[1].register_forward_hook(lambda m, i, o: seen.append(o))
+        hooked = seq(x)
+        handle.remove()
+    assert (fused.q_scale(), fused.q_zero_point()) == (0.03, 12)
+    np.testing.assert_array_equal(fused.int_repr().numpy(), apart.int_repr().numpy())
+    np.testing.assert_array_equal(hooked.int_repr().numpy(), apart.int_repr().numpy())
+    assert len(seen) == 1 and seen[0].q_zero_point() == 60  # the conv's own output reached the hook

@@ -263,14 +263,23 @@ def test_small_images_batched_per_product_match_one_image_at_a_time(transposed, 
     np.testing.assert_allclose(expected[0], ref, rtol=1e-10, atol=1e-10)
 
 
-def test_padding_taps_see_non_finite_weights():
+@pytest.mark.parametrize("bad", [float("inf"), float("-inf"), float("nan")])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_padding_taps_see_non_finite_weights(bad, dtype):
     # Like PyTorch, zero padding is multiplied, not skipped: an infinite weight turns a border
     # tap on the padding into 0 * inf = NaN, in both layouts (the same as padding explicitly).
+    # One bad element among many (the check runs over threads), also in a channels-last weight.
     rng = np.random.default_rng(9)
-    w = core.tensor(_rand(rng, 3, 1, 3, 3))
-    w[:, 0, 0, 0] = float("inf")
+    w = core.tensor(_rand(rng, 3, 1, 3, 3).astype(dtype))
+    w[:, 0, 0, 0] = bad
+    big = core.tensor(_rand(rng, 64, 64, 3, 3).astype(dtype))
+    big[37, 5, 0, 0] = bad
+    xb = core.tensor(_rand(rng, 1, 64, 5, 5).astype(dtype))
+    for weight in (big, big.contiguous(memory_format=core.channels_last)):
+        y = core.conv2d(xb, weight, padding=1).numpy()
+        assert np.isnan(y[0, 37, 0, 0]) and np.isnan(y[0, 37, 0, :]).all()
     for width, stride in ((40, 1), (40, 2), (5, 1), (7, 2)):
-        x = core.tensor(_rand(rng, 2, 3, 6, width))
+        x = core.tensor(_rand(rng, 2, 3, 6, width).astype(dtype))
         nchw = core.conv2d(x, w, padding=1, stride=stride, groups=3)
         nhwc = core.conv2d(x.contiguous(memory_format=core.channels_last), w, padding=1, stride=stride, groups=3)
         explicit = core.conv2d(core.nn.functional.pad(x, (1, 1, 1, 1)), w, stride=stride, groups=3)

@@ -12,6 +12,7 @@ import core
 from core.nn.modules import module as _module
 from core.nn.modules.batchnorm import BatchNorm2d
 from core.nn.modules.conv import Conv2d
+from core.nn.modules.linear import Identity
 
 
 def _foldable(conv, bn):
@@ -44,11 +45,15 @@ def _folded(conv, bn):
 
 def run_folded(modules, input):
     """Sequential.forward over `modules` (a list), folding each foldable Conv2d-BatchNorm2d pair,
-    and letting a module whose class has `_fuse_following(modules, i, input)` run itself and
-    the modules after it as one op (it returns None where it cannot)."""
+    letting a module whose class has `_fuse_following(modules, i, input)` run itself and the
+    modules after it as one op (it returns None where it cannot), and passing over Identity
+    modules without hooks (fuse_modules leaves one per BatchNorm and activation it folds)."""
     i, n = 0, len(modules)
     while i < n:
         module = modules[i]
+        if type(module) is Identity and not module._has_hooks():
+            i += 1
+            continue
         if i + 1 < n and _foldable(module, modules[i + 1]):
             weight, bias = _folded(module, modules[i + 1])
             input = module._conv_forward(core.nn.functional.conv2d, input, weight, bias)

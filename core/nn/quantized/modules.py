@@ -296,11 +296,12 @@ class Conv2d(nn.Module):
         it, past the Identity modules fuse_modules leaves, as one op that maps the conv's bytes
         through hardswish's table while they are in cache; the bytes are those of the two
         modules run one after the other. Returns (output, index past the Hardswish) or None."""
+        if type(self) is not Conv2d or input.ndim != 4:  # subclasses (ConvReLU2d) clamp first
+            return None
         j = i + 1
         while j < len(modules) and type(modules[j]) is nn.Identity and not modules[j]._has_hooks():
             j += 1
-        if (type(self) is not Conv2d or j == len(modules) or type(modules[j]) is not Hardswish
-                or modules[j]._has_hooks() or input.ndim != 4):
+        if j == len(modules) or type(modules[j]) is not Hardswish or modules[j]._has_hooks():
             return None
         hardswish = modules[j]
         return _Q.conv2d_hardswish(input, self._packed_params, self.scale, self.zero_point, float(hardswish.scale),

@@ -44,6 +44,14 @@ extern DispatchStub<QBinaryFn> qbinary_stub;
 using QLookupFn = void (*)(const uint8_t* x, uint8_t* y, int64_t n, const uint8_t* table);
 extern DispatchStub<QLookupFn> qlookup_stub;
 
+// Bytes [c0, c1) of `rows` rows, ld apart, mapped through table in place (a fused activation
+// on a task's output): one run when the rows are whole.
+inline void lookup_rows(uint8_t* y, int64_t rows, int64_t ld, int64_t c0, int64_t c1, const uint8_t* table) {
+  const QLookupFn lookup = qlookup_stub.get();
+  if (c0 == 0 && c1 == ld) return lookup(y, y, rows * ld, table);
+  for (int64_t r = 0; r < rows; ++r) lookup(y + r * ld + c0, y + r * ld + c0, c1 - c0, table);
+}
+
 // y = clamp(x, lo, hi) on stored integers (relu, relu6 keep the input's qparams).
 using QClampFn = void (*)(DType qdtype, const void* x, void* y, int64_t n, int32_t lo, int32_t hi);
 extern DispatchStub<QClampFn> qclamp_stub;

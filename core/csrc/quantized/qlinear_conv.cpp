@@ -136,12 +136,6 @@ QGemmArgs row_chunk(const QGemmArgs& args, int64_t m0, int64_t m1, bool saturabl
   return c;
 }
 
-// Channels [c0, c1) of `rows` rows of bytes, ldy apart, mapped through table in place.
-void map_rows(uint8_t* y, int64_t rows, int64_t ldy, int64_t c0, int64_t c1, const uint8_t* table) {
-  if (c0 == 0 && c1 == ldy) return qlookup_stub(y, y, rows * ldy, table);
-  for (int64_t m = 0; m < rows; ++m) qlookup_stub(y + m * ldy + c0, y + m * ldy + c0, c1 - c0, table);
-}
-
 // Rows [m0, m1) and packed blocks [nb0, nb1) of the GEMM of `args`, on this thread; a fused
 // table maps the rows' bytes while they are in cache.
 void qgemm_range(const QGemmArgs& args, int64_t m0, int64_t m1, int64_t nb0, int64_t nb1, bool saturable,
@@ -149,8 +143,8 @@ void qgemm_range(const QGemmArgs& args, int64_t m0, int64_t m1, int64_t nb0, int
   const QGemmArgs chunk = row_chunk(args, m0, m1, saturable, sums);
   qgemm_stub(chunk, 0, chunk.M, nb0, nb1);
   if (chunk.out.table)
-    map_rows(static_cast<uint8_t*>(chunk.out.y), chunk.M, chunk.out.ldy, nb0 * kQGemmBlock,
-             std::min(nb1 * kQGemmBlock, chunk.b.N), chunk.out.table);
+    lookup_rows(static_cast<uint8_t*>(chunk.out.y), chunk.M, chunk.out.ldy, nb0 * kQGemmBlock,
+                std::min(nb1 * kQGemmBlock, chunk.b.N), chunk.out.table);
 }
 
 int64_t block_count(const QGemmArgs& args) { return (args.b.N + kQGemmBlock - 1) / kQGemmBlock; }

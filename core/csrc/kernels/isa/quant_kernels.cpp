@@ -502,13 +502,8 @@ void qconv_depthwise_kernel(const QDepthwiseArgs& a, int64_t begin, int64_t end)
       depthwise_row_pairs(a, cache, zp_column.data(), n, oh0, oh1, c0, c1);
     else
       depthwise_taps(a, prefix, n, oh0, oh1);
-    if (!a.table) continue;
-    uint8_t* y = a.y + (n * a.OH + oh0) * a.OW * a.C;  // the task's pixels, still in cache
-    if (c1 - c0 == a.C) {
-      qlookup_kernel(y, y, (oh1 - oh0) * a.OW * a.C, a.table);
-    } else {
-      for (int64_t p = 0; p < (oh1 - oh0) * a.OW; ++p) qlookup_kernel(y + p * a.C + c0, y + p * a.C + c0, c1 - c0, a.table);
-    }
+    if (a.table)  // the task's pixels, still in cache
+      lookup_rows(a.y + (n * a.OH + oh0) * a.OW * a.C, (oh1 - oh0) * a.OW, a.C, c0, c1, a.table);
   }
 }
 

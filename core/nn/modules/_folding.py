@@ -5,14 +5,25 @@ convolution with the normalisation folded into its weight and bias (y = conv(x, 
 Only used when nothing could observe the difference: no autograd recording, BatchNorm in eval
 with running statistics, and no hooks on either module. The folded tensors are cached on the
 BatchNorm and rebuilt whenever any source tensor changes (version counter or storage).
-Other modules fuse with the ones after them through `_fuse_following` (a quantized Conv2d and
-its Hardswish: nn/quantized/modules.py), under the same conditions.
+Other modules fuse with the ones after them through `_fused_step` (a quantized Conv2d and its
+Hardswish: nn/quantized/modules.py), under the same conditions.
+
+What to run is decided once per Sequential and kept as a plan of steps, each with a
+`forward(input)`: deciding costs more than running a small int8 layer. A plan holds while the
+Sequential has the same children and no module anywhere has changed an attribute, a hook or a
+registration since (module.structure_epoch).
 """
+import weakref
+
 import core
 from core.nn.modules import module as _module
 from core.nn.modules.batchnorm import BatchNorm2d
 from core.nn.modules.conv import Conv2d
 from core.nn.modules.linear import Identity
+
+# Sequential -> (structure epoch, children, steps); kept off the module so pickles and copies
+# never carry it.
+_plans = weakref.WeakKeyDictionary()
 
 
 def _foldable(conv, bn):
@@ -43,29 +54,68 @@ def _folded(conv, bn):
     return weight, bias
 
 
-def run_folded(modules, input):
-    """Sequential.forward over `modules` (a list), folding each foldable Conv2d-BatchNorm2d pair,
-    letting a module whose class has `_fuse_following(modules, i, input)` run itself and the
-    modules after it as one op (it returns None where it cannot), and passing over Identity
-    modules without hooks (fuse_modules leaves one per BatchNorm and activation it folds)."""
-    i, n = 0, len(modules)
+class _FoldedConvBatchNorm:
+    """A Conv2d and the eval-mode BatchNorm2d after it, as one convolution."""
+
+    __slots__ = ("conv", "bn")
+
+    def __init__(self, conv, bn):
+        self.conv, self.bn = conv, bn
+
+    def forward(self, input):
+        weight, bias = _folded(self.conv, self.bn)
+        return self.conv._conv_forward(core.nn.functional.conv2d, input, weight, bias)
+
+
+class _Called:
+    """A module run through its __call__ (it has hooks, or a __call__ of its own)."""
+
+    __slots__ = ("module",)
+
+    def __init__(self, module):
+        self.module = module
+
+    def forward(self, input):
+        return self.module(input)
+
+
+def _steps(modules):
+    """The plan for `modules` (a list): each foldable Conv2d-BatchNorm2d pair as one step, a
+    module whose class has `_fused_step(modules, i)` with the modules it fuses (it returns
+    (step, index past them) or None), no step for an Identity without hooks (fuse_modules
+    leaves one per BatchNorm and activation it folds), every other module as itself: its
+    forward, looked up at each call, is what __call__ runs when there are no hooks."""
+    steps, i, n = [], 0, len(modules)
     while i < n:
         module = modules[i]
-        if type(module) is Identity and not module._has_hooks():
+        hooked = module._has_hooks()
+        if type(module) is Identity and not hooked:
             i += 1
-            continue
-        if i + 1 < n and _foldable(module, modules[i + 1]):
-            weight, bias = _folded(module, modules[i + 1])
-            input = module._conv_forward(core.nn.functional.conv2d, input, weight, bias)
+        elif i + 1 < n and _foldable(module, modules[i + 1]):
+            steps.append(_FoldedConvBatchNorm(module, modules[i + 1]))
             i += 2
-            continue
-        fuse = getattr(type(module), "_fuse_following", None)
-        fused = fuse(module, modules, i, input) if fuse is not None and not module._has_hooks() else None
-        if fused is not None:
-            input, i = fused
-            continue
-        input = module(input)
-        i += 1
+        else:
+            fuse = getattr(type(module), "_fused_step", None)
+            fused = fuse(module, modules, i) if fuse is not None and not hooked else None
+            if fused is not None:
+                step, i = fused
+                steps.append(step)
+                continue
+            plain = not hooked and type(module).__call__ is _module.Module.__call__
+            steps.append(module if plain else _Called(module))
+            i += 1
+    return steps
+
+
+def run_planned(sequential, input):
+    """Sequential.forward through its plan, made anew when the plan no longer holds."""
+    children = tuple(sequential._modules.values())
+    plan = _plans.get(sequential)
+    if plan is None or plan[0] != _module.structure_epoch or plan[1] != children:
+        plan = (_module.structure_epoch, children, _steps(list(children)))
+        _plans[sequential] = plan
+    for step in plan[2]:
+        input = step.forward(input)
     return input
 
 

@@ -74,7 +74,7 @@ class Sequential(Module):
 
     def forward(self, input):
         if _folding.applicable(self, input):  # inference: Conv2d + BatchNorm2d pairs run as one conv
-            return _folding.run_folded(list(self._modules.values()), input)
+            return _folding.run_planned(self, input)
         for module in self._modules.values():
             input = module(input)
         return input

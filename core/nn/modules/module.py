@@ -13,6 +13,23 @@ _Tensor = _C._TensorBase
 _global_forward_pre_hooks = OrderedDict()
 _global_forward_hooks = OrderedDict()
 
+# Counts changes to any module's attributes, registrations and hooks: Sequential's inference
+# plans (_folding.py) hold only while it stays the same.
+structure_epoch = 0
+
+
+def _structure_changed():
+    global structure_epoch
+    structure_epoch += 1
+
+
+class _HookHandle(RemovableHandle):
+    """The handle of a module's forward or backward hook: removing one changes how it runs."""
+
+    def remove(self):
+        super().remove()
+        _structure_changed()
+
 
 def register_module_forward_pre_hook(hook):
     """hook(module, input) run before every Module's forward (before its own pre-hooks)."""
@@ -130,6 +147,7 @@ class Module:
             raise TypeError(f"cannot assign '{_typename(tensor)}' object to buffer '{name}' "
                             "(torch Tensor or None required)")
         self._buffers[name] = tensor
+        _structure_changed()
         if persistent:
             self._non_persistent_buffers_set.discard(name)
         else:
@@ -147,6 +165,7 @@ class Module:
             raise KeyError('parameter name can\'t be empty string ""')
         if hasattr(self, name) and name not in self._parameters:
             raise KeyError(f"attribute '{name}' already exists")
+        _structure_changed()
         if param is None:
             self._parameters[name] = None
         elif not isinstance(param, Parameter):
@@ -172,6 +191,7 @@ class Module:
         if name == "":
             raise KeyError('module name can\'t be empty string ""')
         self._modules[name] = module
+        _structure_changed()
 
     def get_submodule(self, target):
         """The submodule at dotted path `target` ("" is self)."""
@@ -189,14 +209,16 @@ class Module:
     # ---- hooks
     def register_forward_pre_hook(self, hook):
         """hook(module, input) -> None or a new input (a tuple, or one value that gets wrapped)."""
-        handle = RemovableHandle(self._forward_pre_hooks)
+        handle = _HookHandle(self._forward_pre_hooks)
         self._forward_pre_hooks[handle.id] = hook
+        _structure_changed()
         return handle
 
     def register_forward_hook(self, hook):
         """hook(module, input, output) -> None or a replacement output."""
-        handle = RemovableHandle(self._forward_hooks)
+        handle = _HookHandle(self._forward_hooks)
         self._forward_hooks[handle.id] = hook
+        _structure_changed()
         return handle
 
     def register_full_backward_hook(self, hook):
@@ -205,8 +227,9 @@ class Module:
             raise RuntimeError("Cannot use both regular backward hooks and full backward hooks on a "
                                "single Module. Please use only one of them.")
         self._is_full_backward_hook = True
-        handle = RemovableHandle(self._backward_hooks)
+        handle = _HookHandle(self._backward_hooks)
         self._backward_hooks[handle.id] = hook
+        _structure_changed()
         return handle
 
     def register_backward_hook(self, hook):
@@ -243,6 +266,8 @@ class Module:
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def __setattr__(self, name, value):
+        _structure_changed()
+
         def remove_from(*dicts_or_sets):
             for d in dicts_or_sets:
                 if name in d:
@@ -285,6 +310,7 @@ class Module:
                     object.__setattr__(self, name, value)
 
     def __delattr__(self, name):
+        _structure_changed()
         if name in self._parameters:
             del self._parameters[name]
         elif name in self._buffers:
@@ -301,6 +327,7 @@ class Module:
         return sorted(key for key in keys if not key[0].isdigit())
 
     def __setstate__(self, state):
+        _structure_changed()
         self.__dict__.update(state)
         # Modules pickled before these attributes existed.
         for attr, default in (("_forward_pre_hooks", OrderedDict), ("_state_dict_hooks", OrderedDict),
@@ -526,6 +553,7 @@ class Module:
         for key, buf in self._buffers.items():
             if buf is not None:
                 self._buffers[key] = fn(buf)
+        _structure_changed()
         return self
 
     def apply(self, fn):

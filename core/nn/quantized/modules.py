@@ -227,6 +227,22 @@ def _is_fused_of(mod, float_cls):
     return _is_fused(mod) and type(mod[0]) is float_cls
 
 
+class _ConvHardswish:
+    """A quantized Conv2d and the Hardswish after it as one op (Conv2d._fused_step)."""
+
+    __slots__ = ("conv", "hardswish")
+
+    def __init__(self, conv, hardswish):
+        self.conv, self.hardswish = conv, hardswish
+
+    def forward(self, input):
+        conv, hardswish = self.conv, self.hardswish
+        if input.ndim != 4:
+            raise ValueError("Input shape must be `(N, C, H, W)`!")
+        return _Q.conv2d_hardswish(input, conv._packed_params, conv.scale, conv.zero_point,
+                                   float(hardswish.scale), int(hardswish.zero_point))
+
+
 class Conv2d(nn.Module):
     """2-d convolution on quint8 input with qint8 weights, requantized to (scale, zero_point);
     the output is in channels_last memory. state_dict: weight, bias, scale, zero_point."""
@@ -291,21 +307,19 @@ class Conv2d(nn.Module):
             raise ValueError("Input shape must be `(N, C, H, W)`!")
         return _Q.conv2d(input, self._packed_params, self.scale, self.zero_point)
 
-    def _fuse_following(self, modules, i, input):
-        """Sequential's inference path (nn/modules/_folding.py): this conv and a Hardswish after
+    def _fused_step(self, modules, i):
+        """Sequential's inference plan (nn/modules/_folding.py): this conv and a Hardswish after
         it, past the Identity modules fuse_modules leaves, as one op that maps the conv's bytes
         through hardswish's table while they are in cache; the bytes are those of the two
-        modules run one after the other. Returns (output, index past the Hardswish) or None."""
-        if type(self) is not Conv2d or input.ndim != 4:  # subclasses (ConvReLU2d) clamp first
+        modules run one after the other. Returns (step, index past the Hardswish) or None."""
+        if type(self) is not Conv2d:  # subclasses (ConvReLU2d) clamp first
             return None
         j = i + 1
         while j < len(modules) and type(modules[j]) is nn.Identity and not modules[j]._has_hooks():
             j += 1
         if j == len(modules) or type(modules[j]) is not Hardswish or modules[j]._has_hooks():
             return None
-        hardswish = modules[j]
-        return _Q.conv2d_hardswish(input, self._packed_params, self.scale, self.zero_point, float(hardswish.scale),
-                                   int(hardswish.zero_point)), j + 1
+        return _ConvHardswish(self, modules[j]), j + 1
 
     def _save_to_state_dict(self, destination, prefix, keep_vars):
         super()._save_to_state_dict(destination, prefix, keep_vars)

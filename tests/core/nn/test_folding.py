@@ -64,3 +64,57 @@ def test_not_folded_when_it_could_be_observed():
     with core.no_grad():
         seq(X)
     assert "_folded_conv" not in seq[1].__dict__
+
+
+def test_plan_follows_every_change_to_the_sequential():
+    seq = block()
+    seen = []
+    handle = seq[1].register_forward_hook(lambda m, i, o: seen.append(o.shape))
+    with core.no_grad():
+        seq(X)  # the plan is made here, BatchNorm on its own; each change below must be seen
+        assert seen == [(2, 8, 9, 9)] and "_folded_conv" not in seq[1].__dict__
+        handle.remove()
+        seq(X)
+        assert len(seen) == 1 and "_folded_conv" in seq[1].__dict__  # folded now
+        handle = seq[1].register_forward_hook(lambda m, i, o: seen.append(o.shape))
+        seq(X)
+        assert len(seen) == 2
+        handle.remove()
+        seq[2] = nn.Sigmoid()
+        np.testing.assert_allclose(seq(X).numpy(), unfolded(seq, X).numpy(), rtol=1e-5, atol=1e-5)
+        assert seq(X).min().item() > 0
+        seq._modules["2"] = nn.Tanh()  # written past __setattr__, as quantization's convert does
+        assert seq(X).min().item() < 0
+        seq[2].forward = lambda x: x * 0
+        assert seq(X).abs().max().item() == 0
+        seq.append(nn.Hardtanh(-0.5, 0.5))
+        del seq[2]
+        np.testing.assert_allclose(seq(X).numpy(), unfolded(seq, X).numpy(), rtol=1e-5, atol=1e-5)
+        assert seq(X).max().item() <= 0.5
+
+
+def test_batchnorm_switched_to_training_alone_is_not_folded():
+    seq = block()
+    with core.no_grad():
+        seq(X)
+        seq[1].train()  # batch statistics now, and the running ones move
+        before = seq[1].running_mean.clone()
+        out = seq(X)
+        assert not np.allclose(seq[1].running_mean.numpy(), before.numpy())
+        conv = seq[0](X).numpy().astype(np.float64)
+        mean, var = conv.mean((0, 2, 3), keepdims=True), conv.var((0, 2, 3), keepdims=True)
+        gamma, beta = (t.detach().numpy().reshape(1, -1, 1, 1) for t in (seq[1].weight, seq[1].bias))
+        expected = np.maximum((conv - mean) / np.sqrt(var + seq[1].eps) * gamma + beta, 0)
+    np.testing.assert_allclose(out.numpy(), expected, rtol=1e-4, atol=1e-5)
+
+
+def test_plans_stay_off_pickles_and_copies():
+    import copy
+    import pickle
+
+    seq = block()
+    with core.no_grad():
+        expected = seq(X).numpy()
+        for clone in (copy.deepcopy(seq), pickle.loads(pickle.dumps(seq))):
+            assert "_inference_plan" not in vars(clone)
+            np.testing.assert_allclose(clone(X).numpy(), expected, rtol=1e-6, atol=1e-6)

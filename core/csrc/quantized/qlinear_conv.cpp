@@ -22,7 +22,43 @@ std::atomic<QuantizedEngine> g_engine{QuantizedEngine::FBGEMM};
 QuantizedEngine quantized_engine() { return g_engine.load(std::memory_order_relaxed); }
 void set_quantized_engine(QuantizedEngine engine) { g_engine.store(engine, std::memory_order_relaxed); }
 
+// Per output channel: the requantization multiplier and the bias in accumulator units.
+// fbgemm keeps the bias a float, acc + bias / (sx * sw); qnnpack first quantizes it to an
+// int32 of scale sx * sw and multiplies by (sw * sx) * (1 / sy) (its rounding, not fbgemm's).
+struct OutputStage {
+  float x_scale;
+  double out_scale;
+  QuantizedEngine engine;
+  std::vector<float> mult, bias;
+
+  OutputStage(const PackedWeight& p, float x_scale, double out_scale)
+      : x_scale(x_scale), out_scale(out_scale), engine(quantized_engine()), mult(p.O + kQGemmBlock) {
+    const bool qnnpack = engine == QuantizedEngine::QNNPACK;
+    const float out = static_cast<float>(out_scale), inv_out = 1.0f / out;
+    const float* w_scales = p.w_scales.data();
+    for (int64_t o = 0; o < p.O; ++o)
+      mult[o] = qnnpack ? w_scales[o] * x_scale * inv_out : x_scale * w_scales[o] / out;
+    if (!p.bias.defined()) return;
+    bias.resize(p.O + kQGemmBlock);
+    const float* b = p.bias.data<float>();
+    for (int64_t o = 0; o < p.O; ++o)
+      bias[o] = qnnpack ? std::nearbyint(b[o] * (1.0f / static_cast<float>(double(w_scales[o]) * double(x_scale))))
+                        : b[o] / (x_scale * w_scales[o]);
+  }
+};
+
 namespace {
+
+// p's output stage for these scales under the current engine: the one of its last call when
+// that matches, else a new one that p keeps.
+std::shared_ptr<const OutputStage> output_stage(const PackedWeight& p, float x_scale, double out_scale) {
+  std::shared_ptr<const OutputStage> last = std::atomic_load(&p.last_stage);
+  if (last && last->x_scale == x_scale && last->out_scale == out_scale && last->engine == quantized_engine())
+    return last;
+  auto stage = std::make_shared<const OutputStage>(p, x_scale, out_scale);
+  std::atomic_store(&p.last_stage, stage);
+  return stage;
+}
 
 constexpr int64_t kRowChunk = 120;  // A rows per task: a multiple of every build's register tile (5, 8)
 
@@ -69,26 +105,6 @@ void pack_groups(const Tensor& w_ints, PackedWeight& p) {
     p.pair_max = std::max(p.pair_max, pmax);
   }
 }
-
-// Per output channel: the requantization multiplier and the bias in accumulator units.
-// fbgemm keeps the bias a float, acc + bias / (sx * sw); qnnpack first quantizes it to an
-// int32 of scale sx * sw and multiplies by (sw * sx) * (1 / sy) (its rounding, not fbgemm's).
-struct OutputStage {
-  std::vector<float> mult, bias;
-  OutputStage(const PackedWeight& p, float x_scale, double out_scale) : mult(p.O + kQGemmBlock) {
-    const bool qnnpack = quantized_engine() == QuantizedEngine::QNNPACK;
-    const float out = static_cast<float>(out_scale), inv_out = 1.0f / out;
-    const float* w_scales = p.w_scales.data();
-    for (int64_t o = 0; o < p.O; ++o)
-      mult[o] = qnnpack ? w_scales[o] * x_scale * inv_out : x_scale * w_scales[o] / out;
-    if (!p.bias.defined()) return;
-    bias.resize(p.O + kQGemmBlock);
-    const float* b = p.bias.data<float>();
-    for (int64_t o = 0; o < p.O; ++o)
-      bias[o] = qnnpack ? std::nearbyint(b[o] * (1.0f / static_cast<float>(double(w_scales[o]) * double(x_scale))))
-                        : b[o] / (x_scale * w_scales[o]);
-  }
-};
 
 // Whether vpmaddubsw's int16 pair sums could saturate with this B on some A (only builds
 // without VNNI, and B's largest same-sign pair times 255 past int16).
@@ -415,10 +431,10 @@ Tensor quantized_linear(const Tensor& x, const PackedWeight& p, double scale, in
   std::vector<uint8_t> copy;
   int64_t lda;
   const uint8_t* ap = rows_readable(a.data<uint8_t>(), M, p.K, p.K, p.K4, copy, &lda);
-  OutputStage stage(p, static_cast<float>(xq.scale), scale);
+  const std::shared_ptr<const OutputStage> stage = output_stage(p, static_cast<float>(xq.scale), scale);
   QGemmArgs g = gemm_args(p, 0, ap, lda, M, static_cast<int32_t>(xq.zero_point));
-  g.out.mult = stage.mult.data();
-  g.out.bias = stage.bias.empty() ? nullptr : stage.bias.data();
+  g.out.mult = stage->mult.data();
+  g.out.bias = stage->bias.empty() ? nullptr : stage->bias.data();
   g.out.out_zp = static_cast<int32_t>(zero_point);
   g.out.lo = relu ? static_cast<int32_t>(zero_point) : 0;
   g.out.hi = 255;
@@ -527,14 +543,14 @@ Tensor conv2d_impl(const Tensor& x, const PackedWeight& p, double scale, int64_t
   const uint8_t* xp = xi.data<uint8_t>();
   uint8_t* yp = y.data<uint8_t>();
   const int32_t x_zp = static_cast<int32_t>(xq.zero_point);
-  OutputStage stage(p, static_cast<float>(xq.scale), scale);
+  const std::shared_ptr<const OutputStage> stage = output_stage(p, static_cast<float>(xq.scale), scale);
   const int32_t lo = relu ? static_cast<int32_t>(zero_point) : 0;
 
   if (p.depthwise) {
     QDepthwiseArgs d{xp, p.depthwise_w.data(), p.depthwise_pairs.data(), p.depthwise_pair_sums.data(), yp, N, H, W, C,
                      OH, OW, p.KH, p.KW, p.stride[0], p.stride[1], p.padding[0], p.padding[1], p.dilation[0],
-                     p.dilation[1], x_zp, static_cast<int32_t>(zero_point), lo, 255, stage.mult.data(),
-                     stage.bias.empty() ? nullptr : stage.bias.data(), table ? table->data() : nullptr, 0, 0, 0, 0};
+                     p.dilation[1], x_zp, static_cast<int32_t>(zero_point), lo, 255, stage->mult.data(),
+                     stage->bias.empty() ? nullptr : stage->bias.data(), table ? table->data() : nullptr, 0, 0, 0, 0};
     split_depthwise(d);
     parallel_for(0, N * d.bands * d.chunks, 1, [&](int64_t b, int64_t e) { qconv_depthwise_stub(d, b, e); });
     return y;
@@ -543,8 +559,8 @@ Tensor conv2d_impl(const Tensor& x, const PackedWeight& p, double scale, int64_t
   // The GEMM of group g: M rows of A (lda apart) into the output rows from y_rows.
   auto conv_gemm_args = [&](int64_t g, const uint8_t* a, int64_t lda, int64_t M, uint8_t* y_rows) {
     QGemmArgs args = gemm_args(p, g, a, lda, M, x_zp);
-    args.out.mult = stage.mult.data() + g * og;
-    args.out.bias = stage.bias.empty() ? nullptr : stage.bias.data() + g * og;
+    args.out.mult = stage->mult.data() + g * og;
+    args.out.bias = stage->bias.empty() ? nullptr : stage->bias.data() + g * og;
     args.out.out_zp = static_cast<int32_t>(zero_point);
     args.out.lo = lo;
     args.out.hi = 255;

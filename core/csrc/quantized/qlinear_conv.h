@@ -17,6 +17,8 @@ enum class QuantizedEngine : uint8_t { FBGEMM, QNNPACK };
 QuantizedEngine quantized_engine();
 void set_quantized_engine(QuantizedEngine engine);
 
+struct OutputStage;  // qlinear_conv.cpp
+
 struct PackedWeight {
   Tensor weight;  // the qint8 weight as given: (O, K) for linear, (O, C/groups, KH, KW) for conv
   Tensor bias;    // float32 (O,), or undefined
@@ -35,6 +37,9 @@ struct PackedWeight {
   std::vector<int32_t> depthwise_w;       // depthwise: (KH*KW, C) int32, weight minus zero point
   std::vector<int32_t> depthwise_pairs;   // and its kernel-row pairs, QDepthwiseArgs::w_pairs
   std::vector<int32_t> depthwise_pair_sums;  // QDepthwiseArgs::pair_sums
+  // The output stage of the last scales and engine it ran with (a model's layer sees the same
+  // ones at every call); read and replaced atomically.
+  mutable std::shared_ptr<const OutputStage> last_stage;
 };
 using PackedWeightPtr = std::shared_ptr<PackedWeight>;
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <functional>
 
 #include "iter/tensor_iter.h"
 #include "iter/thread_pool.h"
@@ -40,9 +41,13 @@ uint8_t quantize_one(float v, float inv_scale, int64_t zp) {
   return static_cast<uint8_t>(std::min(std::max(r, 0.0f), 255.0f));
 }
 
+using RealFn = float (*)(float);
+
+float hardswish_real(float v) { return v * std::min(std::max(v + 3.0f, 0.0f), 6.0f) / 6.0f; }
+float hardsigmoid_real(float v) { return std::min(std::max(v + 3.0f, 0.0f), 6.0f) / 6.0f; }
+
 // The table of real_fn from bytes of (in_scale, in_zp) to bytes of (out_scale, out_zp).
-template <typename F>
-ByteTable table_of(double in_scale, int64_t in_zp, double out_scale, int64_t out_zp, F real_fn) {
+ByteTable table_of(double in_scale, int64_t in_zp, double out_scale, int64_t out_zp, RealFn real_fn) {
   ByteTable table;
   const float in = static_cast<float>(in_scale), inv_out = 1.0f / static_cast<float>(out_scale);
   for (int v = 0; v < 256; ++v) {
@@ -52,14 +57,28 @@ ByteTable table_of(double in_scale, int64_t in_zp, double out_scale, int64_t out
   return table;
 }
 
-float hardswish_real(float v) { return v * std::min(std::max(v + 3.0f, 0.0f), 6.0f) / 6.0f; }
-float hardsigmoid_real(float v) { return std::min(std::max(v + 3.0f, 0.0f), 6.0f) / 6.0f; }
+// table_of, remembered per thread in a small direct-mapped cache: a model's layers ask for the
+// same tables at every call, and making one costs more than looking a small image up in it.
+ByteTable cached_table(double in_scale, int64_t in_zp, double out_scale, int64_t out_zp, RealFn real_fn) {
+  struct Entry {
+    RealFn fn;
+    double in_scale, out_scale;
+    int64_t in_zp, out_zp;
+    ByteTable table;
+  };
+  thread_local std::array<Entry, 64> cache{};
+  const uint64_t h = std::hash<double>{}(in_scale) * 31 + std::hash<double>{}(out_scale) * 7 +
+                     static_cast<uint64_t>(in_zp * 257 + out_zp) + reinterpret_cast<uintptr_t>(real_fn);
+  Entry& e = cache[h % cache.size()];
+  if (e.fn != real_fn || e.in_scale != in_scale || e.out_scale != out_scale || e.in_zp != in_zp || e.out_zp != out_zp)
+    e = Entry{real_fn, in_scale, out_scale, in_zp, out_zp, table_of(in_scale, in_zp, out_scale, out_zp, real_fn)};
+  return e.table;
+}
 
 // y[i] = table[x[i]] over a quint8 tensor, with the output's qparams.
-template <typename F>
-Tensor map_through_table(const Tensor& x, double out_scale, int64_t out_zp, F real_fn, const char* op) {
+Tensor map_through_table(const Tensor& x, double out_scale, int64_t out_zp, RealFn real_fn, const char* op) {
   const Quantizer& q = quint8_quantizer(x, op);
-  const ByteTable table = table_of(q.scale, q.zero_point, out_scale, out_zp, real_fn);
+  const ByteTable table = cached_table(q.scale, q.zero_point, out_scale, out_zp, real_fn);
   bool nhwc;
   Tensor src = dense_bytes(x, &nhwc);
   Tensor y = empty_quantized(x.sizes(), DType::QUInt8, per_tensor_quantizer(out_scale, out_zp), nhwc);
@@ -201,7 +220,7 @@ Tensor quantized_hardswish(const Tensor& x, double scale, int64_t zero_point) {
 }
 
 ByteTable hardswish_table(double in_scale, int64_t in_zp, double out_scale, int64_t out_zp) {
-  return table_of(in_scale, in_zp, out_scale, out_zp, hardswish_real);
+  return cached_table(in_scale, in_zp, out_scale, out_zp, hardswish_real);
 }
 
 Tensor quantized_hardsigmoid(const Tensor& x) {

@@ -86,6 +86,42 @@ def test_output_stage_follows_the_engine(engine):
     assert y.int_repr().tolist() == [[2 if engine == "qnnpack" else 3]]
 
 
+
+def test_one_packed_layer_follows_changing_scales_and_engine():
+    """A layer keeps the output stage of its last call: calls that change the input or output
+    scale, or the engine, in turn must each get their own (a bias of half an accumulator unit
+    rounds differently under the two engines)."""
+    x = np.array([[11]], np.uint8)
+    packed = _Q.linear_prepack(weight(np.ones((1, 1), np.int8), [1.0], [0], False), core.tensor([0.5]))
+    previous = core.backends.quantized.engine
+    try:
+        for engine_name, x_scale, out_scale in [("fbgemm", 1.0, 0.5), ("qnnpack", 1.0, 0.5), ("fbgemm", 1.0, 0.5),
+                                                ("fbgemm", 1.0, 0.25), ("fbgemm", 0.5, 0.25), ("qnnpack", 0.5, 0.25)]:
+            core.backends.quantized.engine = engine_name
+            y = _Q.linear(qt(x, x_scale, 10), packed, out_scale, 0)
+            ref = qref.qlinear(x, x_scale, 10, np.ones((1, 1), np.int8), np.ones(1, np.float32), np.zeros(1, np.int64),
+                               np.array([0.5], np.float32), out_scale, 0, qnnpack=engine_name == "qnnpack")
+            np.testing.assert_array_equal(y.int_repr().numpy(), ref)
+    finally:
+        core.backends.quantized.engine = previous
+
+
+def test_activation_tables_follow_their_qparams():
+    """hardswish and hardsigmoid tables are remembered per qparams: many in turn, twice over,
+    each equal to the formula."""
+    a = np.arange(256, dtype=np.uint8).reshape(1, 256)
+    for _ in range(2):
+        for i in range(150):  # more than the cache holds, most differing only in one qparam
+            in_scale, in_zp = 0.05 + 0.01 * (i % 3), 100 + i % 2
+            out_scale, out_zp = 0.02 + 0.0005 * i, 5 + (i % 5 == 0)
+            da = qref.dequantize(a, in_scale, in_zp)
+            hs = da * np.minimum(np.maximum(da + np.float32(3), 0), 6) / np.float32(6)
+            got = _Q.hardswish(qt(a, in_scale, in_zp), out_scale, out_zp).int_repr().numpy()
+            np.testing.assert_array_equal(got, qref.requant_zp_first(hs * (np.float32(1) / np.float32(out_scale)), out_zp))
+            hsig = np.minimum(np.maximum(da + np.float32(3), 0), 6) / np.float32(6)
+            np.testing.assert_array_equal(_Q.hardsigmoid(qt(a, in_scale, in_zp)).int_repr().numpy(),
+                                          qref.requant(hsig * np.float32(256), 0))
+
 CONV_CASES = [  # x shape, weight shape, stride, padding, dilation, groups, per_channel
     ((1, 3, 17, 19), (16, 3, 3, 3), (2, 2), (1, 1), (1, 1), 1, False),     # the stem
     ((2, 24, 9, 9), (24, 1, 3, 3), (1, 1), (1, 1), (1, 1), 24, True),     # depthwise

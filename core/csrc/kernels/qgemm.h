@@ -13,7 +13,7 @@
 //
 // Builds: baseline (the scalar int32 reference), AVX2 and AVX-512 (vpmaddubsw, whose int16
 // pair sums a0 * b0 + a1 * b1 saturate: when a_max times B's largest same-sign pair magnitude
-// could pass 32767 they split A into its top 7 bits and its low bit, two exact products),
+// could pass 32767 they widen both operands' bytes to int16 for vpmaddwd, exact at any value),
 // AVX-512 VNNI (kernels/isa_vnni/). All give the same bits.
 #pragma once
 #include <cstdint>
@@ -58,7 +58,7 @@ struct QGemmArgs {
   const int32_t* b_zp;         // (N,) or null for symmetric weights
   QGemmPackedB b;
   QGemmOutput out;
-  bool exact_split;            // vpmaddubsw could saturate: use the split products
+  bool widen;                  // vpmaddubsw could saturate: int16 products (vpmaddwd) instead
 };
 
 // Rows [m0, m1) and packed blocks [nb0, nb1) of the product and its output stage.

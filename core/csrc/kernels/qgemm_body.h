@@ -93,12 +93,13 @@ TZ_VINLINE VI dot4(VI acc, VI a, VI b) { return _mm512_dpbusd_epi32(acc, a, b); 
 TZ_VINLINE VI dot4(VI acc, VI a, VI b) {
   return _mm512_add_epi32(acc, _mm512_madd_epi16(_mm512_maddubs_epi16(a, b), _mm512_set1_epi16(1)));
 }
-// a = 2 * (a >> 1) + (a & 1): two products whose int16 pair sums cannot saturate.
-TZ_VINLINE VI dot4_split(VI acc, VI a, VI b) {
-  const VI high = _mm512_and_si512(_mm512_srli_epi16(a, 1), _mm512_set1_epi8(0x7f));
-  const VI low = _mm512_and_si512(a, _mm512_set1_epi8(1));
-  acc = _mm512_add_epi32(acc, _mm512_madd_epi16(_mm512_maddubs_epi16(high, b), _mm512_set1_epi16(2)));
-  return _mm512_add_epi32(acc, _mm512_madd_epi16(_mm512_maddubs_epi16(low, b), _mm512_set1_epi16(1)));
+// The even and odd bytes of every quad widened to int16 in place (A's unsigned, B's signed):
+// two vpmaddwd, whose int32 pair sums cannot overflow.
+TZ_VINLINE VI dot4_widened(VI acc, VI a, VI b) {
+  const VI a_even = _mm512_and_si512(a, _mm512_set1_epi16(0x00ff)), a_odd = _mm512_srli_epi16(a, 8);
+  const VI b_even = _mm512_srai_epi16(_mm512_slli_epi16(b, 8), 8), b_odd = _mm512_srai_epi16(b, 8);
+  acc = _mm512_add_epi32(acc, _mm512_madd_epi16(a_even, b_even));
+  return _mm512_add_epi32(acc, _mm512_madd_epi16(a_odd, b_odd));
 }
 #endif
 #else  // AVX2
@@ -117,11 +118,11 @@ TZ_VINLINE VI vscale(VI v, int32_t s) { return _mm256_mullo_epi32(v, _mm256_set1
 TZ_VINLINE VI dot4(VI acc, VI a, VI b) {
   return _mm256_add_epi32(acc, _mm256_madd_epi16(_mm256_maddubs_epi16(a, b), _mm256_set1_epi16(1)));
 }
-TZ_VINLINE VI dot4_split(VI acc, VI a, VI b) {
-  const VI high = _mm256_and_si256(_mm256_srli_epi16(a, 1), _mm256_set1_epi8(0x7f));
-  const VI low = _mm256_and_si256(a, _mm256_set1_epi8(1));
-  acc = _mm256_add_epi32(acc, _mm256_madd_epi16(_mm256_maddubs_epi16(high, b), _mm256_set1_epi16(2)));
-  return _mm256_add_epi32(acc, _mm256_madd_epi16(_mm256_maddubs_epi16(low, b), _mm256_set1_epi16(1)));
+TZ_VINLINE VI dot4_widened(VI acc, VI a, VI b) {
+  const VI a_even = _mm256_and_si256(a, _mm256_set1_epi16(0x00ff)), a_odd = _mm256_srli_epi16(a, 8);
+  const VI b_even = _mm256_srai_epi16(_mm256_slli_epi16(b, 8), 8), b_odd = _mm256_srai_epi16(b, 8);
+  acc = _mm256_add_epi32(acc, _mm256_madd_epi16(a_even, b_even));
+  return _mm256_add_epi32(acc, _mm256_madd_epi16(a_odd, b_odd));
 }
 #endif
 
@@ -169,7 +170,7 @@ TZ_VINLINE void requantize_tile(const QGemmArgs& g, int64_t m, int64_t n0, const
 // when that holds all its channels) and their output stage (count channels).
 // Every loop that indexes acc is fully unrolled ("GCC unroll"): one that is not (a loop over
 // rows calling store_row, say) leaves acc in a stack array, stored and reloaded at every k.
-template <int MR, int NV, bool kSplit>
+template <int MR, int NV, bool kWiden>
 TZ_VINLINE void micro_tile(const QGemmArgs& g, int64_t m, int64_t nb, int64_t count) {
   VI start[NV];  // -a_zp * colsum: the activations' zero-point correction
 #pragma GCC unroll 4
@@ -195,7 +196,7 @@ TZ_VINLINE void micro_tile(const QGemmArgs& g, int64_t m, int64_t nb, int64_t co
 #if defined(__AVX512VNNI__)
         acc[r][v] = dot4(acc[r][v], av, bv[v]);
 #else
-        acc[r][v] = kSplit ? dot4_split(acc[r][v], av, bv[v]) : dot4(acc[r][v], av, bv[v]);
+        acc[r][v] = kWiden ? dot4_widened(acc[r][v], av, bv[v]) : dot4(acc[r][v], av, bv[v]);
 #endif
       }
     }
@@ -210,23 +211,23 @@ TZ_VINLINE void micro_tile(const QGemmArgs& g, int64_t m, int64_t nb, int64_t co
   for (int r = 0; r < MR; ++r) store_row(g, m + r, n0, count, tile[r]);
 }
 
-template <int NV, bool kSplit>
+template <int NV, bool kWiden>
 void tile_rows(const QGemmArgs& g, int64_t m, int64_t rows, int64_t nb, int64_t count) {
   switch (rows) {
-    case 1: return micro_tile<1, NV, kSplit>(g, m, nb, count);
-    case 2: return micro_tile<2, NV, kSplit>(g, m, nb, count);
-    case 3: return micro_tile<3, NV, kSplit>(g, m, nb, count);
-    case 4: return micro_tile<4, NV, kSplit>(g, m, nb, count);
-    case 5: return micro_tile<5, NV, kSplit>(g, m, nb, count);
-    case 6: return micro_tile<6, NV, kSplit>(g, m, nb, count);
+    case 1: return micro_tile<1, NV, kWiden>(g, m, nb, count);
+    case 2: return micro_tile<2, NV, kWiden>(g, m, nb, count);
+    case 3: return micro_tile<3, NV, kWiden>(g, m, nb, count);
+    case 4: return micro_tile<4, NV, kWiden>(g, m, nb, count);
+    case 5: return micro_tile<5, NV, kWiden>(g, m, nb, count);
+    case 6: return micro_tile<6, NV, kWiden>(g, m, nb, count);
 #if defined(__AVX512F__)
-    case 7: return micro_tile<7, NV, kSplit>(g, m, nb, count);
-    case 8: return micro_tile<8, NV, kSplit>(g, m, nb, count);
+    case 7: return micro_tile<7, NV, kWiden>(g, m, nb, count);
+    case 8: return micro_tile<8, NV, kWiden>(g, m, nb, count);
 #endif
   }
 }
 
-template <bool kSplit>
+template <bool kWiden>
 void qgemm_tiles(const QGemmArgs& g, int64_t m0, int64_t m1, int64_t nb0, int64_t nb1) {
   for (int64_t nb = nb0; nb < nb1; nb += kMaxBlocks) {
     const int64_t blocks = std::min<int64_t>(kMaxBlocks, nb1 - nb);
@@ -234,11 +235,11 @@ void qgemm_tiles(const QGemmArgs& g, int64_t m0, int64_t m1, int64_t nb0, int64_
     for (int64_t m = m0; m < m1; m += kMR) {
       const int64_t rows = std::min<int64_t>(kMR, m1 - m);
       if (count <= kLanes32)  // the last block's channels fit its first vector (24 = 16 + 8)
-        tile_rows<1, kSplit>(g, m, rows, nb, count);
+        tile_rows<1, kWiden>(g, m, rows, nb, count);
       else if (blocks == kMaxBlocks)
-        tile_rows<kMaxBlocks * kVecPerBlock, kSplit>(g, m, rows, nb, count);
+        tile_rows<kMaxBlocks * kVecPerBlock, kWiden>(g, m, rows, nb, count);
       else
-        tile_rows<kVecPerBlock, kSplit>(g, m, rows, nb, count);
+        tile_rows<kVecPerBlock, kWiden>(g, m, rows, nb, count);
     }
   }
 }
@@ -247,7 +248,7 @@ void qgemm_kernel(const QGemmArgs& g, int64_t m0, int64_t m1, int64_t nb0, int64
 #if defined(__AVX512VNNI__)
   qgemm_tiles<false>(g, m0, m1, nb0, nb1);  // vpdpbusd never saturates
 #else
-  if (g.exact_split)
+  if (g.widen)
     qgemm_tiles<true>(g, m0, m1, nb0, nb1);
   else
     qgemm_tiles<false>(g, m0, m1, nb0, nb1);

@@ -133,9 +133,9 @@ void row_sums(const uint8_t* a, int64_t rows, int64_t lda, int64_t k, int32_t* s
 }
 
 // Rows [m0, m1) of the GEMM of `args` as a GEMM of their own: their A, output rows, row sums
-// (into `sums`, with zero-pointed weights) and split decision (`saturable`: may_saturate's).
+// (into `sums`, with zero-pointed weights) and widening decision (`saturable`: may_saturate's).
 // Deciding per chunk of rows scans them just before the kernel reads them (in cache then),
-// and only chunks whose bytes could saturate pay for the split products.
+// and only chunks whose bytes could saturate pay for the widened products.
 QGemmArgs row_chunk(const QGemmArgs& args, int64_t m0, int64_t m1, bool saturable, std::vector<int32_t>& sums) {
   QGemmArgs c = args;
   c.a = args.a + m0 * args.lda;
@@ -147,8 +147,8 @@ QGemmArgs row_chunk(const QGemmArgs& args, int64_t m0, int64_t m1, bool saturabl
     c.a_rowsum = sums.data();
   }
   // Scanning the K4 bytes the kernel reads (B is zero past K, so they cannot saturate, and a
-  // larger maximum only costs the split) makes rows of K4 bytes one dense run.
-  c.exact_split = saturable && int32_t(max_byte(c.a, c.M, c.lda, c.b.K4)) * args.b.pair_max > 32767;
+  // larger maximum only costs the widening) makes rows of K4 bytes one dense run.
+  c.widen = saturable && int32_t(max_byte(c.a, c.M, c.lda, c.b.K4)) * args.b.pair_max > 32767;
   return c;
 }
 
@@ -264,6 +264,10 @@ void im2col_u8(const uint8_t* x, int64_t H, int64_t W, int64_t C, int64_t c0, co
   }
   for (int64_t oh = oh0; oh < oh1; ++oh) {
     uint8_t* out = col + (oh - oh0) * OW * K4;
+    if (K4 != p.K) {  // the zeros past K: each row's last 4 bytes first, the taps then overwrite
+      const uint32_t zero = 0;  // those before K (GCC makes a loop over 1 to 3 bytes a memset call)
+      for (int64_t ow = 0; ow < OW; ++ow) std::memcpy(out + ow * K4 + K4 - 4, &zero, 4);
+    }
     for (int64_t kh = 0; kh < p.KH; ++kh) {
       uint8_t* taps = out + kh * run;
       const int64_t ih = oh * p.stride[0] - p.padding[0] + kh * p.dilation[0];
@@ -276,18 +280,20 @@ void im2col_u8(const uint8_t* x, int64_t H, int64_t W, int64_t C, int64_t c0, co
       for (int64_t ow = inside0; ow < inside1; ++ow) copy_short(taps + ow * K4, src + (ow * sw - pw) * C, run);
       for (int64_t ow = inside1; ow < OW; ++ow) im2col_taps(src, W, C, p, ow, pad, taps + ow * K4);
     }
-    for (int64_t ow = 0; ow < OW; ++ow)  // at most 3 bytes: stores, not a memset call per row
-      for (int64_t j = p.K; j < K4; ++j) out[ow * K4 + j] = 0;
   }
 }
 
-// Pixels [b, e) of C planes of HW bytes interleaved into NHWC pixels (kC > 0: C known at
-// compile time, so the compiler turns the loop into vector shuffles).
-template <int kC>
+// Pixels [b, e) of C planes of HW bytes interleaved into NHWC pixels.
 void interleave_planes(const uint8_t* planes, int64_t C, int64_t HW, int64_t b, int64_t e, uint8_t* dst) {
-  const int64_t channels = kC > 0 ? kC : C;
-  for (int64_t i = b; i < e; ++i)
-    for (int64_t c = 0; c < channels; ++c) dst[i * channels + c] = planes[c * HW + i];
+  if (C == 3) {  // RGB: a pixel as one 4-byte store whose last byte the next pixel rewrites
+    const uint8_t *r = planes, *g = planes + HW, *bl = planes + 2 * HW;
+    for (; b + 1 < e; ++b) {
+      const uint32_t pixel = r[b] | uint32_t(g[b]) << 8 | uint32_t(bl[b]) << 16;
+      std::memcpy(dst + 3 * b, &pixel, 4);  // little-endian byte order
+    }
+  }
+  for (int64_t i = b; i < e; ++i)  // the last RGB pixel stops at its own bytes (the next may be another task's)
+    for (int64_t c = 0; c < C; ++c) dst[i * C + c] = planes[c * HW + i];
 }
 
 // NCHW bytes to NHWC (the stem's input comes from a QuantStub in NCHW; few channels).
@@ -301,10 +307,7 @@ Tensor nhwc_bytes(const Tensor& x_ints) {
   for (int64_t n = 0; n < N; ++n) {
     const uint8_t* planes = src + n * C * HW;
     uint8_t* image = dst + n * HW * C;
-    parallel_for(0, HW, 4096, [&](int64_t b, int64_t e) {
-      if (C == 3) interleave_planes<3>(planes, C, HW, b, e, image);  // RGB
-      else interleave_planes<0>(planes, C, HW, b, e, image);
-    });
+    parallel_for(0, HW, 4096, [&](int64_t b, int64_t e) { interleave_planes(planes, C, HW, b, e, image); });
   }
   return out;
 }

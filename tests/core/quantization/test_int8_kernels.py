@@ -179,6 +179,24 @@ def test_quantized_conv2d_matches_reference(xs, ws, stride, padding, dilation, g
         np.testing.assert_array_equal(y2.int_repr().numpy(), ref)
 
 
+@pytest.mark.parametrize("threads", [1, 3])
+def test_rgb_planes_interleaved_in_tasks(threads):
+    """An NCHW image of 3 channels becomes NHWC pixels in tasks of 4096 (each writes a pixel as
+    4 bytes but the last one of its range): a stem on 9,100 pixels gives the reference's bytes."""
+    x = RNG.integers(0, 256, (2, 3, 70, 130)).astype(np.uint8)
+    w = RNG.integers(-128, 128, (16, 3, 3, 3)).astype(np.int8)
+    scales, zps, bias = np.full(16, 0.01), np.zeros(16, np.int64), RNG.normal(0, 1, 16).astype(np.float32)
+    packed = _Q.conv2d_prepack(weight(w, scales, zps, False), core.tensor(bias), [2, 2], [1, 1], [1, 1], 1)
+    previous = core.get_num_threads()
+    core.set_num_threads(threads)
+    try:
+        y = _Q.conv2d(qt(x, 0.03, 100), packed, 0.5, 60)
+    finally:
+        core.set_num_threads(previous)
+    ref = qref.qconv2d(x, 0.03, 100, w, scales.astype(np.float32), zps, bias, 0.5, 60, (2, 2), (1, 1), (1, 1), 1)
+    np.testing.assert_array_equal(y.int_repr().numpy(), ref)
+
+
 @pytest.mark.parametrize("threads", [1, 2, 3, 8])
 @pytest.mark.parametrize("xs,k,stride", [
     ((1, 120, 28, 28), 5, 1),   # one band: chunks of 32 channels (the last 56), then shorter bands
@@ -349,7 +367,7 @@ def test_kernel_bad_input():
 @pytest.mark.parametrize("wzp", [False, True])
 def test_linear_chunks_of_rows_take_their_own_path(wzp):
     """The saturation check and the weight zero points' row sums run per chunk of 120 rows: a
-    middle chunk past the bound (split products) between chunks below it, each row exact."""
+    middle chunk past the bound (widened products) between chunks below it, each row exact."""
     M, K, N = 330, 50, 37
     x = RNG.integers(0, 100, (M, K)).astype(np.uint8)
     x[150:200] = RNG.integers(200, 256, (50, K))

@@ -110,10 +110,14 @@ def _steps(modules):
 def run_planned(sequential, input):
     """Sequential.forward through its plan, made anew when the plan no longer holds."""
     children = tuple(sequential._modules.values())
-    plan = _plans.get(sequential)
+    try:
+        plan, kept = _plans.get(sequential), True
+    except TypeError:  # a subclass with __eq__ and no __hash__: planned anew at each call
+        plan, kept = None, False
     if plan is None or plan[0] != _module.structure_epoch or plan[1] != children:
         plan = (_module.structure_epoch, children, _steps(list(children)))
-        _plans[sequential] = plan
+        if kept:
+            _plans[sequential] = plan
     for step in plan[2]:
         input = step.forward(input)
     return input

@@ -118,3 +118,13 @@ def test_plans_stay_off_pickles_and_copies():
         for clone in (copy.deepcopy(seq), pickle.loads(pickle.dumps(seq))):
             assert "_inference_plan" not in vars(clone)
             np.testing.assert_allclose(clone(X).numpy(), expected, rtol=1e-6, atol=1e-6)
+
+
+def test_sequential_subclass_without_hash_still_runs():
+    class Compared(nn.Sequential):
+        def __eq__(self, other):  # defining __eq__ drops __hash__
+            return isinstance(other, Compared) and len(self) == len(other)
+
+    seq = Compared(*block()).eval()
+    with core.no_grad():
+        np.testing.assert_allclose(seq(X).numpy(), unfolded(seq, X).numpy(), rtol=1e-5, atol=1e-5)

@@ -7,7 +7,7 @@ import numpy as np
 from core._indexing import split as _split
 from core._named import NamedTensorMethods
 from core._native import _C
-from core._size import Size
+from core._size import Size, _shape_of
 
 
 def _dim_entry(self, values, dim, op):
@@ -31,11 +31,11 @@ class Tensor(NamedTensorMethods, _C._TensorBase):
     # ---- shape
     @property
     def shape(self):
-        return Size(self._sizes)
+        return _shape_of(self._sizes)
 
     def size(self, dim=None):
         if dim is None:
-            return Size(self._sizes)
+            return _shape_of(self._sizes)
         return _dim_entry(self, self._sizes, dim, "size")
 
     def stride(self, dim=None):

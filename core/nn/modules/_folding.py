@@ -9,9 +9,10 @@ Other modules fuse with the ones after them through `_fused_step` (a quantized C
 Hardswish: nn/quantized/modules.py), under the same conditions.
 
 What to run is decided once per Sequential and kept as a plan of steps, each with a
-`forward(input)`: deciding costs more than running a small int8 layer. A plan holds while the
-Sequential has the same children and no module anywhere has changed an attribute, a hook or a
-registration since (module.structure_epoch).
+`forward(input)`, the steps of nested Sequentials spliced in: deciding, and a call per nested
+Sequential, cost more than running a small int8 layer. A plan holds while the Sequential and
+the nested ones keep their children and no module anywhere has changed an attribute, a hook or
+a registration since (module.structure_epoch).
 """
 import weakref
 
@@ -83,17 +84,26 @@ def _steps(modules):
     """The plan for `modules` (a list): each foldable Conv2d-BatchNorm2d pair as one step, a
     module whose class has `_fused_step(modules, i)` with the modules it fuses (it returns
     (step, index past them) or None), no step for an Identity without hooks (fuse_modules
-    leaves one per BatchNorm and activation it folds), every other module as itself: its
-    forward, looked up at each call, is what __call__ runs when there are no hooks."""
-    steps, i, n = [], 0, len(modules)
+    leaves one per BatchNorm and activation it folds), the steps of a nested Sequential in its
+    place, every other module as itself: its forward, looked up at each call, is what __call__
+    runs when there are no hooks. Returns the steps and the nested Sequentials with their
+    children, which must stay the same for the steps to hold."""
+    steps, nested, i, n = [], [], 0, len(modules)
     while i < n:
         module = modules[i]
         hooked = module._has_hooks()
+        plain = not hooked and type(module).__call__ is _module.Module.__call__
         if type(module) is Identity and not hooked:
             i += 1
         elif i + 1 < n and _foldable(module, modules[i + 1]):
             steps.append(_FoldedConvBatchNorm(module, modules[i + 1]))
             i += 2
+        elif plain and type(module).forward is sequential_forward and not module.training:
+            children = tuple(module._modules.values())
+            inner, inner_nested = _steps(list(children))
+            steps += inner
+            nested += [(module, children)] + inner_nested
+            i += 1
         else:
             fuse = getattr(type(module), "_fused_step", None)
             fused = fuse(module, modules, i) if fuse is not None and not hooked else None
@@ -101,10 +111,18 @@ def _steps(modules):
                 step, i = fused
                 steps.append(step)
                 continue
-            plain = not hooked and type(module).__call__ is _module.Module.__call__
             steps.append(module if plain else _Called(module))
             i += 1
-    return steps
+    return steps, nested
+
+
+def _holds(plan, children):
+    if plan is None or plan[0] != _module.structure_epoch or plan[1] != children:
+        return False
+    for sequential, kept_children in plan[3]:
+        if tuple(sequential._modules.values()) != kept_children:
+            return False
+    return True
 
 
 def run_planned(sequential, input):
@@ -114,12 +132,22 @@ def run_planned(sequential, input):
         plan, kept = _plans.get(sequential), True
     except TypeError:  # a subclass with __eq__ and no __hash__: planned anew at each call
         plan, kept = None, False
-    if plan is None or plan[0] != _module.structure_epoch or plan[1] != children:
-        plan = (_module.structure_epoch, children, _steps(list(children)))
+    if not _holds(plan, children):
+        plan = (_module.structure_epoch, children) + _steps(list(children))
         if kept:
             _plans[sequential] = plan
     for step in plan[2]:
         input = step.forward(input)
+    return input
+
+
+def sequential_forward(self, input):
+    """Sequential.forward: each module on the output of the one before; at inference (see
+    `applicable`), through the plan."""
+    if applicable(self, input):
+        return run_planned(self, input)
+    for module in self._modules.values():
+        input = module(input)
     return input
 
 

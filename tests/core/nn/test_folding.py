@@ -128,3 +128,25 @@ def test_sequential_subclass_without_hash_still_runs():
     seq = Compared(*block()).eval()
     with core.no_grad():
         np.testing.assert_allclose(seq(X).numpy(), unfolded(seq, X).numpy(), rtol=1e-5, atol=1e-5)
+
+
+def test_nested_sequentials_run_inside_the_outer_plan():
+    outer = nn.Sequential(block(), nn.Sequential(nn.Conv2d(8, 4, 1), nn.BatchNorm2d(4)), nn.Identity()).eval()
+    inner = outer[1]
+    with core.no_grad():
+        inner[1].running_var.uniform_(0.5, 2)
+        expected = inner(outer[0](X)).numpy()  # each Sequential on its own
+        np.testing.assert_allclose(outer(X).numpy(), expected, rtol=1e-5, atol=1e-5)
+        assert "_folded_conv" in inner[1].__dict__ and "_folded_conv" in outer[0][1].__dict__
+        inner._modules["1"] = nn.Tanh()  # past __setattr__: the nested children are checked too
+        np.testing.assert_allclose(outer(X).numpy(), np.tanh(inner[0](outer[0](X)).numpy()), rtol=1e-5, atol=1e-5)
+        inner._modules["1"] = nn.BatchNorm2d(4)
+        inner.train()  # the nested one alone in training: batch statistics, layer by layer
+        before = inner[1].running_mean.clone()
+        outer(X)
+        assert not np.allclose(inner[1].running_mean.numpy(), before.numpy())
+        seen = []
+        inner.eval()
+        inner[0].register_forward_hook(lambda m, i, o: seen.append(o.shape))
+        outer(X)
+        assert seen == [(2, 4, 9, 9)]

@@ -73,3 +73,45 @@ def test_quantize_false_is_the_float_quantizable_model():
     with pytest.raises(ValueError, match="no quantized version"):
         import vision.models as models
         models.resnet34(quantize=True)
+
+
+def _converted_squeeze_excitation():
+    from vision.models.quantization.mobilenetv3 import QuantizableSqueezeExcitation
+
+    core.manual_seed(0)
+    se = QuantizableSqueezeExcitation(32)
+    se.eval()
+    se.fuse_model()
+    wrapped = core.quantization.QuantWrapper(se)
+    wrapped.qconfig = core.quantization.get_default_qconfig("qnnpack")
+    core.quantization.prepare(wrapped, inplace=True)
+    with core.no_grad():
+        wrapped(core.rand(2, 32, 9, 9) * 4 - 1)
+    core.quantization.convert(wrapped, inplace=True)
+    return wrapped.module
+
+
+def test_converted_squeeze_excitation_calls_its_int8_ops_itself(monkeypatch):
+    """The converted SE block skips its modules' calls, with the bytes those calls give; a hook
+    on any of them (or a changed module) sends it back through the modules."""
+    from core.nn.intrinsic.quantized import ConvReLU2d
+
+    se = _converted_squeeze_excitation()
+    x = core.quantize_per_tensor(core.rand(2, 32, 9, 9) * 4 - 1, 0.02, 60, core.quint8)
+    calls = []
+    forward = ConvReLU2d.forward
+    monkeypatch.setattr(ConvReLU2d, "forward", lambda self, input: calls.append(1) or forward(self, input))
+    direct = se(x).int_repr().numpy()
+    assert calls == []
+    handle = se.fc2.register_forward_hook(lambda m, i, o: calls.append(2))
+    through_modules = se(x).int_repr().numpy()
+    assert calls == [1, 2]
+    np.testing.assert_array_equal(direct, through_modules)
+    handle.remove()
+    se(x)
+    assert calls == [1, 2]
+    se.relu = core.nn.ReLU()  # a module the direct path does not know: through the modules again
+    np.testing.assert_array_equal(se(x).int_repr().numpy(), direct)
+    assert calls == [1, 2, 1]
+    with pytest.raises(Exception, match="quantized|quint8|Quantized"):
+        se(core.rand(2, 32, 9, 9))  # a float input: the modules' own error

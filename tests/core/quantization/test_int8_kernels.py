@@ -24,6 +24,16 @@ def weight(w_ints, scales, zps, per_channel):
     return core._make_per_tensor_quantized_tensor(core.tensor(w_ints), float(scales[0]), int(zps[0]))
 
 
+def at_threads(threads, fn):
+    """fn() with the pool at `threads` threads, restored after."""
+    before = core.get_num_threads()
+    core.set_num_threads(threads)
+    try:
+        return fn()
+    finally:
+        core.set_num_threads(before)
+
+
 LINEAR_CASES = [  # M, K, N, per_channel, weight zero points, bias, relu, activation range
     (1, 960, 1280, False, False, True, False, 255),
     (5, 27, 21, True, False, True, True, 255),
@@ -187,12 +197,7 @@ def test_rgb_planes_interleaved_in_tasks(threads):
     w = RNG.integers(-128, 128, (16, 3, 3, 3)).astype(np.int8)
     scales, zps, bias = np.full(16, 0.01), np.zeros(16, np.int64), RNG.normal(0, 1, 16).astype(np.float32)
     packed = _Q.conv2d_prepack(weight(w, scales, zps, False), core.tensor(bias), [2, 2], [1, 1], [1, 1], 1)
-    previous = core.get_num_threads()
-    core.set_num_threads(threads)
-    try:
-        y = _Q.conv2d(qt(x, 0.03, 100), packed, 0.5, 60)
-    finally:
-        core.set_num_threads(previous)
+    y = at_threads(threads, lambda: _Q.conv2d(qt(x, 0.03, 100), packed, 0.5, 60))
     ref = qref.qconv2d(x, 0.03, 100, w, scales.astype(np.float32), zps, bias, 0.5, 60, (2, 2), (1, 1), (1, 1), 1)
     np.testing.assert_array_equal(y.int_repr().numpy(), ref)
 
@@ -217,12 +222,7 @@ def test_depthwise_tasks_split_rows_and_channels(xs, k, stride, threads):
     packed = _Q.conv2d_prepack(weight(w, scales, zps, True), core.tensor(bias), [stride] * 2, [k // 2] * 2, [1, 1], C)
     ref = qref.qconv2d(x, 0.03, 90, w, scales.astype(np.float32), zps, bias, 0.5, 60, (stride,) * 2, (k // 2,) * 2,
                        (1, 1), C, False)
-    before = core.get_num_threads()
-    core.set_num_threads(threads)
-    try:
-        y = _Q.conv2d(qt(x, 0.03, 90), packed, 0.5, 60)
-    finally:
-        core.set_num_threads(before)
+    y = at_threads(threads, lambda: _Q.conv2d(qt(x, 0.03, 90), packed, 0.5, 60))
     np.testing.assert_array_equal(y.int_repr().numpy(), ref)
 
 
@@ -243,13 +243,8 @@ def test_conv2d_hardswish_is_conv_then_hardswish(xs, ws, stride, padding, groups
                                core.tensor(RNG.normal(0, 1, O).astype(np.float32)), [stride] * 2, [padding] * 2,
                                [1, 1], groups)
     xq = qt(x, 0.03, 90)
-    before = core.get_num_threads()
-    core.set_num_threads(threads)
-    try:
-        fused = _Q.conv2d_hardswish(xq, packed, 0.2, 70, 0.05, 10)
-        apart = _Q.hardswish(_Q.conv2d(xq, packed, 0.2, 70), 0.05, 10)
-    finally:
-        core.set_num_threads(before)
+    fused, apart = at_threads(threads, lambda: (_Q.conv2d_hardswish(xq, packed, 0.2, 70, 0.05, 10),
+                                                _Q.hardswish(_Q.conv2d(xq, packed, 0.2, 70), 0.05, 10)))
     assert (fused.q_scale(), fused.q_zero_point()) == (0.05, 10)
     assert fused.is_contiguous(memory_format=core.channels_last)
     np.testing.assert_array_equal(fused.int_repr().numpy(), apart.int_repr().numpy())

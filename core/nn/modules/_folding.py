@@ -22,8 +22,8 @@ from core.nn.modules.batchnorm import BatchNorm2d
 from core.nn.modules.conv import Conv2d
 from core.nn.modules.linear import Identity
 
-# Sequential -> (structure epoch, children, steps); kept off the module so pickles and copies
-# never carry it.
+# Sequential -> (structure epoch, children, steps, nested Sequentials with their children); kept
+# off the module so pickles and copies never carry it.
 _plans = weakref.WeakKeyDictionary()
 
 

@@ -113,5 +113,11 @@ def test_converted_squeeze_excitation_calls_its_int8_ops_itself(monkeypatch):
     se.relu = core.nn.ReLU()  # a module the direct path does not know: through the modules again
     np.testing.assert_array_equal(se(x).int_repr().numpy(), direct)
     assert calls == [1, 2, 1]
+    se.relu, relu = core.nn.Identity(), core.nn.ReLU()
+    se(x)
+    assert calls == [1, 2, 1]
+    se._modules["relu"] = relu  # past __setattr__, as convert() swaps modules
+    se(x)
+    assert calls == [1, 2, 1, 1]
     with pytest.raises(Exception, match="quantized|quint8|Quantized"):
         se(core.rand(2, 32, 9, 9))  # a float input: the modules' own error

@@ -44,16 +44,18 @@ class QuantizableSqueezeExcitation(SqueezeExcitation):
     def _runs_int8_ops(self, input):
         """Whether the converted block may call its five int8 ops itself: each of its modules
         would only call its op (their exact quantized types, no hooks anywhere). Their calls,
-        not the ops, were most of the block's time at batch 1. Decided once per change of any
-        module (module.structure_epoch)."""
+        not the ops, were most of the block's time at batch 1. Decided again after any change
+        to a module (module.structure_epoch) or to the children themselves (convert() swaps
+        them in place)."""
         if (not isinstance(input, core.Tensor) or not input.is_quantized or input.ndim != 4
                 or _module._global_forward_pre_hooks or _module._global_forward_hooks):
             return False
+        children = (tuple(self._modules.values()), tuple(self._modules["skip_mul"]._modules.values()))
         decided = self.__dict__.get("_int8_ops_decided")
-        if decided is None or decided[0] != _module.structure_epoch:
-            decided = (_module.structure_epoch, self._is_converted())
+        if decided is None or decided[0] != _module.structure_epoch or decided[1] != children:
+            decided = (_module.structure_epoch, children, self._is_converted())
             self.__dict__["_int8_ops_decided"] = decided  # past __setattr__, which would count a change
-        return decided[1]
+        return decided[2]
 
     def _is_converted(self):
         fc1, relu, fc2, mul = self.fc1, self.relu, self.fc2, self.skip_mul

@@ -76,6 +76,11 @@ void init_quantized(pyb::module_& parent) {
                                int64_t zp) {
     return to_py(quantized_conv2d_hardswish(tensor_arg(x, "quantized::conv2d_hardswish"), w, conv_scale, conv_zp, scale, zp));
   });
+  m.def("conv2d_add", [](pyb::handle x, const PackedWeight& w, double conv_scale, int64_t conv_zp, pyb::handle residual,
+                         double scale, int64_t zp) {
+    return to_py(quantized_conv2d_add(tensor_arg(x, "quantized::conv2d_add"), w, conv_scale, conv_zp,
+                                      tensor_arg(residual, "quantized::conv2d_add"), scale, zp));
+  });
   m.def("add", &binary<quantized_add, false>);
   m.def("add_relu", &binary<quantized_add, true>);
   m.def("mul", &binary<quantized_mul, false>);

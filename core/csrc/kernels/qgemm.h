@@ -22,6 +22,8 @@
 
 namespace tz {
 
+struct QBinaryArgs;  // kernels/quant.h
+
 constexpr int64_t kQGemmBlock = 16;  // output channels per packed block
 
 inline int64_t round_up4(int64_t k) { return (k + 3) / 4 * 4; }
@@ -48,6 +50,9 @@ struct QGemmOutput {
   int64_t ldy = 0;              // elements between rows of y
   const uint8_t* table = nullptr;  // u8 only, or null: the bytes are then mapped through it (a fused
                                    // activation; applied by the caller of qgemm_stub)
+  const uint8_t* residual = nullptr;   // u8 only, or null: rows laid out as y's, then added to
+  const QBinaryArgs* add = nullptr;    // the bytes, y = add(residual, y) (kernels/quant.h; also
+                                       // applied by the caller, after the table)
 };
 
 struct QGemmArgs {

@@ -52,6 +52,16 @@ inline void lookup_rows(uint8_t* y, int64_t rows, int64_t ld, int64_t c0, int64_
   for (int64_t r = 0; r < rows; ++r) lookup(y + r * ld + c0, y + r * ld + c0, c1 - c0, table);
 }
 
+// Bytes [c0, c1) of `rows` rows, ld apart, replaced by add(residual, y) (a fused residual add
+// on a task's output; residual laid out as y): one run when the rows are whole.
+inline void add_rows(uint8_t* y, const uint8_t* residual, int64_t rows, int64_t ld, int64_t c0, int64_t c1,
+                     const QBinaryArgs& args) {
+  const QBinaryFn binary = qbinary_stub.get();
+  if (c0 == 0 && c1 == ld) return binary(QBinaryOp::Add, residual, y, y, rows * ld, args);
+  for (int64_t r = 0; r < rows; ++r)
+    binary(QBinaryOp::Add, residual + r * ld + c0, y + r * ld + c0, y + r * ld + c0, c1 - c0, args);
+}
+
 // y = clamp(x, lo, hi) on stored integers (relu, relu6 keep the input's qparams).
 using QClampFn = void (*)(DType qdtype, const void* x, void* y, int64_t n, int32_t lo, int32_t hi);
 extern DispatchStub<QClampFn> qclamp_stub;

@@ -141,6 +141,7 @@ QGemmArgs row_chunk(const QGemmArgs& args, int64_t m0, int64_t m1, bool saturabl
   c.a = args.a + m0 * args.lda;
   c.M = m1 - m0;
   c.out.y = static_cast<char*>(args.out.y) + m0 * args.out.ldy * (args.out.to_float ? sizeof(float) : 1);
+  if (args.out.residual) c.out.residual = args.out.residual + m0 * args.out.ldy;
   if (args.b_zp) {
     sums.resize(static_cast<size_t>(c.M));
     row_sums(c.a, c.M, c.lda, c.b.K, sums.data());
@@ -158,9 +159,10 @@ void qgemm_range(const QGemmArgs& args, int64_t m0, int64_t m1, int64_t nb0, int
                  std::vector<int32_t>& sums) {
   const QGemmArgs chunk = row_chunk(args, m0, m1, saturable, sums);
   qgemm_stub(chunk, 0, chunk.M, nb0, nb1);
-  if (chunk.out.table)
-    lookup_rows(static_cast<uint8_t*>(chunk.out.y), chunk.M, chunk.out.ldy, nb0 * kQGemmBlock,
-                std::min(nb1 * kQGemmBlock, chunk.b.N), chunk.out.table);
+  uint8_t* y = static_cast<uint8_t*>(chunk.out.y);
+  const int64_t c0 = nb0 * kQGemmBlock, c1 = std::min(nb1 * kQGemmBlock, chunk.b.N);
+  if (chunk.out.table) lookup_rows(y, chunk.M, chunk.out.ldy, c0, c1, chunk.out.table);
+  if (chunk.out.residual) add_rows(y, chunk.out.residual, chunk.M, chunk.out.ldy, c0, c1, *chunk.out.add);
 }
 
 int64_t block_count(const QGemmArgs& args) { return (args.b.N + kQGemmBlock - 1) / kQGemmBlock; }
@@ -525,8 +527,17 @@ namespace {
 
 // The convolution, its output stage requantizing to (scale, zero_point); with a table, the
 // bytes are then mapped through it (a fused activation) and the result carries out_q.
+// What a convolution applies to its requantized bytes, task by task while they are in cache:
+// a fused activation's table, then a residual added (y = add(residual, y), residual of the
+// output's shape quantized per tensor).
+struct ConvPostOps {
+  const ByteTable* table = nullptr;
+  Tensor residual;
+  QBinaryArgs add{};
+};
+
 Tensor conv2d_impl(const Tensor& x, const PackedWeight& p, double scale, int64_t zero_point, bool relu,
-                   const ByteTable* table, QuantizerPtr out_q, const char* op) {
+                   const ConvPostOps& post, QuantizerPtr out_q, const char* op) {
   TZ_CHECK(p.is_conv, Runtime, op, "(): packed weights of a linear layer");
   const Quantizer& xq = activation_quantizer(x, op);
   check_qparams(scale, zero_point, 0, 255, op);
@@ -542,7 +553,15 @@ Tensor conv2d_impl(const Tensor& x, const PackedWeight& p, double scale, int64_t
                       p.padding[1] == 0 && p.groups == 1;
   Tensor xi = nhwc_bytes(int_view(x));
   Tensor y = empty_quantized({N, p.O, OH, OW}, DType::QUInt8, std::move(out_q), true);
+  Tensor residual;
+  if (post.residual.defined()) {
+    TZ_CHECK(post.residual.sizes() == y.sizes(), Runtime, op, "(): the residual's shape ",
+             shape_str(post.residual.sizes()), " differs from the convolution's output shape ", shape_str(y.sizes()));
+    residual = contiguous(int_view(post.residual), MemoryFormat::ChannelsLast);
+  }
   if (y.numel() == 0) return y;
+  const ByteTable* table = post.table;
+  const uint8_t* rp = residual.defined() ? residual.data<uint8_t>() : nullptr;
   const uint8_t* xp = xi.data<uint8_t>();
   uint8_t* yp = y.data<uint8_t>();
   const int32_t x_zp = static_cast<int32_t>(xq.zero_point);
@@ -556,6 +575,8 @@ Tensor conv2d_impl(const Tensor& x, const PackedWeight& p, double scale, int64_t
                      stage->bias.empty() ? nullptr : stage->bias.data(), table ? table->data() : nullptr, 0, 0, 0, 0};
     split_depthwise(d);
     parallel_for(0, N * d.bands * d.chunks, 1, [&](int64_t b, int64_t e) { qconv_depthwise_stub(d, b, e); });
+    if (rp)  // after the kernel (its tasks are not rows of whole pixels)
+      parallel_for(0, y.numel(), 1 << 15, [&](int64_t b, int64_t e) { add_rows(yp + b, rp + b, 1, e - b, 0, e - b, post.add); });
     return y;
   }
   const int64_t og = p.O / p.groups;
@@ -570,6 +591,8 @@ Tensor conv2d_impl(const Tensor& x, const PackedWeight& p, double scale, int64_t
     args.out.y = y_rows + g * og;
     args.out.ldy = p.O;
     args.out.table = table ? table->data() : nullptr;
+    args.out.residual = rp ? rp + (y_rows - yp) + g * og : nullptr;
+    args.out.add = &post.add;
     return args;
   };
   if (direct) {  // the images' NHWC pixels are consecutive rows: one GEMM for the batch
@@ -600,7 +623,7 @@ Tensor conv2d_impl(const Tensor& x, const PackedWeight& p, double scale, int64_t
 }  // namespace
 
 Tensor quantized_conv2d(const Tensor& x, const PackedWeight& p, double scale, int64_t zero_point, bool relu) {
-  return conv2d_impl(x, p, scale, zero_point, relu, nullptr, per_tensor_quantizer(scale, zero_point),
+  return conv2d_impl(x, p, scale, zero_point, relu, ConvPostOps{}, per_tensor_quantizer(scale, zero_point),
                      relu ? "quantized::conv2d_relu" : "quantized::conv2d");
 }
 
@@ -608,8 +631,24 @@ Tensor quantized_conv2d_hardswish(const Tensor& x, const PackedWeight& p, double
                                   double scale, int64_t zero_point) {
   check_qparams(scale, zero_point, 0, 255, "quantized::conv2d_hardswish");
   const ByteTable table = hardswish_table(conv_scale, conv_zero_point, scale, zero_point);
-  return conv2d_impl(x, p, conv_scale, conv_zero_point, false, &table, per_tensor_quantizer(scale, zero_point),
+  ConvPostOps post;
+  post.table = &table;
+  return conv2d_impl(x, p, conv_scale, conv_zero_point, false, post, per_tensor_quantizer(scale, zero_point),
                      "quantized::conv2d_hardswish");
+}
+
+Tensor quantized_conv2d_add(const Tensor& x, const PackedWeight& p, double conv_scale, int64_t conv_zero_point,
+                            const Tensor& residual, double scale, int64_t zero_point) {
+  const char* op = "quantized::conv2d_add";
+  check_qparams(scale, zero_point, 0, 255, op);
+  const Quantizer& rq = activation_quantizer(residual, op);
+  ConvPostOps post;
+  post.residual = residual;
+  // quantized::add(residual, conv)'s arguments (quantized/qops.cpp), the conv's bytes second
+  post.add = QBinaryArgs{static_cast<float>(rq.scale), static_cast<float>(conv_scale), 1.0f / static_cast<float>(scale),
+                         static_cast<float>(rq.scale * conv_scale / scale), static_cast<int32_t>(rq.zero_point),
+                         static_cast<int32_t>(conv_zero_point), static_cast<int32_t>(zero_point), false};
+  return conv2d_impl(x, p, conv_scale, conv_zero_point, false, post, per_tensor_quantizer(scale, zero_point), op);
 }
 
 }  // namespace tz

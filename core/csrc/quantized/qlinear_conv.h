@@ -58,6 +58,11 @@ Tensor quantized_conv2d(const Tensor& x, const PackedWeight& w, double scale, in
 // zero_point), as one op: the bytes go through hardswish's table while they are in cache.
 Tensor quantized_conv2d_hardswish(const Tensor& x, const PackedWeight& w, double conv_scale, int64_t conv_zero_point,
                                   double scale, int64_t zero_point);
+// Conv2d requantized to (conv_scale, conv_zero_point) and then quantized::add(residual, conv) to
+// (scale, zero_point), as one op: each task adds the residual to its rows while they are in
+// cache. residual: quint8 per tensor, of the output's shape.
+Tensor quantized_conv2d_add(const Tensor& x, const PackedWeight& w, double conv_scale, int64_t conv_zero_point,
+                            const Tensor& residual, double scale, int64_t zero_point);
 
 // fbgemm's choice of (scale, zero_point) for a tensor spanning [min, max] (dynamic quantization).
 void choose_qparams(float min, float max, int64_t qmin, int64_t qmax, double* scale, int64_t* zero_point);

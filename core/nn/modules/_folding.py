@@ -125,8 +125,8 @@ def _holds(plan, children):
     return True
 
 
-def run_planned(sequential, input):
-    """Sequential.forward through its plan, made anew when the plan no longer holds."""
+def _current_steps(sequential):
+    """The steps of the Sequential's plan, made anew when the plan no longer holds."""
     children = tuple(sequential._modules.values())
     try:
         plan, kept = _plans.get(sequential), True
@@ -136,9 +136,24 @@ def run_planned(sequential, input):
         plan = (_module.structure_epoch, children) + _steps(list(children))
         if kept:
             _plans[sequential] = plan
-    for step in plan[2]:
+    return plan[2]
+
+
+def run_planned(sequential, input):
+    """Sequential.forward through its plan."""
+    for step in _current_steps(sequential):
         input = step.forward(input)
     return input
+
+
+def inference_steps(sequential, input):
+    """The steps that calling `sequential` on `input` would run, or None where the call would
+    not go through a plan (recording, training, hooks, a forward or __call__ of its own): a
+    caller may then run all but the last and fuse that one with what follows."""
+    if (type(sequential).forward is not sequential_forward or type(sequential).__call__ is not _module.Module.__call__
+            or sequential._has_hooks() or not applicable(sequential, input)):
+        return None
+    return _current_steps(sequential)
 
 
 def sequential_forward(self, input):

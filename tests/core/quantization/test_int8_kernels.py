@@ -34,6 +34,16 @@ def at_threads(threads, fn):
         core.set_num_threads(before)
 
 
+
+def random_conv(xs, ws, stride, padding, groups):
+    """A quint8 input of shape xs and packed per-channel weights of shape ws, with a bias."""
+    w = RNG.integers(-128, 128, ws).astype(np.int8)
+    O = ws[0]
+    packed = _Q.conv2d_prepack(weight(w, RNG.uniform(0.001, 0.02, O), np.zeros(O, np.int64), True),
+                               core.tensor(RNG.normal(0, 1, O).astype(np.float32)), [stride] * 2, [padding] * 2,
+                               [1, 1], groups)
+    return qt(RNG.integers(0, 256, xs).astype(np.uint8), 0.03, 90), packed
+
 LINEAR_CASES = [  # M, K, N, per_channel, weight zero points, bias, relu, activation range
     (1, 960, 1280, False, False, True, False, 255),
     (5, 27, 21, True, False, True, True, 255),
@@ -202,6 +212,32 @@ def test_rgb_planes_interleaved_in_tasks(threads):
     np.testing.assert_array_equal(y.int_repr().numpy(), ref)
 
 
+@pytest.mark.parametrize("threads", [1, 2, 8])
+@pytest.mark.parametrize("xs,ws,stride,padding,groups", [
+    ((1, 24, 30, 30), (24, 24, 1, 1), 1, 0, 1),     # 1x1: one GEMM over the pixels, tasks of rows
+    ((1, 16, 6, 6), (200, 16, 1, 1), 1, 0, 1),      # few rows: tasks split the channel blocks
+    ((2, 8, 9, 9), (12, 8, 3, 3), 1, 1, 1),         # im2col: tasks of output rows per image
+    ((1, 8, 9, 9), (12, 4, 3, 3), 1, 1, 2),         # grouped: each group's channels of a row
+    ((2, 40, 8, 8), (40, 1, 3, 3), 1, 1, 40),       # depthwise: the add after the kernel
+])
+def test_conv2d_add_is_conv_then_add(xs, ws, stride, padding, groups, threads):
+    xq, packed = random_conv(xs, ws, stride, padding, groups)
+    out_shape = tuple(_Q.conv2d(xq, packed, 0.2, 70).shape)
+    skip = qt(RNG.integers(0, 256, out_shape).astype(np.uint8), 0.04, 120)
+    for residual in (skip, skip.contiguous(memory_format=core.channels_last)):
+        fused, apart = at_threads(threads, lambda: (_Q.conv2d_add(xq, packed, 0.2, 70, residual, 0.1, 64),
+                                                    _Q.add(residual, _Q.conv2d(xq, packed, 0.2, 70), 0.1, 64)))
+        assert (fused.q_scale(), fused.q_zero_point()) == (0.1, 64)
+        assert fused.is_contiguous(memory_format=core.channels_last)
+        np.testing.assert_array_equal(fused.int_repr().numpy(), apart.int_repr().numpy())
+    with pytest.raises(RuntimeError, match="conv2d_add.*residual's shape"):
+        _Q.conv2d_add(xq, packed, 0.2, 70, qt(np.zeros((1, 1, 2, 2), np.uint8), 0.1, 0), 0.1, 64)
+    with pytest.raises(TypeError, match="conv2d_add.*quint8"):
+        _Q.conv2d_add(xq, packed, 0.2, 70, core.zeros(out_shape), 0.1, 64)
+    with pytest.raises(RuntimeError, match="conv2d_add.*zero_point"):
+        _Q.conv2d_add(xq, packed, 0.2, 70, skip, 0.1, 300)
+
+
 @pytest.mark.parametrize("threads", [1, 2, 3, 8])
 @pytest.mark.parametrize("xs,k,stride", [
     ((1, 120, 28, 28), 5, 1),   # one band: chunks of 32 channels (the last 56), then shorter bands
@@ -236,13 +272,7 @@ def test_depthwise_tasks_split_rows_and_channels(xs, k, stride, threads):
     ((1, 8, 9, 9), (12, 4, 3, 3), 1, 1, 2),         # grouped: each group's channels of a row
 ])
 def test_conv2d_hardswish_is_conv_then_hardswish(xs, ws, stride, padding, groups, threads):
-    x = RNG.integers(0, 256, xs).astype(np.uint8)
-    w = RNG.integers(-128, 128, ws).astype(np.int8)
-    O = ws[0]
-    packed = _Q.conv2d_prepack(weight(w, RNG.uniform(0.001, 0.02, O), np.zeros(O, np.int64), True),
-                               core.tensor(RNG.normal(0, 1, O).astype(np.float32)), [stride] * 2, [padding] * 2,
-                               [1, 1], groups)
-    xq = qt(x, 0.03, 90)
+    xq, packed = random_conv(xs, ws, stride, padding, groups)
     fused, apart = at_threads(threads, lambda: (_Q.conv2d_hardswish(xq, packed, 0.2, 70, 0.05, 10),
                                                 _Q.hardswish(_Q.conv2d(xq, packed, 0.2, 70), 0.05, 10)))
     assert (fused.q_scale(), fused.q_zero_point()) == (0.05, 10)

@@ -121,3 +121,31 @@ def test_converted_squeeze_excitation_calls_its_int8_ops_itself(monkeypatch):
     assert calls == [1, 2, 1, 1]
     with pytest.raises(Exception, match="quantized|quint8|Quantized"):
         se(core.rand(2, 32, 9, 9))  # a float input: the modules' own error
+
+
+def test_converted_mobilenet_v3_runs_fused_residual_adds_with_the_modules_bytes(monkeypatch):
+    """Residual blocks of the converted MobileNetV3 run their projection conv and the add as one
+    op (quantized::conv2d_add) and the SE blocks their ops directly: the bytes equal those of
+    every module called in turn (a global hook sends every call through the modules)."""
+    from vision.models.quantization import mobilenet_v3_large
+
+    core.manual_seed(0)
+    model = mobilenet_v3_large(quantize=False).eval()
+    model.fuse_model()
+    model.qconfig = core.quantization.get_default_qconfig("qnnpack")
+    core.quantization.prepare(model, inplace=True)
+    x = core.rand(1, 3, 64, 64)
+    with core.no_grad():
+        model(x)
+    core.quantization.convert(model, inplace=True)
+    fused_calls = []
+    conv2d_add = core._C._quantized.conv2d_add
+    monkeypatch.setattr(core._C._quantized, "conv2d_add", lambda *a: fused_calls.append(1) or conv2d_add(*a))
+    with core.no_grad():
+        fast = model(x).numpy()
+        assert len(fused_calls) == 10  # the blocks with a residual connection
+        handle = core.nn.modules.module.register_module_forward_hook(lambda m, i, o: None)
+        through_modules = model(x).numpy()
+        handle.remove()
+    assert len(fused_calls) == 10
+    np.testing.assert_array_equal(fast, through_modules)

@@ -5,6 +5,7 @@ import core
 from core import nn
 from core._native import _C
 from core.nn.intrinsic.quantized import ConvReLU2d as QuantizedConvReLU2d
+from core.nn.modules import _folding
 from core.nn.modules import module as _module
 from core.nn.quantized import Conv2d as QuantizedConv2d
 from core.nn.quantized import FloatFunctional, QFunctional
@@ -84,8 +85,45 @@ class QuantizableInvertedResidual(InvertedResidual):
 
     def forward(self, x):
         if self.use_res_connect:
+            steps = self._int8_residual_steps(x)
+            if steps is not None:
+                return self._int8_residual_forward(steps, x)
             return self.skip_add.add(x, self.block(x))
         return self.block(x)
+
+    def _int8_residual_steps(self, x):
+        """The block's plan steps (nn/modules/_folding.py) when the converted block may run them
+        and then its projection conv and the residual add as one op (quantized::conv2d_add):
+        the plan ends with a plain quantized 1x1 Conv2d of x's channels, and skip_add would
+        only call its op. Else None."""
+        if not isinstance(x, core.Tensor) or not x.is_quantized or x.ndim != 4:
+            return None
+        steps = _folding.inference_steps(self._modules["block"], x)
+        if not steps:
+            return None
+        project = steps[-1]
+        if (type(project) is not QuantizedConv2d or project.kernel_size != (1, 1) or project.stride != (1, 1)
+                or project.padding != (0, 0) or project.groups != 1 or project.out_channels != x._sizes[1]):
+            return None
+        add = self._modules["skip_add"]
+        children = tuple(add._modules.values())
+        decided = self.__dict__.get("_int8_add_decided")
+        if decided is None or decided[0] != _module.structure_epoch or decided[1] is not add or decided[2] != children:
+            fusable = (type(add) is QFunctional and type(add.activation_post_process) is nn.Identity
+                       and not add._has_hooks() and not add.activation_post_process._has_hooks())
+            decided = (_module.structure_epoch, add, children, fusable)
+            self.__dict__["_int8_add_decided"] = decided  # past __setattr__, which would count a change
+        return steps if decided[3] else None
+
+    def _int8_residual_forward(self, steps, x):
+        """skip_add.add(x, block(x)) of the converted block: its steps but the last, then the
+        projection conv and the add as one op (the bytes of the two apart)."""
+        out = x
+        for step in steps[:-1]:
+            out = step.forward(out)
+        project, add = steps[-1], self._modules["skip_add"]
+        return _C._quantized.conv2d_add(out, project._packed_params, project.scale, project.zero_point, x, add.scale,
+                                        add.zero_point)
 
 
 class QuantizableMobileNetV3(MobileNetV3):

@@ -525,8 +525,6 @@ Tensor quantized_linear_dynamic(const Tensor& x, const PackedWeight& p, bool red
 
 namespace {
 
-// The convolution, its output stage requantizing to (scale, zero_point); with a table, the
-// bytes are then mapped through it (a fused activation) and the result carries out_q.
 // What a convolution applies to its requantized bytes, task by task while they are in cache:
 // a fused activation's table, then a residual added (y = add(residual, y), residual of the
 // output's shape quantized per tensor).
@@ -536,6 +534,8 @@ struct ConvPostOps {
   QBinaryArgs add{};
 };
 
+// The convolution, its output stage requantizing to (scale, zero_point), then `post`; the
+// result carries out_q.
 Tensor conv2d_impl(const Tensor& x, const PackedWeight& p, double scale, int64_t zero_point, bool relu,
                    const ConvPostOps& post, QuantizerPtr out_q, const char* op) {
   TZ_CHECK(p.is_conv, Runtime, op, "(): packed weights of a linear layer");

@@ -44,22 +44,26 @@ extern DispatchStub<QBinaryFn> qbinary_stub;
 using QLookupFn = void (*)(const uint8_t* x, uint8_t* y, int64_t n, const uint8_t* table);
 extern DispatchStub<QLookupFn> qlookup_stub;
 
-// Bytes [c0, c1) of `rows` rows, ld apart, mapped through table in place (a fused activation
-// on a task's output): one run when the rows are whole.
-inline void lookup_rows(uint8_t* y, int64_t rows, int64_t ld, int64_t c0, int64_t c1, const uint8_t* table) {
-  const QLookupFn lookup = qlookup_stub.get();
-  if (c0 == 0 && c1 == ld) return lookup(y, y, rows * ld, table);
-  for (int64_t r = 0; r < rows; ++r) lookup(y + r * ld + c0, y + r * ld + c0, c1 - c0, table);
+// f(offset, n) over bytes [c0, c1) of `rows` rows, ld apart: one run when the rows are whole
+// (a fused step on a task's output).
+template <class F> void for_row_runs(int64_t rows, int64_t ld, int64_t c0, int64_t c1, F&& f) {
+  if (c0 == 0 && c1 == ld) return f(int64_t(0), rows * ld);
+  for (int64_t r = 0; r < rows; ++r) f(r * ld + c0, c1 - c0);
 }
 
-// Bytes [c0, c1) of `rows` rows, ld apart, replaced by add(residual, y) (a fused residual add
-// on a task's output; residual laid out as y): one run when the rows are whole.
+// Bytes [c0, c1) of `rows` rows, ld apart, mapped through table in place (a fused activation).
+inline void lookup_rows(uint8_t* y, int64_t rows, int64_t ld, int64_t c0, int64_t c1, const uint8_t* table) {
+  const QLookupFn lookup = qlookup_stub.get();
+  for_row_runs(rows, ld, c0, c1, [&](int64_t at, int64_t n) { lookup(y + at, y + at, n, table); });
+}
+
+// Bytes [c0, c1) of `rows` rows, ld apart, replaced by add(residual, y) (a fused residual add;
+// residual laid out as y).
 inline void add_rows(uint8_t* y, const uint8_t* residual, int64_t rows, int64_t ld, int64_t c0, int64_t c1,
                      const QBinaryArgs& args) {
   const QBinaryFn binary = qbinary_stub.get();
-  if (c0 == 0 && c1 == ld) return binary(QBinaryOp::Add, residual, y, y, rows * ld, args);
-  for (int64_t r = 0; r < rows; ++r)
-    binary(QBinaryOp::Add, residual + r * ld + c0, y + r * ld + c0, y + r * ld + c0, c1 - c0, args);
+  for_row_runs(rows, ld, c0, c1,
+               [&](int64_t at, int64_t n) { binary(QBinaryOp::Add, residual + at, y + at, y + at, n, args); });
 }
 
 // y = clamp(x, lo, hi) on stored integers (relu, relu6 keep the input's qparams).

@@ -576,7 +576,9 @@ Tensor conv2d_impl(const Tensor& x, const PackedWeight& p, double scale, int64_t
     split_depthwise(d);
     parallel_for(0, N * d.bands * d.chunks, 1, [&](int64_t b, int64_t e) { qconv_depthwise_stub(d, b, e); });
     if (rp)  // after the kernel (its tasks are not rows of whole pixels)
-      parallel_for(0, y.numel(), 1 << 15, [&](int64_t b, int64_t e) { add_rows(yp + b, rp + b, 1, e - b, 0, e - b, post.add); });
+      parallel_for(0, y.numel(), 1 << 15, [&](int64_t b, int64_t e) {
+        qbinary_stub(QBinaryOp::Add, rp + b, yp + b, yp + b, e - b, post.add);
+      });
     return y;
   }
   const int64_t og = p.O / p.groups;
@@ -644,10 +646,8 @@ Tensor quantized_conv2d_add(const Tensor& x, const PackedWeight& p, double conv_
   const Quantizer& rq = activation_quantizer(residual, op);
   ConvPostOps post;
   post.residual = residual;
-  // quantized::add(residual, conv)'s arguments (quantized/qops.cpp), the conv's bytes second
-  post.add = QBinaryArgs{static_cast<float>(rq.scale), static_cast<float>(conv_scale), 1.0f / static_cast<float>(scale),
-                         static_cast<float>(rq.scale * conv_scale / scale), static_cast<int32_t>(rq.zero_point),
-                         static_cast<int32_t>(conv_zero_point), static_cast<int32_t>(zero_point), false};
+  // quantized::add(residual, conv): the conv's bytes second
+  post.add = qbinary_args(rq.scale, rq.zero_point, conv_scale, conv_zero_point, scale, zero_point, false);
   return conv2d_impl(x, p, conv_scale, conv_zero_point, false, post, per_tensor_quantizer(scale, zero_point), op);
 }
 

@@ -128,9 +128,7 @@ Tensor binary(QBinaryOp kind, const Tensor& a, const Tensor& b, double scale, in
     return t.sizes() == shape && t.dim() == 4 && !t.is_contiguous() && is_contiguous_as(t, MemoryFormat::ChannelsLast);
   };
   const bool nhwc = full_nhwc(a) || full_nhwc(b);
-  QBinaryArgs args{static_cast<float>(qa.scale), static_cast<float>(qb.scale), 1.0f / static_cast<float>(scale),
-                   static_cast<float>(qa.scale * qb.scale / scale), static_cast<int32_t>(qa.zero_point),
-                   static_cast<int32_t>(qb.zero_point), static_cast<int32_t>(zero_point), relu};
+  const QBinaryArgs args = qbinary_args(qa.scale, qa.zero_point, qb.scale, qb.zero_point, scale, zero_point, relu);
   const bool a_per_channel = nhwc && per_channel_of(a, shape);
   if (a_per_channel || (nhwc && per_channel_of(b, shape)))
     return channel_broadcast(kind, a, b, !a_per_channel, shape, per_tensor_quantizer(scale, zero_point), args);
@@ -146,6 +144,13 @@ Tensor binary(QBinaryOp kind, const Tensor& a, const Tensor& b, double scale, in
 }
 
 }  // namespace
+
+QBinaryArgs qbinary_args(double a_scale, int64_t a_zp, double b_scale, int64_t b_zp, double scale, int64_t zero_point,
+                         bool relu) {
+  return QBinaryArgs{static_cast<float>(a_scale), static_cast<float>(b_scale), 1.0f / static_cast<float>(scale),
+                     static_cast<float>(a_scale * b_scale / scale), static_cast<int32_t>(a_zp),
+                     static_cast<int32_t>(b_zp), static_cast<int32_t>(zero_point), relu};
+}
 
 Tensor quantized_add(const Tensor& a, const Tensor& b, double scale, int64_t zero_point, bool relu) {
   return binary(QBinaryOp::Add, a, b, scale, zero_point, relu, relu ? "quantized::add_relu" : "quantized::add");

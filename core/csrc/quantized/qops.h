@@ -11,6 +11,12 @@
 namespace tz {
 
 using ByteTable = std::array<uint8_t, 256>;
+struct QBinaryArgs;  // kernels/quant.h
+
+// The kernel arguments of quantized add / mul of a (a_scale, a_zp) and b (b_scale, b_zp) into
+// (scale, zero_point).
+QBinaryArgs qbinary_args(double a_scale, int64_t a_zp, double b_scale, int64_t b_zp, double scale, int64_t zero_point,
+                         bool relu);
 
 Tensor quantized_add(const Tensor& a, const Tensor& b, double scale, int64_t zero_point, bool relu);
 Tensor quantized_mul(const Tensor& a, const Tensor& b, double scale, int64_t zero_point, bool relu);

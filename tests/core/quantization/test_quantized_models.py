@@ -119,6 +119,11 @@ def test_converted_squeeze_excitation_calls_its_int8_ops_itself(monkeypatch):
     se._modules["relu"] = relu  # past __setattr__, as convert() swaps modules
     se(x)
     assert calls == [1, 2, 1, 1]
+    se.relu = core.nn.Identity()
+    handle = se.skip_mul.activation_post_process.register_forward_hook(lambda m, i, o: calls.append(3))
+    np.testing.assert_array_equal(se(x).int_repr().numpy(), direct)  # the multiply's own hook: modules again
+    assert calls == [1, 2, 1, 1, 1, 3]
+    handle.remove()
     with pytest.raises(Exception, match="quantized|quint8|Quantized"):
         se(core.rand(2, 32, 9, 9))  # a float input: the modules' own error
 
@@ -147,5 +152,11 @@ def test_converted_mobilenet_v3_runs_fused_residual_adds_with_the_modules_bytes(
         handle = core.nn.modules.module.register_module_forward_hook(lambda m, i, o: None)
         through_modules = model(x).numpy()
         handle.remove()
-    assert len(fused_calls) == 10
+        assert len(fused_calls) == 10
+        added = []
+        block = model.features[1]  # a residual block: its add's own hook takes it through the modules
+        handle = block.skip_add.activation_post_process.register_forward_hook(lambda m, i, o: added.append(1))
+        np.testing.assert_array_equal(model(x).numpy(), fast)
+        handle.remove()
+    assert len(fused_calls) == 19 and added == [1]
     np.testing.assert_array_equal(fast, through_modules)

@@ -32,6 +32,27 @@ MobileNet_V3_Large_QuantizedWeights = weights_enum("MobileNet_V3_Large_Quantized
         backend="qnnpack", unquantized=MobileNet_V3_Large_Weights.IMAGENET1K_V1)}, "IMAGENET1K_QNNPACK_V1")
 
 
+def _is_int8_image(x):
+    return isinstance(x, core.Tensor) and x.is_quantized and x.ndim == 4
+
+
+def _only_calls_its_op(functional):
+    """Whether calling this QFunctional's add or mul only runs the op: an Identity after it,
+    no hooks on either."""
+    after = functional.activation_post_process if type(functional) is QFunctional else None
+    return type(after) is nn.Identity and not functional._has_hooks() and not after._has_hooks()
+
+
+def _decided(module, key, children, decide):
+    """decide(), kept on the module under `key` until any module changes (module.structure_epoch)
+    or `children` differ (convert() swaps children in place, past __setattr__)."""
+    decided = module.__dict__.get(key)
+    if decided is None or decided[0] != _module.structure_epoch or decided[1] != children:
+        decided = (_module.structure_epoch, children, decide())
+        module.__dict__[key] = decided  # past __setattr__, which would count a change
+    return decided[2]
+
+
 class QuantizableSqueezeExcitation(SqueezeExcitation):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -45,25 +66,17 @@ class QuantizableSqueezeExcitation(SqueezeExcitation):
     def _runs_int8_ops(self, input):
         """Whether the converted block may call its five int8 ops itself: each of its modules
         would only call its op (their exact quantized types, no hooks anywhere). Their calls,
-        not the ops, were most of the block's time at batch 1. Decided again after any change
-        to a module (module.structure_epoch) or to the children themselves (convert() swaps
-        them in place)."""
-        if (not isinstance(input, core.Tensor) or not input.is_quantized or input.ndim != 4
-                or _module._global_forward_pre_hooks or _module._global_forward_hooks):
+        not the ops, were most of the block's time at batch 1."""
+        if not _is_int8_image(input) or _module._global_forward_pre_hooks or _module._global_forward_hooks:
             return False
         children = (tuple(self._modules.values()), tuple(self._modules["skip_mul"]._modules.values()))
-        decided = self.__dict__.get("_int8_ops_decided")
-        if decided is None or decided[0] != _module.structure_epoch or decided[1] != children:
-            decided = (_module.structure_epoch, children, self._is_converted())
-            self.__dict__["_int8_ops_decided"] = decided  # past __setattr__, which would count a change
-        return decided[2]
+        return _decided(self, "_int8_ops_decided", children, self._is_converted)
 
     def _is_converted(self):
-        fc1, relu, fc2, mul = self.fc1, self.relu, self.fc2, self.skip_mul
+        fc1, relu, fc2 = self.fc1, self.relu, self.fc2
         return (type(fc1) is QuantizedConvReLU2d and type(relu) is nn.Identity and type(fc2) is QuantizedConv2d
-                and type(mul) is QFunctional and type(mul.activation_post_process) is nn.Identity
-                and type(self)._scale is SqueezeExcitation._scale
-                and not any(m._has_hooks() for m in (fc1, relu, fc2, mul, mul.activation_post_process)))
+                and type(self)._scale is SqueezeExcitation._scale and _only_calls_its_op(self.skip_mul)
+                and not any(m._has_hooks() for m in (fc1, relu, fc2)))
 
     def _int8_forward(self, input):
         """skip_mul.mul(_scale(input), input) of the converted block, each module's op called here."""
@@ -96,7 +109,7 @@ class QuantizableInvertedResidual(InvertedResidual):
         and then its projection conv and the residual add as one op (quantized::conv2d_add):
         the plan ends with a plain quantized 1x1 Conv2d of x's channels, and skip_add would
         only call its op. Else None."""
-        if not isinstance(x, core.Tensor) or not x.is_quantized or x.ndim != 4:
+        if not _is_int8_image(x):
             return None
         steps = _folding.inference_steps(self._modules["block"], x)
         if not steps:
@@ -106,14 +119,8 @@ class QuantizableInvertedResidual(InvertedResidual):
                 or project.padding != (0, 0) or project.groups != 1 or project.out_channels != x._sizes[1]):
             return None
         add = self._modules["skip_add"]
-        children = tuple(add._modules.values())
-        decided = self.__dict__.get("_int8_add_decided")
-        if decided is None or decided[0] != _module.structure_epoch or decided[1] is not add or decided[2] != children:
-            fusable = (type(add) is QFunctional and type(add.activation_post_process) is nn.Identity
-                       and not add._has_hooks() and not add.activation_post_process._has_hooks())
-            decided = (_module.structure_epoch, add, children, fusable)
-            self.__dict__["_int8_add_decided"] = decided  # past __setattr__, which would count a change
-        return steps if decided[3] else None
+        children = (add, tuple(add._modules.values()))
+        return steps if _decided(self, "_int8_add_decided", children, lambda: _only_calls_its_op(add)) else None
 
     def _int8_residual_forward(self, steps, x):
         """skip_add.add(x, block(x)) of the converted block: its steps but the last, then the

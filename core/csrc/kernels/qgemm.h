@@ -46,6 +46,9 @@ struct QGemmOutput {
   const float* mult = nullptr;  // (N,)
   const float* bias = nullptr;  // (N,) or null
   int32_t out_zp = 0, lo = 0, hi = 255;
+  // u8 only: |(acc + bias) * mult| < 2^30 for every accumulator this K allows, so the SIMD
+  // builds may round before clamping and clamp in the integers (the saturating packs).
+  bool pack_clamps = false;
   void* y = nullptr;            // uint8_t or float
   int64_t ldy = 0;              // elements between rows of y
   const uint8_t* table = nullptr;  // u8 only, or null: the bytes are then mapped through it (a fused

@@ -130,8 +130,9 @@ constexpr int kLanes32 = static_cast<int>(sizeof(VI) / 4);
 
 // The u8 output stage of an MR x NV register tile of whole vectors, straight from the
 // accumulators: store_row's arithmetic with the per-channel vectors loaded once per tile and
-// the fields of g read before the first byte store (which could alias them).
-template <int MR, int NV>
+// the fields of g read before the first byte store (which could alias them). kPackClamps
+// (QGemmOutput::pack_clamps): the clamp after rounding, in the integers.
+template <int MR, int NV, bool kPackClamps>
 TZ_VINLINE void requantize_tile(const QGemmArgs& g, int64_t m, int64_t n0, const VI (&acc)[MR][NV]) {
   using vm::vfloat;
   using vm::vint32;
@@ -144,6 +145,7 @@ TZ_VINLINE void requantize_tile(const QGemmArgs& g, int64_t m, int64_t n0, const
   const vint32 zp = vm::splat<vint32>(o.out_zp);
   const vfloat lo = vm::splat<vfloat>(static_cast<float>(o.lo - o.out_zp));
   const vfloat hi = vm::splat<vfloat>(static_cast<float>(o.hi - o.out_zp));
+  const int32_t out_lo = o.lo, out_hi = o.hi;
   vfloat mult[NV], bias[NV];
   vint32 wzp[NV];
 #pragma GCC unroll 4
@@ -160,9 +162,15 @@ TZ_VINLINE void requantize_tile(const QGemmArgs& g, int64_t m, int64_t n0, const
     for (int v = 0; v < NV; ++v) {
       vint32 a = reinterpret_cast<vint32>(acc[r][v]);
       if (b_zp) a += row_term * wzp[v];
-      q[v] = vm::requantize(a, bias[v], mult[v], lo, hi, zp);
+      if constexpr (kPackClamps)
+        q[v] = vm::requantize_unclamped(a, bias[v], mult[v], zp);
+      else
+        q[v] = vm::requantize(a, bias[v], mult[v], lo, hi, zp);
     }
-    vm::store_narrow_row<NV>(y + r * ldy, q);
+    if constexpr (kPackClamps)
+      vm::store_clamped_row<NV>(y + r * ldy, q, out_lo, out_hi);
+    else
+      vm::store_narrow_row<NV>(y + r * ldy, q);
   }
 }
 
@@ -202,7 +210,8 @@ TZ_VINLINE void micro_tile(const QGemmArgs& g, int64_t m, int64_t nb, int64_t co
     }
   }
   const int64_t n0 = nb * kQGemmBlock;
-  if (!g.out.to_float && count == NV * kLanes32) return requantize_tile<MR, NV>(g, m, n0, acc);
+  if (!g.out.to_float && count == NV * kLanes32)
+    return g.out.pack_clamps ? requantize_tile<MR, NV, true>(g, m, n0, acc) : requantize_tile<MR, NV, false>(g, m, n0, acc);
   alignas(64) int32_t tile[MR][NV * kLanes32];  // float output or a partial block: through store_row
 #pragma GCC unroll 8
   for (int r = 0; r < MR; ++r)

@@ -107,6 +107,7 @@ struct QDepthwiseArgs {
   // band b = t / chunks % bands, and channels [k * chunk_channels, ...) of chunk k = t % chunks
   // (the last chunk runs to C; each chunk has at least one vector of channels, or all of C).
   int64_t band_rows, bands, chunk_channels, chunks;
+  bool pack_clamps = false;  // as QGemmOutput::pack_clamps
 };
 // Tasks [begin, end).
 using QDepthwiseFn = void (*)(const QDepthwiseArgs& args, int64_t begin, int64_t end);

@@ -20,6 +20,13 @@ TZ_VINLINE vint32 requantize(vint32 acc, vfloat bias, vfloat mult, vfloat lo, vf
   return requantize_scaled((__builtin_convertvector(acc, vfloat) + bias) * mult, lo, hi, zp);
 }
 
+// requantize's lanes before its clamp, for values that stay within int32 (QGemmOutput::
+// pack_clamps): store_clamped_row clamps them after rounding, which gives the same bytes
+// (rounding is monotone and the bounds are integers).
+TZ_VINLINE vint32 requantize_unclamped(vint32 acc, vfloat bias, vfloat mult, vint32 zp) {
+  return round_to_int((__builtin_convertvector(acc, vfloat) + bias) * mult) + zp;
+}
+
 // Int32 lanes that already lie within Q's range (uint8_t or int8_t) stored as kLanes bytes,
 // or only the first n: pack instructions (GCC 12 spells a narrowing __builtin_convertvector
 // lane by lane, an extract and a scalar store per byte).
@@ -89,6 +96,31 @@ template <int NV> TZ_VINLINE void store_narrow_row(uint8_t* p, const vec<int32_t
   }
 #endif
   for (int i = 0; i < NV; ++i) store_narrow(p + i * kLanes<int32_t>, v[i]);
+}
+
+// NV vectors of int32 lanes clamped to [lo, hi] (0 <= lo <= hi <= 255) and stored as bytes. On
+// AVX2, two vectors take the saturating packs (to 0..255) and then a byte clamp where the
+// bounds are narrower: fewer instructions than a clamp of the lanes.
+template <int NV>
+TZ_VINLINE void store_clamped_row(uint8_t* p, const vec<int32_t> (&v)[NV], int32_t lo, int32_t hi) {
+#if defined(__AVX2__) && !defined(__AVX512F__)
+  if constexpr (NV == 2) {
+    const __m256i w = _mm256_packs_epi32(reinterpret_cast<__m256i>(v[0]), reinterpret_cast<__m256i>(v[1]));
+    const __m256i o = _mm256_permute4x64_epi64(w, 0xD8);
+    __m128i b = _mm_packus_epi16(_mm256_castsi256_si128(o), _mm256_extracti128_si256(o, 1));
+    if (lo > 0) b = _mm_max_epu8(b, _mm_set1_epi8(static_cast<char>(lo)));
+    if (hi < 255) b = _mm_min_epu8(b, _mm_set1_epi8(static_cast<char>(hi)));
+    return _mm_storeu_si128(reinterpret_cast<__m128i*>(p), b);
+  }
+#endif
+  const vint32 vlo = splat<vint32>(lo), vhi = splat<vint32>(hi);
+  vint32 c[NV];
+#pragma GCC unroll 4
+  for (int i = 0; i < NV; ++i) {
+    c[i] = v[i] < vlo ? vlo : v[i];
+    c[i] = c[i] > vhi ? vhi : c[i];
+  }
+  store_narrow_row<NV>(p, c);
 }
 
 }  // namespace tz::TZ_CPU_CAPABILITY::vm

@@ -30,6 +30,7 @@ struct OutputStage {
   double out_scale;
   QuantizedEngine engine;
   std::vector<float> mult, bias;
+  bool pack_clamps = false;  // QGemmOutput::pack_clamps
 
   OutputStage(const PackedWeight& p, float x_scale, double out_scale)
       : x_scale(x_scale), out_scale(out_scale), engine(quantized_engine()), mult(p.O + kQGemmBlock) {
@@ -38,12 +39,26 @@ struct OutputStage {
     const float* w_scales = p.w_scales.data();
     for (int64_t o = 0; o < p.O; ++o)
       mult[o] = qnnpack ? w_scales[o] * x_scale * inv_out : x_scale * w_scales[o] / out;
-    if (!p.bias.defined()) return;
-    bias.resize(p.O + kQGemmBlock);
-    const float* b = p.bias.data<float>();
-    for (int64_t o = 0; o < p.O; ++o)
-      bias[o] = qnnpack ? std::nearbyint(b[o] * (1.0f / static_cast<float>(double(w_scales[o]) * double(x_scale))))
-                        : b[o] / (x_scale * w_scales[o]);
+    if (p.bias.defined()) {
+      bias.resize(p.O + kQGemmBlock);
+      const float* b = p.bias.data<float>();
+      for (int64_t o = 0; o < p.O; ++o)
+        bias[o] = qnnpack ? std::nearbyint(b[o] * (1.0f / static_cast<float>(double(w_scales[o]) * double(x_scale))))
+                          : b[o] / (x_scale * w_scales[o]);
+    }
+    pack_clamps = values_fit_int32(p);
+  }
+
+  // Whether |(acc + bias) * mult| stays below 2^30 for every accumulator the layer can reach:
+  // K products of an activation minus its zero point and a weight minus its, each at most
+  // 255 * 255 in magnitude. NaN or infinite factors fail the test.
+  bool values_fit_int32(const PackedWeight& p) const {
+    const double acc_bound = static_cast<double>(p.K) * 255.0 * 255.0, limit = 1073741824.0;
+    for (int64_t o = 0; o < p.O; ++o) {
+      const double b = bias.empty() ? 0.0 : std::fabs(double(bias[o]));
+      if (!((acc_bound + b) * std::fabs(double(mult[o])) < limit)) return false;
+    }
+    return true;
   }
 };
 
@@ -443,6 +458,7 @@ Tensor quantized_linear(const Tensor& x, const PackedWeight& p, double scale, in
   g.out.out_zp = static_cast<int32_t>(zero_point);
   g.out.lo = relu ? static_cast<int32_t>(zero_point) : 0;
   g.out.hi = 255;
+  g.out.pack_clamps = stage->pack_clamps;
   g.out.y = y.raw_data();
   g.out.ldy = p.O;
   run_qgemm(g);
@@ -573,6 +589,7 @@ Tensor conv2d_impl(const Tensor& x, const PackedWeight& p, double scale, int64_t
                      OH, OW, p.KH, p.KW, p.stride[0], p.stride[1], p.padding[0], p.padding[1], p.dilation[0],
                      p.dilation[1], x_zp, static_cast<int32_t>(zero_point), lo, 255, stage->mult.data(),
                      stage->bias.empty() ? nullptr : stage->bias.data(), table ? table->data() : nullptr, 0, 0, 0, 0};
+    d.pack_clamps = stage->pack_clamps;
     split_depthwise(d);
     parallel_for(0, N * d.bands * d.chunks, 1, [&](int64_t b, int64_t e) { qconv_depthwise_stub(d, b, e); });
     if (rp)  // after the kernel (its tasks are not rows of whole pixels)
@@ -590,6 +607,7 @@ Tensor conv2d_impl(const Tensor& x, const PackedWeight& p, double scale, int64_t
     args.out.out_zp = static_cast<int32_t>(zero_point);
     args.out.lo = lo;
     args.out.hi = 255;
+    args.out.pack_clamps = stage->pack_clamps;
     args.out.y = y_rows + g * og;
     args.out.ldy = p.O;
     args.out.table = table ? table->data() : nullptr;

@@ -282,6 +282,28 @@ def test_conv2d_hardswish_is_conv_then_hardswish(xs, ws, stride, padding, groups
         _Q.conv2d_hardswish(xq, packed, 0.2, 70, 0.05, 300)
 
 
+@pytest.mark.parametrize("out_scale", [2e-3, 1e-9])
+@pytest.mark.parametrize("relu", [False, True])
+@pytest.mark.parametrize("ws,groups", [((24, 32, 1, 1), 1), ((40, 32, 3, 3), 1), ((32, 1, 3, 3), 32)])
+def test_outputs_saturating_at_both_ends(out_scale, relu, ws, groups):
+    """Most outputs past 0 or 255: out scale 2e-3 keeps every value within int32, and the
+    kernels clamp after rounding (in the packs); 1e-9 takes values past int32, and they clamp
+    the floats first. Either way the bytes are the reference's."""
+    O = ws[0]
+    x = RNG.integers(0, 256, (2, 32, 9, 10)).astype(np.uint8)
+    w = RNG.integers(-128, 128, ws).astype(np.int8)
+    scales = RNG.uniform(0.005, 0.02, O)
+    bias = RNG.normal(0, 50, O).astype(np.float32)
+    packed = _Q.conv2d_prepack(weight(w, scales, np.zeros(O, np.int64), True), core.tensor(bias), [1, 1], [1, 1],
+                               [1, 1], groups)
+    y = (_Q.conv2d_relu if relu else _Q.conv2d)(qt(x, 0.03, 100), packed, out_scale, 60)
+    ref = qref.qconv2d(x, 0.03, 100, w, scales.astype(np.float32), np.zeros(O, np.int64), bias, out_scale, 60,
+                       (1, 1), (1, 1), (1, 1), groups, relu)
+    np.testing.assert_array_equal(y.int_repr().numpy(), ref)
+    ints = y.int_repr().numpy()
+    assert (ints == 255).mean() > 0.25 and (ints == (60 if relu else 0)).mean() > 0.25
+
+
 @pytest.mark.parametrize("xs,k,stride", [((2, 72, 7, 7), 5, 1), ((1, 40, 14, 14), 3, 2)])
 def test_depthwise_extremes_with_weight_zero_points(xs, k, stride):
     """Weights minus zero points at the int16 pair bounds (-255, 255) against inputs 0 and 255."""
@@ -432,6 +454,8 @@ for i, (xs, ws, s, pad, g) in enumerate(CONVS):
     w = core._make_per_tensor_quantized_tensor(core.tensor(rng.integers(-128, 128, ws).astype(np.int8)), 0.01, 0)
     p = Q.conv2d_prepack(w, core.tensor(rng.normal(0, 1, ws[0]).astype(np.float32)), [s, s], [pad, pad], [1, 1], g)
     out[f"conv{i}"] = Q.conv2d_relu(qt(x, 0.05, 90), p, 0.3, 20).int_repr().numpy().tobytes().hex()
+    for out_scale in (3e-3, 1e-9):  # saturating within int32 and past it
+        out[f"conv{i}_sat{out_scale}"] = Q.conv2d(qt(x, 0.05, 90), p, out_scale, 20).int_repr().numpy().tobytes().hex()
 a = rng.integers(0, 256, 1000).astype(np.uint8); b = rng.integers(0, 256, 1000).astype(np.uint8)
 out["add"] = Q.add(qt(a, 0.1, 3), qt(b, 0.07, 200), 0.2, 50).int_repr().numpy().tobytes().hex()
 out["mul"] = Q.mul(qt(a, 0.1, 3), qt(b, 0.07, 200), 0.9, 50).int_repr().numpy().tobytes().hex()

@@ -343,12 +343,24 @@ void depthwise_pair_run(const QDepthwiseArgs& a, const DepthwisePairTaps& taps, 
     b[v] = a.bias ? vm::load(a.bias + c + v * L) : vfloat{};
     m[v] = vm::load(a.mult + c + v * L);
   }
+  const int64_t ldy = a.C;
+  if (a.pack_clamps) {  // the clamp after rounding, in the integers
+    const int32_t out_lo = a.lo, out_hi = a.hi;
+#pragma GCC unroll 8
+    for (int p = 0; p < kPixels; ++p) {
+      vint32 q[NV];
+#pragma GCC unroll 4
+      for (int v = 0; v < NV; ++v) q[v] = vm::requantize_unclamped(acc[p][v], b[v], m[v], vzy);
+      vm::store_clamped_row<NV>(y + p * ldy + c, q, out_lo, out_hi);
+    }
+    return;
+  }
 #pragma GCC unroll 8
   for (int p = 0; p < kPixels; ++p) {
     vint32 q[NV];
 #pragma GCC unroll 4
     for (int v = 0; v < NV; ++v) q[v] = vm::requantize(acc[p][v], b[v], m[v], vlo, vhi, vzy);
-    vm::store_narrow_row<NV>(y + p * a.C + c, q);
+    vm::store_narrow_row<NV>(y + p * ldy + c, q);
   }
 }
 

@@ -40,6 +40,10 @@ using QBinaryFn = void (*)(QBinaryOp op, const uint8_t* a, const uint8_t* b, uin
                            const QBinaryArgs& args);
 extern DispatchStub<QBinaryFn> qbinary_stub;
 
+// The largest of `rows` rows of k bytes, ld apart (the int8 GEMM's saturation check).
+using QMaxByteFn = uint8_t (*)(const uint8_t* a, int64_t rows, int64_t ld, int64_t k);
+extern DispatchStub<QMaxByteFn> qmax_byte_stub;
+
 // y[i] = table[x[i]] (quint8 activations: hardswish, hardsigmoid, requantization...).
 using QLookupFn = void (*)(const uint8_t* x, uint8_t* y, int64_t n, const uint8_t* table);
 extern DispatchStub<QLookupFn> qlookup_stub;

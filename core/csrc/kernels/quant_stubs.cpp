@@ -13,6 +13,7 @@ DispatchStub<QuantizeFn> quantize_stub("quantize");
 DispatchStub<DequantizeFn> dequantize_stub("dequantize");
 DispatchStub<FakeQuantFn> fake_quant_stub("fake_quantize");
 DispatchStub<QBinaryFn> qbinary_stub("quantized binary op");
+DispatchStub<QMaxByteFn> qmax_byte_stub("quantized max byte");
 DispatchStub<QLookupFn> qlookup_stub("quantized lookup");
 DispatchStub<QClampFn> qclamp_stub("quantized clamp");
 DispatchStub<QAvgPoolFn> qadaptive_avg_pool_stub("quantized adaptive_avg_pool2d");

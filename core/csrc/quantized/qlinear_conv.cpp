@@ -128,17 +128,6 @@ bool may_saturate(int32_t w_pair_max) {
   return (cap == CpuCapability::AVX2 || cap == CpuCapability::AVX512) && 255 * w_pair_max > 32767;
 }
 
-// The largest byte of `rows` rows of k bytes, lda apart.
-uint8_t max_byte(const uint8_t* a, int64_t rows, int64_t lda, int64_t k) {
-  if (lda == k) k *= rows, rows = 1;  // dense rows: one run, which the compiler vectorises
-  uint8_t amax = 0;
-  for (int64_t m = 0; m < rows; ++m) {
-    const uint8_t* row = a + m * lda;
-    for (int64_t j = 0; j < k; ++j) amax = row[j] > amax ? row[j] : amax;
-  }
-  return amax;
-}
-
 void row_sums(const uint8_t* a, int64_t rows, int64_t lda, int64_t k, int32_t* sums) {
   for (int64_t m = 0; m < rows; ++m) {
     int32_t s = 0;
@@ -164,7 +153,7 @@ QGemmArgs row_chunk(const QGemmArgs& args, int64_t m0, int64_t m1, bool saturabl
   }
   // Scanning the K4 bytes the kernel reads (B is zero past K, so they cannot saturate, and a
   // larger maximum only costs the widening) makes rows of K4 bytes one dense run.
-  c.widen = saturable && int32_t(max_byte(c.a, c.M, c.lda, c.b.K4)) * args.b.pair_max > 32767;
+  c.widen = saturable && int32_t(qmax_byte_stub(c.a, c.M, c.lda, c.b.K4)) * args.b.pair_max > 32767;
   return c;
 }
 

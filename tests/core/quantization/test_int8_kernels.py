@@ -98,6 +98,21 @@ def test_linear_near_the_vpmaddubsw_saturation_bound(amax, odd):
     np.testing.assert_array_equal(y.int_repr().numpy(), ref)
 
 
+@pytest.mark.parametrize("at", [5, 700, 767, 790, 810, 827])
+def test_one_saturating_byte_anywhere_turns_on_widening(at):
+    """A single byte that can saturate vpmaddubsw among bytes that cannot, in each part of the
+    saturation scan of the 828 bytes: its 128-byte steps, its 32-byte steps, its scalar tail."""
+    M, K, N = 23, 36, 19
+    x = RNG.integers(0, 128, (M, K)).astype(np.uint8)  # 127 * (128 + 128) < 32767: no saturation
+    x.flat[at] = 255
+    w = np.full((N, K), 127, np.int8)
+    w[1::2] = -128
+    packed = _Q.linear_prepack(weight(w, [0.004] * N, [0] * N, False), None)
+    y = _Q.linear(qt(x, 0.02, 0), packed, 0.4, 128)  # a saturated pair moves its bytes by one or more
+    ref = qref.qlinear(x, 0.02, 0, w, np.full(N, 0.004, np.float32), np.zeros(N, np.int64), None, 0.4, 128)
+    np.testing.assert_array_equal(y.int_repr().numpy(), ref)
+
+
 def test_output_stage_follows_the_engine(engine):
     """acc 1 with bias 0.5 (in accumulator units) and output scale 0.5: fbgemm keeps the float bias
     (1.5 / 0.5 = 3), qnnpack rounds it to an int32 first (half to even: 0, so 1 / 0.5 = 2)."""

@@ -120,6 +120,37 @@ void fake_quant_kernel(const float* x, float* out, bool* mask, int64_t n, float 
     }
 }
 
+// The largest of n bytes: four 32-byte maxima on AVX2 (one would wait on its own latency).
+uint8_t max_of_run(const uint8_t* p, int64_t n) {
+  int64_t i = 0;
+  uint8_t best = 0;
+#if defined(__AVX2__)
+  if (n >= 32) {
+    auto at = [p](int64_t j) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + j)); };
+    __m256i m[4] = {_mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256()};
+    for (; i + 128 <= n; i += 128)
+      for (int v = 0; v < 4; ++v) m[v] = _mm256_max_epu8(m[v], at(i + 32 * v));
+    for (; i + 32 <= n; i += 32) m[0] = _mm256_max_epu8(m[0], at(i));
+    const __m256i all = _mm256_max_epu8(_mm256_max_epu8(m[0], m[1]), _mm256_max_epu8(m[2], m[3]));
+    __m128i x = _mm_max_epu8(_mm256_castsi256_si128(all), _mm256_extracti128_si256(all, 1));
+    x = _mm_max_epu8(x, _mm_srli_si128(x, 8));
+    x = _mm_max_epu8(x, _mm_srli_si128(x, 4));
+    x = _mm_max_epu8(x, _mm_srli_si128(x, 2));
+    x = _mm_max_epu8(x, _mm_srli_si128(x, 1));
+    best = static_cast<uint8_t>(_mm_cvtsi128_si32(x));
+  }
+#endif
+  for (; i < n; ++i) best = p[i] > best ? p[i] : best;
+  return best;
+}
+
+uint8_t qmax_byte_kernel(const uint8_t* a, int64_t rows, int64_t ld, int64_t k) {
+  if (ld == k) k *= rows, rows = 1;  // dense rows: one run
+  uint8_t best = 0;
+  for (int64_t m = 0; m < rows; ++m) best = std::max(best, max_of_run(a + m * ld, k));
+  return best;
+}
+
 void qlookup_kernel(const uint8_t* x, uint8_t* y, int64_t n, const uint8_t* table) {
   int64_t i = 0;
 #if defined(__AVX2__)
@@ -524,6 +555,7 @@ TZ_REGISTER_KERNEL(quantize_stub, &quantize_kernel);
 TZ_REGISTER_KERNEL(dequantize_stub, &dequantize_kernel);
 TZ_REGISTER_KERNEL(fake_quant_stub, &fake_quant_kernel);
 TZ_REGISTER_KERNEL(qbinary_stub, &qbinary_kernel);
+TZ_REGISTER_KERNEL(qmax_byte_stub, &qmax_byte_kernel);
 TZ_REGISTER_KERNEL(qlookup_stub, &qlookup_kernel);
 TZ_REGISTER_KERNEL(qclamp_stub, &qclamp_kernel);
 TZ_REGISTER_KERNEL(qadaptive_avg_pool_stub, &qadaptive_avg_pool_kernel);

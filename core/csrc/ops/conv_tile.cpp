@@ -81,55 +81,28 @@ bool gradient_padding_bound(const ConvShape& s) { return 4 * s.H * s.W > 5 * s.O
 // The padded height (width) the tile kernel reads: every tap of every output.
 int64_t reach(int64_t out, int64_t stride, int64_t k, int64_t dilation) { return (out - 1) * stride + (k - 1) * dilation + 1; }
 
-// -> (ceil(O / block), KH, KW, C, block), zeros past O. A blocked transpose in one pass: for
-// a few input channels at a time, each of the block's rows is read along its (c, kh, kw)
-// (neighbours in memory for the usual layouts) into the packed rows, which stay in L1 until
-// they are whole.
+// -> (ceil(O / block), KH, KW, C, block), zeros past O, written in order: each packed row
+// gathers one element from each of the block's weight rows (their pointers kept in an array),
+// and the next row reads the neighbours of those elements, in the same cache lines for the
+// usual layouts. (A version that walked the weight rows in chunks of channels, with
+// prefetches, spent 7-8 cycles per element on loop bookkeeping: 60% of a 672 -> 160 1x1
+// convolution at 7x7.)
 template <typename T> void pack_blocks(const WeightView& v, int64_t block, int64_t b0, int64_t b1, T* out) {
-  constexpr int64_t kChannels = 8;
   const T* w = static_cast<const T*>(v.w);
-  const int64_t row = v.C * block, taps = v.KH * v.KW;  // packed elements between taps
-  std::vector<int64_t> tap_src(taps);                   // source offset of each tap
-  for (int64_t k = 0; k < taps; ++k) tap_src[k] = k / v.KW * v.skh + k % v.KW * v.skw;
-  // What a chunk of channels reads, as windows of a cache line's length from the chunk's
-  // first element: its lines are those of each window's first and last element. Few for
-  // every layout (the usual weight's chunk is one run; channels-last's a run per tap; the
-  // input gradient's, whose channels are whole weight rows apart, a run per channel).
-  constexpr int64_t kLine = 64 / sizeof(T);  // elements per cache line
-  std::vector<int64_t> windows;
-  for (int64_t c = 0; c < kChannels; ++c)
-    for (int64_t k = 0; k < taps; ++k) {
-      const int64_t at = c * v.sc + tap_src[k];
-      windows.push_back((at >= 0 ? at : at - kLine + 1) / kLine * kLine);
-    }
-  std::sort(windows.begin(), windows.end());
-  windows.erase(std::unique(windows.begin(), windows.end()), windows.end());
+  std::vector<const T*> src(static_cast<size_t>(block));
   for (int64_t b = b0; b < b1; ++b) {
     const int64_t o0 = b * block, rows = std::min(block, v.O - o0);
-    T* dst = out + b * taps * row;
-    for (int64_t c0 = 0; c0 < v.C; c0 += kChannels) {
-      const int64_t c1 = std::min(v.C, c0 + kChannels);
-      for (int64_t j = 0; j < rows; ++j) {
-        const T* src = w + (o0 + j) * v.so;
-        // The block's rows are too many streams for the hardware prefetcher: ask for the
-        // chunk after next of this row (addresses as integers: past the weight's end is no
-        // pointer to form, and prefetching there is harmless).
-        if (c1 + kChannels < v.C) {
-          const uintptr_t next = reinterpret_cast<uintptr_t>(src) + (c1 + kChannels) * v.sc * sizeof(T);
-          for (int64_t at : windows) {
-            __builtin_prefetch(reinterpret_cast<const void*>(next + at * sizeof(T)));
-            __builtin_prefetch(reinterpret_cast<const void*>(next + (at + kLine - 1) * sizeof(T)));
-          }
-        }
-        for (int64_t c = c0; c < c1; ++c) {
-          const T* from = src + c * v.sc;
-          T* to = dst + c * block + j;
-          for (int64_t k = 0; k < taps; ++k) to[k * row] = from[tap_src[k]];
+    for (int64_t j = 0; j < rows; ++j) src[j] = w + (o0 + j) * v.so;
+    T* dst = out + b * v.KH * v.KW * v.C * block;
+    for (int64_t kh = 0; kh < v.KH; ++kh)
+      for (int64_t kw = 0; kw < v.KW; ++kw) {
+        const int64_t tap = kh * v.skh + kw * v.skw;
+        for (int64_t c = 0; c < v.C; ++c, dst += block) {
+          const int64_t at = tap + c * v.sc;
+          for (int64_t j = 0; j < rows; ++j) dst[j] = src[j][at];
+          for (int64_t j = rows; j < block; ++j) dst[j] = T(0);
         }
       }
-      for (int64_t k = 0; k < taps && rows < block; ++k)
-        for (int64_t c = c0; c < c1; ++c) std::fill(dst + k * row + c * block + rows, dst + k * row + (c + 1) * block, T(0));
-    }
   }
 }
 

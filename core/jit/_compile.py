@@ -11,9 +11,11 @@ Passes, in order (each a function below):
                  first convolution is channels-last
   fuse_conv      conv2d + bias [+ residual add] [+ ReLU/ReLU6/Hardswish/Hardsigmoid] becomes one
                  _conv2d_fused, its epilogue applied by the kernels block by block
+  prepack        1x1 convolutions that keep or reduce the channels (or have few) run on the
+                 tile kernel with their weight packed once, at compile time
   fold_excitation
                  squeeze-excitation's channel scale at batch 1 goes into the next 1x1
-                 convolution's weight instead of over the activation
+                 convolution's weight (packed or not) instead of over the activation
   in_place       other activations, adds and muls write over an operand that dies there
   lower          slots for values, each freed at its last use (the allocator hands the
                  memory to the next value of that size: the buffer plan)
@@ -303,13 +305,46 @@ def _input_major(w):
     return w.reshape(out_channels, in_channels).t().contiguous().t().unsqueeze(-1).unsqueeze(-1)
 
 
+# 1x1 convolutions with at most this many input channels take the tile kernel in eager mode too
+# (ops/conv_tile.cpp's kTilePointwiseMaxChannels): packing their weight once is a pure gain.
+_TILE_POINTWISE_MAX_CHANNELS = 24
+
+
+def prepack(steps, outputs):
+    """1x1 convolutions (stride 1, groups 1, float) with a constant weight run on the tile
+    kernel with that weight packed once, now (_conv_tile_pack), instead of packed at every call
+    (the tile kernel) or packed with the activations by BLAS. Chosen where that wins here (the
+    2-core AVX2 EPYC, one thread, batch 1 and 8, per layer): when the convolution keeps or
+    reduces the channels (MobileNetV3-Large's projections 0.74-0.98x their time, ResNet-50's
+    1x1 reductions 0.90-0.96x at batch 8) or has few input channels; expansions lose (40 -> 240
+    at 28x28: 1.15x) and stay."""
+    for step in steps:
+        if step.op not in ("conv2d", "_conv2d_fused") or not isinstance(step.args[1], core.Tensor):
+            continue
+        if step.op == "conv2d":
+            x, w, b, stride, padding, dilation, groups = _conv_args(step)
+            act, residual = "none", None
+        else:
+            x, w, b, stride, padding, dilation, groups, act, residual = step.args
+        out_channels, channels = w.shape[:2]
+        if not (_is_pointwise(step) and groups == 1 and w.dtype in (core.float32, core.float64)
+                and not isinstance(b, Step) and isinstance(step.value, core.Tensor) and step.value.dim() == 4
+                and (channels >= out_channels or channels <= _TILE_POINTWISE_MAX_CHANNELS)):
+            continue
+        packed = _C._internal["_conv_tile_pack"](w.detach())
+        step.op, step.kwargs = "_conv2d_prepacked", {}
+        step.args = (x, packed, b, out_channels, [1, 1], [0, 0], [1, 1], act, residual)
+    return steps, outputs
+
+
 def fold_excitation(steps, outputs):
     """Squeeze-excitation at batch 1: x * scale (scale (1, C, 1, 1)) read only by a 1x1
     convolution becomes that convolution of x with its (C, O) weight rows scaled per input
     channel: a pass over the weight instead of one over the activation, where the weight is
     a quarter of x's size or less (scaling it broadcasts along rows, about 3x slower per element:
     MobileNetV3-Large's 28x28 blocks fold, its 14x14 and 7x7 ones keep the mul). Runs after
-    channels_last, which made the weight input-channel-major."""
+    channels_last, which made the weight input-channel-major, and prepack: a packed weight is
+    scaled along its channel dim."""
     live_outputs = _link_users(steps, outputs)
     out = []
     for step in steps:
@@ -328,19 +363,26 @@ def _excitation_fold(mul, live_outputs):
     if mul.op != "mul" or mul.kwargs or len(mul.args) != 2 or len(mul.users) != 1 or mul in live_outputs:
         return None
     conv = mul.users[0]
-    if conv.op not in ("conv2d", "_conv2d_fused") or conv.args[0] is not mul or conv.inputs().count(mul) != 1:
+    if conv.op not in ("conv2d", "_conv2d_fused", "_conv2d_prepacked") or conv.args[0] is not mul \
+            or conv.inputs().count(mul) != 1:
         return None
     x, scale = mul.args if _is_channel_scale(mul.args[1]) else reversed(mul.args)
     weight = conv.args[1]
+    packed = conv.op == "_conv2d_prepacked"  # weight (blocks, 1, 1, C, block): C at dim 3
     if not (isinstance(x, Step) and _is_channel_scale(scale) and isinstance(weight, core.Tensor)
-            and _is_pointwise(conv) and (conv.args[6] if len(conv.args) > 6 else 1) == 1):
+            and (packed or (_is_pointwise(conv) and (conv.args[6] if len(conv.args) > 6 else 1) == 1))):
         return None
     value = x.value
-    out_channels, channels = weight.shape[:2]
+    out_channels, channels = (conv.args[3], weight.shape[3]) if packed else weight.shape[:2]
     if not (isinstance(value, core.Tensor) and value.dim() == 4 and value.shape[0] == 1 and value.shape[1] == channels
-            and value.shape[2] * value.shape[3] >= 4 * out_channels and weight.stride()[:2] == (1, out_channels)
+            and value.shape[2] * value.shape[3] >= 4 * out_channels
+            and (packed or weight.stride()[:2] == (1, out_channels))
             and value.dtype == weight.dtype == scale.value.dtype):
         return None
+    if packed:
+        made = [Step("view", (scale, [1, 1, 1, channels, 1]), value=scale.value.view(1, 1, 1, channels, 1))]
+        made.append(Step("mul", (weight, made[-1]), value=weight * made[-1].value))
+        return x, made, conv
     rows = weight.reshape(out_channels, channels).t()  # (C, O), contiguous: the input-major memory
     made = [Step("view", (scale, [channels, 1]), value=scale.value.view(channels, 1))]
     made.append(Step("mul", (rows, made[-1]), value=rows * made[-1].value))
@@ -378,8 +420,9 @@ def in_place(steps, outputs):
 
 
 # ops whose result is a new tensor (never a view or an input handed back)
-_FRESH = {"conv2d", "_conv2d_fused", "addmm", "mm", "matmul", "add", "sub", "mul", "div", "adaptive_avg_pool2d", "max_pool2d",
-          "avg_pool2d", "mean", "cat", "softmax", "log_softmax", "upsample_bilinear2d", "upsample_nearest2d"} | _ACTIVATIONS
+_FRESH = {"conv2d", "_conv2d_fused", "_conv2d_prepacked", "addmm", "mm", "matmul", "add", "sub", "mul", "div",
+          "adaptive_avg_pool2d", "max_pool2d", "avg_pool2d", "mean", "cat", "softmax", "log_softmax",
+          "upsample_bilinear2d", "upsample_nearest2d"} | _ACTIVATIONS
 
 
 def _fresh(step):
@@ -388,7 +431,7 @@ def _fresh(step):
     return step.op in _FRESH
 
 
-PASSES = (constants, fold_bn, drop_identity, fuse_conv, channels_last, fold_excitation, in_place)
+PASSES = (constants, fold_bn, drop_identity, fuse_conv, channels_last, prepack, fold_excitation, in_place)
 
 
 # ---------------------------------------------------------------- lowering

@@ -141,12 +141,16 @@ struct TileConvArgs {
   // over all pixels); true, one task per tile running every block (the output's lines are
   // written once, whole, and each input pixel read once: for weights that fit L1).
   bool pixels_outer = false;
+  // Blocks outermost only within chunks of this many tiles (0: all of them): a chunk's input
+  // stays in cache while every block runs over it, rather than streaming in once per block.
+  int64_t chunk_tiles = 0;
 };
 // Output channels per block of this build for float32 / float64.
 using TileConvBlockFn = int64_t (*)(DType dtype);
 extern DispatchStub<TileConvBlockFn> conv_tile_block_stub;
 // Output pixels per tile (consecutive in (n, oh, ow) order; the last tile may be shorter),
-// and the tasks: (block, tile) pairs, blocks outermost, or tiles (pixels_outer).
+// and the tasks: (block, tile) pairs, chunks of tiles outermost, then blocks; or tiles
+// (pixels_outer).
 constexpr int64_t kConvTilePixels = 6;
 inline int64_t conv_tile_count(const ConvShape& s) { return (s.N * s.OH * s.OW + kConvTilePixels - 1) / kConvTilePixels; }
 inline int64_t conv_tile_tasks(const ConvShape& s, int64_t block, bool pixels_outer) {

@@ -3,6 +3,7 @@
 // their derivatives are made of, so double backward works), and F.unfold / F.fold's
 // _im2col / _col2im.
 #include "ops/conv.h"
+#include "ops/conv_tile.h"
 #include "derivatives/conv.h"
 #include "op_table/util.h"
 
@@ -46,6 +47,14 @@ const OpDef kConvOps[] = {
      "input weight", &conv_transpose_grad},
     {"_conv2d_fused(Tensor input, Tensor weight, Tensor? bias, int[2] stride, int[2] padding, int[2] dilation, int groups, str activation, Tensor? residual) -> Tensor",
      kInternal, N::Keep, OP { return conv_fused_op(a); }, ""},
+    // The same on a weight the compiler packed once for the tile kernel (groups == 1).
+    {"_conv_tile_pack(Tensor weight) -> Tensor", kInternal, N::Keep, OP { return conv_tile_pack(a[0].tensor()); }, ""},
+    {"_conv2d_prepacked(Tensor input, Tensor packed_weight, Tensor? bias, int out_channels, int[2] stride, int[2] padding, int[2] dilation, str activation, Tensor? residual) -> Tensor",
+     kInternal, N::Keep,
+     OP {
+       return conv2d_prepacked(a[0].tensor(), a[1].tensor(), a[2].opt_tensor(), a[3].to_int(), a[4].int_list(),
+                               a[5].int_list(), a[6].int_list(), conv_act_from_name(a[7].str()), a[8].opt_tensor());
+     }, ""},
     // The derivatives' building blocks: a convolution or its transpose, and the weight gradient.
     {"_convolution(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, int[] dilation, bool transposed, int[] output_padding, int groups) -> Tensor",
      kInternal, N::Keep,

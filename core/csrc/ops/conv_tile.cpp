@@ -122,16 +122,27 @@ Tensor packed_weight(const WeightView& v, DType dt, int64_t block) {
 // residual 1.21 -> 1.09x; 128 KiB: no clear gain at 40->240, 38 KiB).
 constexpr int64_t kPixelsOuterMaxWeightBytes = 32 << 10;
 
-// Packs `v` as the kernel reads it and runs every task of `a` (whose w it sets) over the pool.
-void run_tasks(TileConvArgs a, const WeightView& v, DType dt) {
+// The input a chunk of tiles reads (TileConvArgs::chunk_tiles), about: half of a 512 KiB L2.
+// Without chunks, 256 -> 64 1x1 channels at 56x56 and batch 8 streamed its 26 MB input once
+// per block of output channels, 1.5x slower than BLAS.
+constexpr int64_t kChunkInputBytes = 256 << 10;
+
+// Runs every task of `a` over the pool with the weight wp, packed as the kernel reads it.
+void run_packed(TileConvArgs a, const Tensor& wp, DType dt) {
   const int64_t block = conv_tile_block_stub(dt);
-  Tensor wp = packed_weight(v, dt, block);
   a.w = wp.raw_data();
   a.pixels_outer = conv_tile_pixels_outer(wp.numel() * wp.itemsize());
+  if (!a.pixels_outer)  // each output pixel reads KH input rows of C values
+    a.chunk_tiles = std::max<int64_t>(1, kChunkInputBytes / (kConvTilePixels * a.s.KH * a.s.C * wp.itemsize()));
   const int64_t blocks_per_task = a.pixels_outer ? wp.size(0) : 1;
   const int64_t work = kConvTilePixels * blocks_per_task * block * a.s.KH * a.s.KW * a.s.C;  // multiply-adds per task
   parallel_for(0, conv_tile_tasks(a.s, block, a.pixels_outer), std::max<int64_t>(1, (int64_t(1) << 18) / work),
                [&](int64_t begin, int64_t end) { conv_tile_stub(dt, a, begin, end); });
+}
+
+// Packs `v` as the kernel reads it and runs every task of `a` with it.
+void run_tasks(const TileConvArgs& a, const WeightView& v, DType dt) {
+  run_packed(a, packed_weight(v, dt, conv_tile_block_stub(dt)), dt);
 }
 
 // An (N, H, W, C) tensor as the NCHW-shaped result: NHWC memory as it is, or made NCHW.
@@ -140,17 +151,26 @@ Tensor from_rows(const Tensor& y, bool nhwc_out) {
   return nhwc_out ? nchw_shaped : contiguous(nchw_shaped);
 }
 
-// The tile kernel on padded NHWC x (N, Hp, Wp, C) and the weight `v`; the epilogue (act,
-// residual) only with an NHWC output.
+// The tile kernel on padded NHWC x (N, Hp, Wp, C) and the weight `v` (or `packed`, already
+// packed); the epilogue (act, residual) only with an NHWC output.
 Tensor run_tiles(const Tensor& xpad, const WeightView& v, const Tensor& bias, const ConvShape& s, bool nhwc_out,
-                 ConvAct act = ConvAct::None, const Tensor& residual = Tensor()) {
+                 ConvAct act = ConvAct::None, const Tensor& residual = Tensor(), const Tensor& packed = Tensor()) {
   const DType dt = xpad.dtype();
   Tensor b = bias.defined() ? contiguous(bias) : Tensor();
   Tensor y = Tensor::empty({s.N, s.OH, s.OW, s.O}, dt);
-  run_tasks({s, xpad.size(1), xpad.size(2), xpad.raw_data(), nullptr, b.defined() ? b.raw_data() : nullptr,
-             y.raw_data(), act, residual.defined() ? residual.raw_data() : nullptr},
-            v, dt);
+  const TileConvArgs a{s, xpad.size(1), xpad.size(2), xpad.raw_data(), nullptr, b.defined() ? b.raw_data() : nullptr,
+                       y.raw_data(), act, residual.defined() ? residual.raw_data() : nullptr};
+  if (packed.defined()) run_packed(a, packed, dt);
+  else run_tasks(a, v, dt);
   return from_rows(y, nhwc_out);
+}
+
+// x as the kernel reads it: padded NHWC, or as it is (channels-last without padding: its rows
+// and columns past the taps' reach are never touched).
+Tensor kernel_input(const Tensor& x, const ConvShape& s) {
+  const int64_t Hp = reach(s.OH, s.sh, s.KH, s.dh), Wp = reach(s.OW, s.sw, s.KW, s.dw);
+  const bool as_is = s.ph == 0 && s.pw == 0 && is_contiguous_as(x, MemoryFormat::ChannelsLast);
+  return as_is ? permute(x, {0, 2, 3, 1}) : padded_nhwc(x, s.ph, s.pw, Hp, Wp, s.C);
 }
 
 // One dimension of a strided input gradient taken apart by stride phase: the `count` input
@@ -257,12 +277,63 @@ Tensor conv_tile_forward(const Tensor& x, const Tensor& w, const Tensor& bias, c
                          ConvAct act, const Tensor& residual) {
   TZ_CHECK(nhwc_out || (act == ConvAct::None && !residual.defined()), Runtime,
            "conv_tile_forward: the fused epilogue needs an NHWC output");
-  const int64_t Hp = reach(s.OH, s.sh, s.KH, s.dh), Wp = reach(s.OW, s.sw, s.KW, s.dw);
-  // Without padding, a channels-last input already is what the kernel reads (its extra rows
-  // and columns past the taps' reach are never touched).
-  const bool as_is = s.ph == 0 && s.pw == 0 && is_contiguous_as(x, MemoryFormat::ChannelsLast);
-  return run_tiles(as_is ? permute(x, {0, 2, 3, 1}) : padded_nhwc(x, s.ph, s.pw, Hp, Wp, s.C), forward_view(w), bias,
-                   s, nhwc_out, act, residual);
+  return run_tiles(kernel_input(x, s), forward_view(w), bias, s, nhwc_out, act, residual);
+}
+
+Tensor conv_tile_pack(const Tensor& weight) {
+  const char* op = "_conv_tile_pack";
+  TZ_CHECK(weight.dim() == 4, Runtime, op, "(): expected an (O, C, KH, KW) weight, got shape ",
+           shape_str(weight.sizes()));
+  const DType dt = weight.dtype();
+  TZ_CHECK(dt == DType::Float32 || dt == DType::Float64, Type, op, "(): float32 or float64 weights, got ",
+           dtype_name(dt));
+  TZ_CHECK(weight.numel() > 0, Runtime, op, "(): the weight has no elements (shape ", shape_str(weight.sizes()), ")");
+  return packed_weight(forward_view(weight), dt, conv_tile_block_stub(dt));
+}
+
+Tensor conv2d_prepacked(const Tensor& x, const Tensor& packed, const Tensor& bias, int64_t out_channels,
+                        const IntList& stride, const IntList& padding, const IntList& dilation, ConvAct act,
+                        const Tensor& residual) {
+  const char* op = "_conv2d_prepacked";
+  TZ_CHECK(x.dim() == 4, Runtime, op, "(): expected a 4-d (N, C, H, W) input, got shape ", shape_str(x.sizes()));
+  TZ_CHECK(packed.dim() == 5 && packed.is_contiguous(), Runtime, op,
+           "(): expected a weight packed by _conv_tile_pack, got shape ", shape_str(packed.sizes()));
+  const DType dt = x.dtype();
+  TZ_CHECK((dt == DType::Float32 || dt == DType::Float64) && packed.dtype() == dt, Type, op,
+           "(): the input and packed weight must share float32 or float64, got ", dtype_name(dt), " and ",
+           dtype_name(packed.dtype()));
+  const int64_t block = conv_tile_block_stub(dt);
+  TZ_CHECK(packed.size(4) == block, Runtime, op, "(): the weight was packed in blocks of ", packed.size(4),
+           " channels, this CPU's kernels read blocks of ", block, ": pack it again here");
+  TZ_CHECK(x.size(1) == packed.size(3), Runtime, op, "(): the input has ", x.size(1),
+           " channels, the packed weight expects ", packed.size(3));
+  TZ_CHECK(out_channels > 0 && (out_channels + block - 1) / block == packed.size(0), Runtime, op, "(): ",
+           out_channels, " output channels do not fill the packed weight's ", packed.size(0), " blocks of ", block);
+  TZ_CHECK(stride.size() == 2 && padding.size() == 2 && dilation.size() == 2, Runtime, op,
+           "(): stride, padding and dilation take two values each");
+  TZ_CHECK(stride[0] > 0 && stride[1] > 0 && dilation[0] > 0 && dilation[1] > 0 && padding[0] >= 0 && padding[1] >= 0,
+           Runtime, op, "(): strides and dilations must be positive and paddings non-negative");
+  const int64_t KH = packed.size(1), KW = packed.size(2);
+  const int64_t OH = (x.size(2) + 2 * padding[0] - dilation[0] * (KH - 1) - 1) / stride[0] + 1;
+  const int64_t OW = (x.size(3) + 2 * padding[1] - dilation[1] * (KW - 1) - 1) / stride[1] + 1;
+  TZ_CHECK(OH > 0 && OW > 0, Runtime, op, "(): the kernel (", KH, "x", KW, ", dilated) is larger than the padded input ",
+           shape_str(x.sizes()));
+  const ConvShape s{x.size(0), x.size(1), x.size(2), x.size(3), out_channels, KH, KW, OH, OW,
+                    stride[0], stride[1], padding[0], padding[1], dilation[0], dilation[1], 1};
+  if (bias.defined())
+    TZ_CHECK(bias.dim() == 1 && bias.size(0) == out_channels && bias.dtype() == dt, Runtime, op,
+             "(): expected a bias of ", out_channels, " ", dtype_name(dt), " values, got ", dtype_name(bias.dtype()),
+             " of shape ", shape_str(bias.sizes()));
+  Tensor r;
+  if (residual.defined()) {
+    const Shape out{s.N, out_channels, OH, OW};
+    TZ_CHECK(residual.sizes() == out && residual.dtype() == dt, Runtime, op, "(): the residual must be ",
+             dtype_name(dt), " of the output's shape ", shape_str(out), ", got ", dtype_name(residual.dtype()), " ",
+             shape_str(residual.sizes()));
+    r = contiguous(residual, MemoryFormat::ChannelsLast);
+  }
+  if (s.N == 0) return contiguous(Tensor::empty({0, out_channels, OH, OW}, dt), MemoryFormat::ChannelsLast);
+  return run_tiles(kernel_input(x, s), WeightView{}, bias, s, true, act, r, packed);
 }
 
 Tensor conv_tile_backward_data(const Tensor& gy, const Tensor& w, const ConvShape& s, bool nhwc_out) {

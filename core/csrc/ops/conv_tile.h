@@ -4,6 +4,7 @@
 // one per stride phase, each writing its rows and columns of the input gradient).
 #pragma once
 #include "kernels/conv.h"
+#include "ops/value.h"
 #include "tensor/tensor.h"
 
 namespace tz {
@@ -47,6 +48,13 @@ WeightView input_grad_view(const Tensor& w);
 // With an NHWC output, the epilogue act(y + residual) too (residual: NHWC memory, y's dtype).
 Tensor conv_tile_forward(const Tensor& x, const Tensor& w, const Tensor& bias, const ConvShape& s, bool nhwc_out,
                          ConvAct act = ConvAct::None, const Tensor& residual = Tensor());
+// The inference compiler's prepacked convolutions (groups == 1, float32 or float64): the weight
+// (O, C, KH, KW) packed once as this build's tile kernel reads it, (ceil(O / block), KH, KW, C,
+// block), and convolutions that run on it, NHWC out, with the epilogue act(y + residual).
+Tensor conv_tile_pack(const Tensor& weight);
+Tensor conv2d_prepacked(const Tensor& x, const Tensor& packed, const Tensor& bias, int64_t out_channels,
+                        const IntList& stride, const IntList& padding, const IntList& dilation, ConvAct act,
+                        const Tensor& residual);
 // The input gradient (N, C, H, W) from gy (N, O, OH, OW); strided: by stride phase (undilated).
 Tensor conv_tile_backward_data(const Tensor& gy, const Tensor& w, const ConvShape& s, bool nhwc_out);
 

@@ -75,28 +75,52 @@ def test_steps_after_passes():
     assert ops[:2] == ["input", "_conv2d_fused"]  # the stem reads the input as it is, writes channels-last
 
 
-def test_excitation_folds_into_the_next_pointwise_weight_at_batch_1():
+@pytest.mark.parametrize("out_channels", [8, 48])
+def test_excitation_folds_into_the_next_pointwise_weight_at_batch_1(out_channels):
     from vision.models.mobilenetv3 import SqueezeExcitation
 
-    model = randomised(nn.Sequential(nn.Conv2d(16, 32, 1), SqueezeExcitation(32), nn.Conv2d(32, 8, 1), nn.ReLU())).eval()
+    model = randomised(nn.Sequential(nn.Conv2d(16, 32, 1), SqueezeExcitation(32), nn.Conv2d(32, out_channels, 1),
+                                     nn.ReLU())).eval()
+    packed = out_channels <= 32  # prepack takes the reduction, not the expansion
     for batch, folds in ((1, True), (2, False)):
-        ops = _ops_after_passes(model, core.randn(batch, 16, 12, 12))
-        # folded: the only mul scales the (C, O) weight, which the convolution then reads
-        assert ("t" in ops) == folds and ops.count("mul") + ops.count("mul_") == 1
+        steps = _steps_after_passes(model, core.randn(batch, 16, 16, 16))
+        ops = [step.op for step in steps]
+        conv = steps[-1]
+        assert conv.op == ("_conv2d_prepacked" if packed else "_conv2d_fused")
+        # folded: the only mul scales the weight, which the convolution then reads (the packed
+        # weight along its channel dim, or the (C, O) rows, transposed back after); else x
+        assert ops.count("mul") + ops.count("mul_") == 1 and ("t" in ops) == (folds and not packed)
+        assert isinstance(conv.args[1], _compile.Step) == folds
+        assert (conv.args[0].op in ("mul", "mul_")) == (not folds)
 
 
-def _ops_after_passes(model, x):
-    """The op of every step the passes leave, after checking the compiled model against eager."""
+def test_prepack_takes_pointwise_reductions_and_few_input_channels():
+    model = randomised(nn.Sequential(nn.Conv2d(3, 40, 3, padding=1), nn.Conv2d(40, 240, 1), nn.ReLU(),
+                                     nn.Conv2d(240, 40, 1), nn.Conv2d(40, 40, 1), nn.Conv2d(40, 16, 1), nn.ReLU(),
+                                     nn.Conv2d(16, 64, 1), nn.Conv2d(64, 64, 3, padding=1)))
+    ops = _ops_after_passes(model, core.randn(2, 3, 12, 12))
+    # 40 -> 240 expands (its GEMM, with its ReLU); 240 -> 40, 40 -> 40 and 40 -> 16 (with its ReLU)
+    # keep or reduce; 16 -> 64 has few input channels; the 3x3 ones stay as they are
+    assert ops.count("_conv2d_prepacked") == 4 and ops.count("_conv2d_fused") == 1 and ops.count("conv2d") == 2
+
+
+def _steps_after_passes(model, x):
+    """The steps the passes leave, after checking the compiled model against eager."""
     captured = {}
 
     def capture(steps, outputs):
-        captured["ops"] = [s.op for s in steps]
+        captured["steps"] = list(steps)
         return steps, outputs
 
     compiled = _compile.CompiledModule(model, passes=(*_compile.PASSES, capture))
     with core.no_grad():
         assert_close(compiled(x), model(x))
-    return captured["ops"]
+    return captured["steps"]
+
+
+def _ops_after_passes(model, x):
+    """The op of every step the passes leave, after checking the compiled model against eager."""
+    return [step.op for step in _steps_after_passes(model, x)]
 
 
 class _Small(nn.Module):

@@ -100,3 +100,67 @@ def test_input_major_pointwise_weight(layout, channels):
     got = _fused(x, w_im, b, (1, 1), (0, 0), (1, 1), 1, "relu6", residual)
     assert core.allclose(got, want, rtol=1e-5, atol=1e-5)
     assert core.allclose(F.conv2d(x, w_im, b), F.conv2d(x, w, b), rtol=1e-5, atol=1e-5)
+
+
+_pack, _prepacked = core._C._op("_conv_tile_pack"), core._C._op("_conv2d_prepacked")
+
+# (input shape, weight shape, stride, padding, dilation): output channels that leave a partial
+# block, a strided and padded 3x3, a dilated one, a batch large enough for several input chunks
+_PREPACKED_CASES = [
+    ((1, 40, 9, 11), (37, 40, 1, 1), 1, 0, 1),
+    ((2, 24, 9, 11), (20, 24, 3, 3), 2, 1, 1),
+    ((1, 16, 10, 10), (24, 16, 3, 3), 1, 2, 2),
+    ((8, 128, 28, 28), (80, 128, 1, 1), 1, 0, 1),  # 13 chunks of tiles, the last one short
+]
+
+
+@pytest.mark.parametrize("case", _PREPACKED_CASES)
+@pytest.mark.parametrize("layout", ["nchw", "nhwc"])
+@pytest.mark.parametrize("dtype", [core.float32, core.float64])
+def test_prepacked_weight_gives_the_tile_kernels_result(case, layout, dtype):
+    """_conv2d_prepacked on _conv_tile_pack's weight: the bits of _conv2d_fused on the tile kernel
+    (which takes 1x1 convolutions of NCHW inputs only in channels-last)."""
+    xs, ws, stride, padding, dilation = case
+    core.manual_seed(0)
+    x = core.randn(*xs, dtype=dtype)
+    if layout == "nhwc":
+        x = x.contiguous(memory_format=core.channels_last)
+    w, b = core.randn(*ws, dtype=dtype) * 0.2, core.randn(ws[0], dtype=dtype)
+    packed = _pack(w)
+    args = ((stride, stride), (padding, padding), (dilation, dilation))
+    residual = core.randn(*F.conv2d(x, w, b, stride, padding, dilation).shape, dtype=dtype)
+    core._C._set_conv_algorithm("tile")
+    try:
+        for act in ("none", "relu", "hardswish"):
+            for res in (None, residual):
+                want = _fused(x.contiguous(memory_format=core.channels_last), w, b, *args, 1, act, res)
+                got = _prepacked(x, packed, b, ws[0], *args, act, res)
+                assert got.is_contiguous(memory_format=core.channels_last)
+                assert core.equal(got, want), (act, res is None)
+    finally:
+        core._C._set_conv_algorithm("auto")
+    assert core.allclose(_prepacked(x, packed, None, ws[0], *args, "none", None), F.conv2d(x, w, None, *args),
+                         rtol=1e-4, atol=1e-4)
+
+
+def test_prepacked_refuses_bad_arguments():
+    x, w = core.randn(1, 8, 6, 6), core.randn(20, 8, 1, 1)
+    packed = _pack(w)
+    block = packed.shape[4]
+    one = ((1, 1), (0, 0), (1, 1))
+    with pytest.raises(RuntimeError, match="_conv2d_prepacked.*input has 7 channels"):
+        _prepacked(core.randn(1, 7, 6, 6), packed, None, 20, *one, "none", None)
+    with pytest.raises(RuntimeError, match="_conv2d_prepacked.*output channels do not fill"):
+        _prepacked(x, packed, None, 20 + 2 * block, *one, "none", None)
+    with pytest.raises(RuntimeError, match="_conv2d_prepacked.*packed in blocks of 3 channels"):
+        _prepacked(x, core.zeros(7, 1, 1, 8, 3), None, 20, *one, "none", None)
+    with pytest.raises(TypeError, match="_conv2d_prepacked.*share float32 or float64"):
+        _prepacked(x.double(), packed, None, 20, *one, "none", None)
+    with pytest.raises(RuntimeError, match="_conv2d_prepacked.*bias of 20"):
+        _prepacked(x, packed, core.randn(19), 20, *one, "none", None)
+    with pytest.raises(RuntimeError, match="_conv2d_prepacked.*residual must be"):
+        _prepacked(x, packed, None, 20, *one, "relu", core.randn(1, 20, 5, 5))
+    with pytest.raises(RuntimeError, match="_conv2d_prepacked.*larger than the padded input"):
+        _prepacked(core.randn(1, 8, 2, 2), _pack(core.randn(4, 8, 3, 3)), None, 4, *one, "none", None)
+    with pytest.raises(TypeError, match="_conv_tile_pack.*float32 or float64"):
+        _pack(core.ones(4, 8, 1, 1, dtype=core.int32))

@@ -11,8 +11,8 @@ Passes, in order (each a function below):
                  first convolution is channels-last
   fuse_conv      conv2d + bias [+ residual add] [+ ReLU/ReLU6/Hardswish/Hardsigmoid] becomes one
                  _conv2d_fused, its epilogue applied by the kernels block by block
-  prepack        1x1 convolutions that keep or reduce the channels (or have few) run on the
-                 tile kernel with their weight packed once, at compile time
+  prepack        1x1 convolutions, and the others on small images, run on the tile kernel with
+                 their weight packed once, at compile time
   fold_excitation
                  squeeze-excitation's channel scale at batch 1 goes into the next 1x1
                  convolution's weight (packed or not) instead of over the activation
@@ -291,11 +291,14 @@ def channels_last(steps, outputs):
     return out, outputs
 
 
+def _pair(v):
+    return tuple(v) if isinstance(v, (tuple, list)) else (v, v)
+
+
 def _is_pointwise(conv):
     """A 1x1 convolution of stride 1 without padding: one GEMM of the pixels by the weight."""
     _, w, _, stride, padding, _, _ = _conv_args(conv) if conv.op == "conv2d" else conv.args[:7]
-    pair = lambda v: tuple(v) if isinstance(v, (tuple, list)) else (v, v)  # noqa: E731
-    return tuple(w.shape[2:]) == (1, 1) and pair(stride) == (1, 1) and pair(padding) == (0, 0)
+    return tuple(w.shape[2:]) == (1, 1) and _pair(stride) == (1, 1) and _pair(padding) == (0, 0)
 
 
 def _input_major(w):
@@ -305,19 +308,19 @@ def _input_major(w):
     return w.reshape(out_channels, in_channels).t().contiguous().t().unsqueeze(-1).unsqueeze(-1)
 
 
-# 1x1 convolutions with at most this many input channels take the tile kernel in eager mode too
-# (ops/conv_tile.cpp's kTilePointwiseMaxChannels): packing their weight once is a pure gain.
-_TILE_POINTWISE_MAX_CHANNELS = 24
+# Regular (not 1x1) convolutions take a packed weight up to this many output pixels per image,
+# where the GEMM path of _conv2d_fused (im2col, BLAS's packing) costs most; at larger images,
+# stride-1 3x3 ones are faster through Winograd (64 -> 64 at 56x56: 1.6-1.8x slower packed).
+_PREPACKED_MAX_PIXELS = 7 * 7
 
 
 def prepack(steps, outputs):
-    """1x1 convolutions (stride 1, groups 1, float) with a constant weight run on the tile
-    kernel with that weight packed once, now (_conv_tile_pack), instead of packed at every call
-    (the tile kernel) or packed with the activations by BLAS. Chosen where that wins here (the
-    2-core AVX2 EPYC, one thread, batch 1 and 8, per layer): when the convolution keeps or
-    reduces the channels (MobileNetV3-Large's projections 0.74-0.98x their time, ResNet-50's
-    1x1 reductions 0.90-0.96x at batch 8) or has few input channels; expansions lose (40 -> 240
-    at 28x28: 1.15x) and stay."""
+    """Convolutions with a constant weight (groups 1, float, undilated) run on the tile kernel
+    with that weight packed once, now (_conv_tile_pack), instead of packed at every call by the
+    tile kernel or by BLAS: every 1x1 convolution, and the others on small images. Measured per
+    layer on the 2-core AVX2 EPYC, one thread, against _conv2d_fused (batch 1 / 8): MobileNetV3-
+    Large's 1x1 layers 0.85-1.01x / 0.78-1.03x their time, ResNet-50's 0.79-1.13x / 0.83-1.02x,
+    its 3x3 ones at 7x7 0.76x / 0.89x."""
     for step in steps:
         if step.op not in ("conv2d", "_conv2d_fused") or not isinstance(step.args[1], core.Tensor):
             continue
@@ -326,14 +329,15 @@ def prepack(steps, outputs):
             act, residual = "none", None
         else:
             x, w, b, stride, padding, dilation, groups, act, residual = step.args
-        out_channels, channels = w.shape[:2]
-        if not (_is_pointwise(step) and groups == 1 and w.dtype in (core.float32, core.float64)
-                and not isinstance(b, Step) and isinstance(step.value, core.Tensor) and step.value.dim() == 4
-                and (channels >= out_channels or channels <= _TILE_POINTWISE_MAX_CHANNELS)):
+        y = step.value
+        if not (isinstance(y, core.Tensor) and y.dim() == 4 and w.dim() == 4 and groups == 1
+                and w.dtype in (core.float32, core.float64) and not isinstance(b, Step)
+                and _pair(dilation) == (1, 1) and not isinstance(padding, str)
+                and (tuple(w.shape[2:]) == (1, 1) or y.shape[2] * y.shape[3] <= _PREPACKED_MAX_PIXELS)):
             continue
         packed = _C._internal["_conv_tile_pack"](w.detach())
         step.op, step.kwargs = "_conv2d_prepacked", {}
-        step.args = (x, packed, b, out_channels, [1, 1], [0, 0], [1, 1], act, residual)
+        step.args = (x, packed, b, w.shape[0], list(_pair(stride)), list(_pair(padding)), [1, 1], act, residual)
     return steps, outputs
 
 

@@ -137,24 +137,25 @@ struct TileConvArgs {
   // from y; y_h = 0: the dense (N, OH, OW, O) above. The stride-phase sub-convolutions of a
   // strided input gradient each write every y_sh-th row and y_sw-th column of it.
   int64_t y_h = 0, y_w = 0, y_sh = 1, y_sw = 1;
-  // Task order: false, (block, tile) pairs, blocks outermost (a block's weights stay in cache
-  // over all pixels); true, one task per tile running every block (the output's lines are
-  // written once, whole, and each input pixel read once: for weights that fit L1).
-  bool pixels_outer = false;
-  // Blocks outermost only within chunks of this many tiles (0: all of them): a chunk's input
-  // stays in cache while every block runs over it, rather than streaming in once per block.
+  // Task order: (group of blocks, tile) pairs, groups outermost (a group's weights stay in
+  // cache over all pixels), each task running its group's `group_blocks` consecutive blocks
+  // over its tile (the last group may have fewer): one block, up to all of them (the output's
+  // lines written once, whole, and each input pixel read once: for weights that fit L1).
+  int64_t group_blocks = 1;
+  // Groups outermost only within chunks of this many tiles (0: all of them): a chunk's input
+  // stays in cache while every group runs over it, rather than streaming in once per group.
   int64_t chunk_tiles = 0;
 };
 // Output channels per block of this build for float32 / float64.
 using TileConvBlockFn = int64_t (*)(DType dtype);
 extern DispatchStub<TileConvBlockFn> conv_tile_block_stub;
 // Output pixels per tile (consecutive in (n, oh, ow) order; the last tile may be shorter),
-// and the tasks: (block, tile) pairs, chunks of tiles outermost, then blocks; or tiles
-// (pixels_outer).
+// and the tasks: (group of blocks, tile) pairs, chunks of tiles outermost, then groups.
 constexpr int64_t kConvTilePixels = 6;
 inline int64_t conv_tile_count(const ConvShape& s) { return (s.N * s.OH * s.OW + kConvTilePixels - 1) / kConvTilePixels; }
-inline int64_t conv_tile_tasks(const ConvShape& s, int64_t block, bool pixels_outer) {
-  return (pixels_outer ? 1 : (s.O + block - 1) / block) * conv_tile_count(s);
+inline int64_t conv_tile_tasks(const ConvShape& s, int64_t block, int64_t group_blocks) {
+  const int64_t blocks = (s.O + block - 1) / block;
+  return (blocks + group_blocks - 1) / group_blocks * conv_tile_count(s);
 }
 // Runs tasks [begin, end).
 using TileConvFn = void (*)(DType dtype, const TileConvArgs& a, int64_t begin, int64_t end);

@@ -116,10 +116,11 @@ Tensor packed_weight(const WeightView& v, DType dt, int64_t block) {
   return out;
 }
 
-// Packed weights up to this size (L1's) run pixels outermost (TileConvArgs::pixels_outer):
-// they stay in L1 while each output line is written once and each input pixel read once
-// (1x1 NHWC at 28x28, tile / BLAS time, 16 -> 32 KiB: 40->120 1.49 -> 1.07x, 120->40 +
-// residual 1.21 -> 1.09x; 128 KiB: no clear gain at 40->240, 38 KiB).
+// Packed weights up to this size (L1's) run pixels outermost (every block in one task): they
+// stay in L1 while each output line is written once and each input pixel read once (1x1 NHWC
+// at 28x28, tile / BLAS time, 16 -> 32 KiB: 40->120 1.49 -> 1.07x, 120->40 + residual 1.21 ->
+// 1.09x; 128 KiB: no clear gain at 40->240, 38 KiB). Larger ones run groups of blocks of this
+// size (TileConvArgs::group_blocks).
 constexpr int64_t kPixelsOuterMaxWeightBytes = 32 << 10;
 
 // The input a chunk of tiles reads (TileConvArgs::chunk_tiles), about: half of a 512 KiB L2.
@@ -131,12 +132,12 @@ constexpr int64_t kChunkInputBytes = 256 << 10;
 void run_packed(TileConvArgs a, const Tensor& wp, DType dt) {
   const int64_t block = conv_tile_block_stub(dt);
   a.w = wp.raw_data();
-  a.pixels_outer = conv_tile_pixels_outer(wp.numel() * wp.itemsize());
-  if (!a.pixels_outer)  // each output pixel reads KH input rows of C values
-    a.chunk_tiles = std::max<int64_t>(1, kChunkInputBytes / (kConvTilePixels * a.s.KH * a.s.C * wp.itemsize()));
-  const int64_t blocks_per_task = a.pixels_outer ? wp.size(0) : 1;
-  const int64_t work = kConvTilePixels * blocks_per_task * block * a.s.KH * a.s.KW * a.s.C;  // multiply-adds per task
-  parallel_for(0, conv_tile_tasks(a.s, block, a.pixels_outer), std::max<int64_t>(1, (int64_t(1) << 18) / work),
+  const int64_t blocks = wp.size(0), block_bytes = wp.numel() / blocks * wp.itemsize();
+  a.group_blocks = std::clamp<int64_t>(kPixelsOuterMaxWeightBytes / block_bytes, 1, blocks);
+  // each output pixel reads KH input rows of C values
+  a.chunk_tiles = std::max<int64_t>(1, kChunkInputBytes / (kConvTilePixels * a.s.KH * a.s.C * wp.itemsize()));
+  const int64_t work = kConvTilePixels * a.group_blocks * block * a.s.KH * a.s.KW * a.s.C;  // multiply-adds per task
+  parallel_for(0, conv_tile_tasks(a.s, block, a.group_blocks), std::max<int64_t>(1, (int64_t(1) << 18) / work),
                [&](int64_t begin, int64_t end) { conv_tile_stub(dt, a, begin, end); });
 }
 

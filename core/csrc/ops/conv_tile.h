@@ -19,8 +19,8 @@ ConvAlgorithm conv_algorithm();
 // float32/64, by the table or forced); for 1x1 stride-1 convolutions (otherwise BLAS's), by
 // their input channels.
 bool conv_tile_forward_applies(const ConvShape& s, DType dtype);
-// Whether the tile kernel runs pixels outermost (TileConvArgs::pixels_outer) for a packed
-// weight of this size: where it stays in L1.
+// Whether the tile kernel runs every block in one task (TileConvArgs::group_blocks) for a
+// packed weight of this size: where it stays in L1.
 bool conv_tile_pixels_outer(int64_t packed_weight_bytes);
 // Whether this build's tile blocks are at most 64 bytes (AVX2, SSE2), where some paths lose.
 bool narrow_tile_build(DType dtype);

@@ -132,10 +132,9 @@ void point_products(DType dtype, int64_t m, int64_t n, int64_t k, const GemmOper
 void point_products_on_tiles(const WinogradTileArgs& a, void* products, const PackedPoints& u, DType dtype) {
   const ConvShape s{1, a.Cp, 1, a.count, a.Op, 1, 1, 1, a.count, 1, 1, 0, 0, 1, 1, 1};
   TileConvArgs t{s, 1, a.count, nullptr, nullptr, nullptr, nullptr};
-  t.pixels_outer = conv_tile_pixels_outer(u.point_bytes);
-  const int64_t per_point = conv_tile_tasks(s, u.block, t.pixels_outer);
-  const int64_t blocks_per_task = t.pixels_outer ? (a.Op + u.block - 1) / u.block : 1;
-  const int64_t work = kConvTilePixels * blocks_per_task * u.block * a.Cp;  // multiply-adds per task
+  t.group_blocks = conv_tile_pixels_outer(u.point_bytes) ? (a.Op + u.block - 1) / u.block : 1;
+  const int64_t per_point = conv_tile_tasks(s, u.block, t.group_blocks);
+  const int64_t work = kConvTilePixels * t.group_blocks * u.block * a.Cp;  // multiply-adds per task
   const int64_t size = itemsize(dtype);
   const char* v = static_cast<const char*>(a.v);
   const char* w = static_cast<const char*>(u.storage.raw_data());

@@ -69,21 +69,21 @@ def test_steps_after_passes():
     model = randomised(vision.models.resnet18(num_classes=10))
     ops = _ops_after_passes(model, core.randn(1, 3, 32, 32))
     assert "native_batch_norm" not in ops and "take" not in ops
-    # every conv but the 3 downsampling ones takes its ReLU (and residual add) into its kernels
-    assert ops.count("_conv2d_fused") == 17 and ops.count("conv2d") == 3
+    # every conv but the 3 downsampling ones takes its ReLU (and residual add) into its kernels;
+    # the 1x1 ones and those writing 4x4 images or smaller (layer2 on) take a packed weight
+    assert ops.count("_conv2d_fused") == 5 and ops.count("_conv2d_prepacked") == 15 and "conv2d" not in ops
     assert "relu_" not in ops and "add_" not in ops and "add" not in ops
     assert ops[:2] == ["input", "_conv2d_fused"]  # the stem reads the input as it is, writes channels-last
 
 
-@pytest.mark.parametrize("out_channels", [8, 48])
-def test_excitation_folds_into_the_next_pointwise_weight_at_batch_1(out_channels):
+@pytest.mark.parametrize("packed", [True, False])
+def test_excitation_folds_into_the_next_pointwise_weight_at_batch_1(packed):
     from vision.models.mobilenetv3 import SqueezeExcitation
 
-    model = randomised(nn.Sequential(nn.Conv2d(16, 32, 1), SqueezeExcitation(32), nn.Conv2d(32, out_channels, 1),
-                                     nn.ReLU())).eval()
-    packed = out_channels <= 32  # prepack takes the reduction, not the expansion
+    model = randomised(nn.Sequential(nn.Conv2d(16, 32, 1), SqueezeExcitation(32), nn.Conv2d(32, 48, 1), nn.ReLU())).eval()
+    passes = _compile.PASSES if packed else tuple(p for p in _compile.PASSES if p is not _compile.prepack)
     for batch, folds in ((1, True), (2, False)):
-        steps = _steps_after_passes(model, core.randn(batch, 16, 16, 16))
+        steps = _steps_after_passes(model, core.randn(batch, 16, 16, 16), passes)
         ops = [step.op for step in steps]
         conv = steps[-1]
         assert conv.op == ("_conv2d_prepacked" if packed else "_conv2d_fused")
@@ -94,17 +94,18 @@ def test_excitation_folds_into_the_next_pointwise_weight_at_batch_1(out_channels
         assert (conv.args[0].op in ("mul", "mul_")) == (not folds)
 
 
-def test_prepack_takes_pointwise_reductions_and_few_input_channels():
+def test_prepack_takes_1x1_convolutions_and_small_images():
     model = randomised(nn.Sequential(nn.Conv2d(3, 40, 3, padding=1), nn.Conv2d(40, 240, 1), nn.ReLU(),
-                                     nn.Conv2d(240, 40, 1), nn.Conv2d(40, 40, 1), nn.Conv2d(40, 16, 1), nn.ReLU(),
-                                     nn.Conv2d(16, 64, 1), nn.Conv2d(64, 64, 3, padding=1)))
-    ops = _ops_after_passes(model, core.randn(2, 3, 12, 12))
-    # 40 -> 240 expands (its GEMM, with its ReLU); 240 -> 40, 40 -> 40 and 40 -> 16 (with its ReLU)
-    # keep or reduce; 16 -> 64 has few input channels; the 3x3 ones stay as they are
-    assert ops.count("_conv2d_prepacked") == 4 and ops.count("_conv2d_fused") == 1 and ops.count("conv2d") == 2
+                                     nn.Conv2d(240, 40, 1), nn.Conv2d(40, 16, 1, stride=2), nn.ReLU(),
+                                     nn.Conv2d(16, 64, 3, padding=1), nn.Conv2d(64, 32, 3, stride=2, padding=1),
+                                     nn.Conv2d(32, 32, 3, padding=2, dilation=2)))
+    ops = _ops_after_passes(model, core.randn(2, 3, 24, 24))
+    # every 1x1 (with its ReLU where it has one) and the 3x3 writing 6x6; not the 3x3 ones writing
+    # 24x24 and 12x12, nor the dilated one
+    assert ops.count("_conv2d_prepacked") == 4 and ops.count("_conv2d_fused") == 0 and ops.count("conv2d") == 3
 
 
-def _steps_after_passes(model, x):
+def _steps_after_passes(model, x, passes=_compile.PASSES):
     """The steps the passes leave, after checking the compiled model against eager."""
     captured = {}
 
@@ -112,7 +113,7 @@ def _steps_after_passes(model, x):
         captured["steps"] = list(steps)
         return steps, outputs
 
-    compiled = _compile.CompiledModule(model, passes=(*_compile.PASSES, capture))
+    compiled = _compile.CompiledModule(model, passes=(*passes, capture))
     with core.no_grad():
         assert_close(compiled(x), model(x))
     return captured["steps"]

@@ -197,17 +197,18 @@ void tiles(const TileConvArgs& a, int64_t begin, int64_t end) {
     xo = ((n * a.Hp + oh * s.sh) * a.Wp + ow * s.sw) * s.C;
     yo = ((n * yh + oh * a.y_sh) * yw + ow * a.y_sw) * s.O;
   };
+  const int64_t group = std::clamp<int64_t>(a.group_blocks, 1, nblocks), groups = (nblocks + group - 1) / group;
   const int64_t chunk = a.chunk_tiles > 0 ? std::min(a.chunk_tiles, ntiles) : ntiles;
   for (int64_t task = begin; task < end; ++task) {
-    // (chunk, block, tile within the chunk); every chunk but the last has `chunk` tiles
-    const int64_t c = task / (nblocks * chunk), rem = task - c * nblocks * chunk;
+    // (chunk, group, tile within the chunk); every chunk but the last has `chunk` tiles
+    const int64_t c = task / (groups * chunk), rem = task - c * groups * chunk;
     const int64_t len = std::min(chunk, ntiles - c * chunk), at_tile = rem % len;
-    const int64_t block = a.pixels_outer ? 0 : rem / len;
-    const int64_t first = (a.pixels_outer ? task : c * chunk + at_tile) * kPixels;
-    // two whole tiles in this range (of this block and chunk; with pixels outer, for every
-    // block, each taking them at once where its vectors fit)
-    const bool wide = (a.pixels_outer || wide_fits(vectors_of<T>(s, block))) && task + 1 < end &&
-                      (a.pixels_outer || at_tile + 1 < len) && first + kWidePixels <= pixels;
+    const int64_t b0 = rem / len * group, b1 = std::min(nblocks, b0 + group);
+    const int64_t first = (c * chunk + at_tile) * kPixels;
+    // two whole tiles in this range (of this group and chunk; several blocks each take them
+    // at once where their vectors fit)
+    const bool wide = (b1 - b0 > 1 || wide_fits(vectors_of<T>(s, b0))) && task + 1 < end && at_tile + 1 < len &&
+                      first + kWidePixels <= pixels;
     const int64_t P = wide ? kWidePixels : std::min<int64_t>(kPixels, pixels - first);
     task += wide;
     const T* xp[kWidePixels];
@@ -227,7 +228,7 @@ void tiles(const TileConvArgs& a, int64_t begin, int64_t end) {
         xo += x_step, yo += y_step;
       }
     }
-    blocks_of<T, A>(a, block, a.pixels_outer ? nblocks : block + 1, P, xp, yp, rp);
+    blocks_of<T, A>(a, b0, b1, P, xp, yp, rp);
   }
 }
 

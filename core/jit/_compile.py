@@ -317,10 +317,12 @@ _PREPACKED_MAX_PIXELS = 7 * 7
 def prepack(steps, outputs):
     """Convolutions with a constant weight (groups 1, float, undilated) run on the tile kernel
     with that weight packed once, now (_conv_tile_pack), instead of packed at every call by the
-    tile kernel or by BLAS: every 1x1 convolution, and the others on small images. Measured per
-    layer on the 2-core AVX2 EPYC, one thread, against _conv2d_fused (batch 1 / 8): MobileNetV3-
-    Large's 1x1 layers 0.85-1.01x / 0.78-1.03x their time, ResNet-50's 0.79-1.13x / 0.83-1.02x,
-    its 3x3 ones at 7x7 0.76x / 0.89x."""
+    tile kernel or by BLAS: every 1x1 convolution, and the others on small images; not those of
+    a single output pixel, which BLAS's matrix-vector product runs faster (squeeze-excitation at
+    batch 1: 960 -> 240 21 vs 26 us; from 2 pixels on the tile kernel wins, 30 vs 76 us).
+    Measured per layer on the 2-core AVX2 EPYC, one thread, against _conv2d_fused (batch 1 / 8):
+    MobileNetV3-Large's 1x1 layers 0.85-1.01x / 0.78-1.03x their time, ResNet-50's 0.79-1.13x /
+    0.83-1.02x, its 3x3 ones at 7x7 0.76x / 0.89x."""
     for step in steps:
         if step.op not in ("conv2d", "_conv2d_fused") or not isinstance(step.args[1], core.Tensor):
             continue
@@ -333,7 +335,8 @@ def prepack(steps, outputs):
         if not (isinstance(y, core.Tensor) and y.dim() == 4 and w.dim() == 4 and groups == 1
                 and w.dtype in (core.float32, core.float64) and not isinstance(b, Step)
                 and _pair(dilation) == (1, 1) and not isinstance(padding, str)
-                and (tuple(w.shape[2:]) == (1, 1) or y.shape[2] * y.shape[3] <= _PREPACKED_MAX_PIXELS)):
+                and (tuple(w.shape[2:]) == (1, 1) or y.shape[2] * y.shape[3] <= _PREPACKED_MAX_PIXELS)
+                and y.shape[0] * y.shape[2] * y.shape[3] > 1):
             continue
         packed = _C._internal["_conv_tile_pack"](w.detach())
         step.op, step.kwargs = "_conv2d_prepacked", {}

@@ -46,6 +46,9 @@ EXEMPT = {
     "_conv_backward_weight": _backward("conv2d"),
     "_conv2d_fused": Exempt("inference only, no derivative: every kernel path against conv2d and the activation",
                             tested_in="core/jit/test_conv_fused.py"),
+    **{name: Exempt("inference only, no derivative: the packed weight's results bit for bit against the tile "
+                    "kernel's _conv2d_fused and close to conv2d, and its errors", tested_in="core/jit/test_conv_fused.py")
+       for name in ("_conv_tile_pack", "_conv2d_prepacked")},
     "_log_softmax_backward_data": _backward("log_softmax"),
     "_max_pool_backward": _backward("max_pool2d"),
     "_nll_loss_backward": _backward("_nll_loss_forward"),

@@ -575,6 +575,21 @@ Tensor strided_pixels(const Tensor& t, const ConvShape& s) {
 
 // ---------------------------------------------------------------- 4-d drivers
 
+// y (N, O, OH, OW; NCHW or NHWC memory) += bias[o], in place.
+void add_bias(const Tensor& y, const Tensor& bias, bool nhwc) {
+  const int64_t N = y.size(0), O = y.size(1), L = y.size(2) * y.size(3);
+  for_float(y.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    T* p = y.data<T>();
+    const T* b = bias.data<T>();
+    for (int64_t n = 0; n < N; ++n, p += O * L) {
+      if (nhwc) for (int64_t i = 0; i < L; ++i) for (int64_t o = 0; o < O; ++o) p[i * O + o] += b[o];
+      else for (int64_t o = 0; o < O; ++o) for (int64_t i = 0; i < L; ++i) p[o * L + i] += b[o];
+    }
+  });
+}
+
+
 // y = conv(x, w) + bias on 4-d tensors of one float dtype.
 // y = conv(x, w) + bias on 4-d tensors of one float dtype, then the epilogue (fused into the
 // kernels' blocks where they allow it).
@@ -595,6 +610,12 @@ Tensor forward_4d(const Tensor& x_, const Tensor& w_, const Tensor& bias_, const
                shape_str(epilogue->residual.sizes()), " does not match the output's ", shape_str(y.sizes()));
       ep.residual = to_dtype(in_layout(epilogue->residual, nhwc_out), dt);
     }
+  }
+  if (s.cg() == 0) {  // no input channels: every output is its bias (the paths below would divide by empty sums)
+    fill_(y, Scalar(0.0));
+    if (bias.defined()) add_bias(y, bias, nhwc_out);
+    epilogue_all(ep, y);
+    return y;
   }
   if (uses_small_input_kernel(s, nhwc_out, dt)) {  // reads a dense input in either layout where it is: no conversion
     const bool dense = x_.is_contiguous() || is_contiguous_as(x_, MemoryFormat::ChannelsLast);
@@ -730,20 +751,6 @@ ConvShape regular_shape(const Shape& x, const Shape& w, const IntList& out, cons
                         const IntList& dil, int64_t groups) {
   return ConvShape{x[0], x[1], x[2], x[3], w[0], w[2], w[3], out[0], out[1],
                    st[0], st[1], pad[0], pad[1], dil[0], dil[1], groups};
-}
-
-// y (N, O, OH, OW; NCHW or NHWC memory) += bias[o], in place.
-void add_bias(const Tensor& y, const Tensor& bias, bool nhwc) {
-  const int64_t N = y.size(0), O = y.size(1), L = y.size(2) * y.size(3);
-  for_float(y.dtype(), [&](auto tag) {
-    using T = decltype(tag);
-    T* p = y.data<T>();
-    const T* b = bias.data<T>();
-    for (int64_t n = 0; n < N; ++n, p += O * L) {
-      if (nhwc) for (int64_t i = 0; i < L; ++i) for (int64_t o = 0; o < O; ++o) p[i * O + o] += b[o];
-      else for (int64_t o = 0; o < O; ++o) for (int64_t i = 0; i < L; ++i) p[o * L + i] += b[o];
-    }
-  });
 }
 
 }  // namespace

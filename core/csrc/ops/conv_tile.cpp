@@ -133,10 +133,14 @@ constexpr int64_t kChunkInputBytes = 256 << 10;
 void run_packed(TileConvArgs a, const Tensor& wp, DType dt) {
   const int64_t block = conv_tile_block_stub(dt);
   a.w = wp.raw_data();
-  const int64_t blocks = wp.size(0), block_bytes = wp.numel() / blocks * wp.itemsize();
+  const int64_t blocks = wp.size(0);
+  if (blocks == 0) return;  // no output channels
+  // (no input channels: a weight of no bytes, and outputs that are their bias)
+  const int64_t block_bytes = std::max<int64_t>(1, wp.numel() / blocks * wp.itemsize());
   a.group_blocks = std::clamp<int64_t>(kPixelsOuterMaxWeightBytes / block_bytes, 1, blocks);
   // each output pixel reads KH input rows of C values
-  a.chunk_tiles = std::max<int64_t>(1, kChunkInputBytes / (kConvTilePixels * a.s.KH * a.s.C * wp.itemsize()));
+  a.chunk_tiles =
+      std::max<int64_t>(1, kChunkInputBytes / std::max<int64_t>(1, kConvTilePixels * a.s.KH * a.s.C * wp.itemsize()));
   const int64_t work = kConvTilePixels * a.group_blocks * block * a.s.KH * a.s.KW * a.s.C;  // multiply-adds per task
   parallel_for(0, conv_tile_tasks(a.s, block, a.group_blocks), std::max<int64_t>(1, (int64_t(1) << 18) / work),
                [&](int64_t begin, int64_t end) { conv_tile_stub(dt, a, begin, end); });

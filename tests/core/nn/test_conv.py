@@ -469,3 +469,29 @@ def test_module_argument_errors():
         nn.Conv1d(3, 4, 3, padding_mode="mirror")
     with pytest.raises(ValueError, match='Only "zeros" padding mode is supported for ConvTranspose1d'):
         nn.ConvTranspose1d(3, 4, 3, padding_mode="circular")
+
+
+@pytest.mark.parametrize("algorithm", ["auto", "tile", "gemm", "winograd"])
+@pytest.mark.parametrize("layout", [core.contiguous_format, core.channels_last])
+@pytest.mark.parametrize("xs,ws,kw,out", [
+    ((2, 0, 9, 9), (5, 0, 3, 3), dict(padding=1), (2, 5, 9, 9)),
+    ((2, 0, 9, 9), (5, 0, 1, 1), {}, (2, 5, 9, 9)),
+    ((2, 0, 7, 7), (6, 0, 3, 3), dict(stride=2, padding=1), (2, 6, 4, 4)),
+    ((0, 4, 9, 9), (3, 4, 3, 3), dict(padding=1), (0, 3, 9, 9)),
+])
+def test_empty_input_channels_or_batch(algorithm, layout, xs, ws, kw, out):
+    """No input channels: every output is its bias (the GEMM paths divided by the empty sums,
+    a floating-point exception); an empty batch: an empty output; both with their gradients."""
+    core._C._set_conv_algorithm(algorithm)
+    try:
+        x, w = core.randn(*xs, requires_grad=True), core.randn(*ws, requires_grad=True)
+        b = core.randn(ws[0], requires_grad=True)
+        y = F.conv2d(x.contiguous(memory_format=layout), w, b, **kw)
+        assert tuple(y.shape) == out
+        if xs[1] == 0:
+            assert core.equal(y, b.view(1, -1, 1, 1).expand(*out))
+        y.sum().backward()
+        assert x.grad.shape == x.shape and w.grad.shape == w.shape
+        assert core.equal(b.grad, core.full((ws[0],), float(out[0] * out[2] * out[3])))
+    finally:
+        core._C._set_conv_algorithm("auto")

@@ -109,7 +109,8 @@ template <typename T> void pack_blocks(const WeightView& v, int64_t block, int64
 Tensor packed_weight(const WeightView& v, DType dt, int64_t block) {
   const int64_t nb = (v.O + block - 1) / block, per_block = v.KH * v.KW * v.C * block;
   Tensor out = Tensor::empty({nb, v.KH, v.KW, v.C, block}, dt);
-  parallel_for(0, nb, std::max<int64_t>(1, (int64_t(1) << 16) / std::max<int64_t>(1, per_block)), [&](int64_t b0, int64_t b1) {
+  const int64_t grain = std::max<int64_t>(1, (int64_t(1) << 16) / std::max<int64_t>(1, per_block));
+  parallel_for(0, nb, grain, [&](int64_t b0, int64_t b1) {
     if (dt == DType::Float64) pack_blocks(v, block, b0, b1, out.data<double>());
     else pack_blocks(v, block, b0, b1, out.data<float>());
   });

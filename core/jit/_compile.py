@@ -6,11 +6,11 @@ Passes, in order (each a function below):
   constants      calls on weights alone run once, now (the transposed Linear weight, ...)
   fold_bn        eval BatchNorm after a convolution goes into its weight and bias
   drop_identity  dropout in eval, contiguous() of what is already contiguous
+  fuse_conv      conv2d + bias [+ residual add] [+ ReLU/ReLU6/Hardswish/Hardsigmoid] becomes one
+                 _conv2d_fused, its epilogue applied by the kernels block by block
   channels_last  convolution weights are stored the way the NHWC kernels read them (1x1 ones
                  input-channel-major, as their GEMM reads them), so every activation after the
                  first convolution is channels-last
-  fuse_conv      conv2d + bias [+ residual add] [+ ReLU/ReLU6/Hardswish/Hardsigmoid] becomes one
-                 _conv2d_fused, its epilogue applied by the kernels block by block
   prepack        1x1 convolutions, and the others on small images, run on the tile kernel with
                  their weight packed once, at compile time
   fold_excitation

@@ -755,6 +755,19 @@ ConvShape regular_shape(const Shape& x, const Shape& w, const IntList& out, cons
 
 }  // namespace
 
+ConvExtents conv_extents(const IntList& in, const IntList& kernel, const IntList& stride, const IntList& padding,
+                         const IntList& dilation, const char* op) {
+  const size_t k = in.size();
+  ConvExtents e{IntList(k), IntList(k), IntList(k)};
+  for (size_t i = 0; i < k; ++i) {
+    e.padded[i] = checked_add(in[i], checked_mul(2, padding[i], op, "padding"), op, "the padded input");
+    e.extent[i] = checked_add(checked_mul(dilation[i], kernel[i] - 1, op, "dilation"), 1, op, "the kernel extent");
+    e.fits = e.fits && e.padded[i] >= e.extent[i];
+    e.out[i] = e.fits ? (e.padded[i] - e.extent[i]) / stride[i] + 1 : 0;
+  }
+  return e;
+}
+
 ConvAct conv_act_from_name(const std::string& name) {
   if (name == "none") return ConvAct::None;
   if (name == "relu") return ConvAct::Relu;
@@ -821,16 +834,11 @@ Tensor convolution(const Tensor& input, const Tensor& weight, const Tensor& bias
            " elements, but got bias of size ", shape_str(bias.defined() ? bias.sizes() : Shape{}), " instead");
   IntList in_sz(x.sizes().begin() + 2, x.sizes().end()), out_sz(k);
   if (!transposed) {
-    IntList padded(k), extent(k);
-    bool fits = true;
-    for (int64_t i = 0; i < k; ++i) {
-      padded[i] = checked_add(in_sz[i], checked_mul(2, padding[i], op, "padding"), op, "the padded input");
-      extent[i] = checked_add(checked_mul(dilation[i], weight.size(i + 2) - 1, op, "dilation"), 1, op, "the kernel extent");
-      fits = fits && padded[i] >= extent[i];
-      out_sz[i] = fits ? (padded[i] - extent[i]) / stride[i] + 1 : 0;
-    }
-    TZ_CHECK(fits, Runtime, "Calculated padded input size per channel: (", join(padded, " x "), "). Kernel size: (",
-             join(extent, " x "), "). Kernel size can't be greater than actual input size");
+    const ConvExtents e = conv_extents(in_sz, IntList(weight.sizes().begin() + 2, weight.sizes().end()), stride,
+                                       padding, dilation, op);
+    TZ_CHECK(e.fits, Runtime, "Calculated padded input size per channel: (", join(e.padded, " x "),
+             "). Kernel size: (", join(e.extent, " x "), "). Kernel size can't be greater than actual input size");
+    out_sz = e.out;
   } else {
     bool ok = true;
     for (int64_t i = 0; i < k; ++i) {

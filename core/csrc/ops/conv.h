@@ -23,6 +23,16 @@ struct ConvEpilogue {
   Tensor residual;  // undefined, or the output's shape
 };
 
+// A regular convolution's padded input and dilated kernel extent along each spatial dim
+// (overflow checked, `op` naming the caller), and its output sizes where every kernel fits
+// in its padded input (`fits`; sizes 0 where it does not).
+struct ConvExtents {
+  IntList padded, extent, out;
+  bool fits = true;
+};
+ConvExtents conv_extents(const IntList& in, const IntList& kernel, const IntList& stride, const IntList& padding,
+                         const IntList& dilation, const char* op);
+
 Tensor convolution(const Tensor& input, const Tensor& weight, const Tensor& bias, const IntList& stride,
                    const IntList& padding, const IntList& dilation, bool transposed,
                    const IntList& output_padding, int64_t groups, const char* op,

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "iter/thread_pool.h"
+#include "ops/conv.h"
 #include "ops/conversion.h"
 #include "ops/creation.h"
 #include "ops/views.h"
@@ -321,10 +322,10 @@ Tensor conv2d_prepacked(const Tensor& x, const Tensor& packed, const Tensor& bia
   TZ_CHECK(stride[0] > 0 && stride[1] > 0 && dilation[0] > 0 && dilation[1] > 0 && padding[0] >= 0 && padding[1] >= 0,
            Runtime, op, "(): strides and dilations must be positive and paddings non-negative");
   const int64_t KH = packed.size(1), KW = packed.size(2);
-  const int64_t OH = (x.size(2) + 2 * padding[0] - dilation[0] * (KH - 1) - 1) / stride[0] + 1;
-  const int64_t OW = (x.size(3) + 2 * padding[1] - dilation[1] * (KW - 1) - 1) / stride[1] + 1;
-  TZ_CHECK(OH > 0 && OW > 0, Runtime, op, "(): the kernel (", KH, "x", KW, ", dilated) is larger than the padded input ",
+  const ConvExtents e = conv_extents({x.size(2), x.size(3)}, {KH, KW}, stride, padding, dilation, op);
+  TZ_CHECK(e.fits, Runtime, op, "(): the kernel (", KH, "x", KW, ", dilated) is larger than the padded input ",
            shape_str(x.sizes()));
+  const int64_t OH = e.out[0], OW = e.out[1];
   const ConvShape s{x.size(0), x.size(1), x.size(2), x.size(3), out_channels, KH, KW, OH, OW,
                     stride[0], stride[1], padding[0], padding[1], dilation[0], dilation[1], 1};
   if (bias.defined())

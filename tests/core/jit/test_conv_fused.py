@@ -160,7 +160,9 @@ def test_prepacked_refuses_bad_arguments():
         _prepacked(x, packed, core.randn(19), 20, *one, "none", None)
     with pytest.raises(RuntimeError, match="_conv2d_prepacked.*residual must be"):
         _prepacked(x, packed, None, 20, *one, "relu", core.randn(1, 20, 5, 5))
-    with pytest.raises(RuntimeError, match="_conv2d_prepacked.*larger than the padded input"):
-        _prepacked(core.randn(1, 8, 2, 2), _pack(core.randn(4, 8, 3, 3)), None, 4, *one, "none", None)
+    for stride in ((1, 1), (2, 2)):  # at stride 2 the output size's rounding once hid the misfit
+        with pytest.raises(RuntimeError, match="_conv2d_prepacked.*larger than the padded input"):
+            _prepacked(core.randn(1, 8, 2, 2), _pack(core.randn(4, 8, 3, 3)), None, 4, stride, (0, 0), (1, 1), "none",
+                       None)
     with pytest.raises(TypeError, match="_conv_tile_pack.*float32 or float64"):
         _pack(core.ones(4, 8, 1, 1, dtype=core.int32))

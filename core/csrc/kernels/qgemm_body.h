@@ -156,21 +156,14 @@ TZ_VINLINE void requantize_tile(const QGemmArgs& g, int64_t m, int64_t n0, const
   }
 #pragma GCC unroll 8
   for (int r = 0; r < MR; ++r) {
-    vint32 q[NV];
+    vint32 a[NV];
     const vint32 row_term = vm::splat<vint32>(b_zp ? k_azp - rowsum[r] : 0);
 #pragma GCC unroll 4
     for (int v = 0; v < NV; ++v) {
-      vint32 a = reinterpret_cast<vint32>(acc[r][v]);
-      if (b_zp) a += row_term * wzp[v];
-      if constexpr (kPackClamps)
-        q[v] = vm::requantize_unclamped(a, bias[v], mult[v], zp);
-      else
-        q[v] = vm::requantize(a, bias[v], mult[v], lo, hi, zp);
+      a[v] = reinterpret_cast<vint32>(acc[r][v]);
+      if (b_zp) a[v] += row_term * wzp[v];
     }
-    if constexpr (kPackClamps)
-      vm::store_clamped_row<NV>(y + r * ldy, q, out_lo, out_hi);
-    else
-      vm::store_narrow_row<NV>(y + r * ldy, q);
+    vm::requantize_row<NV, kPackClamps>(y + r * ldy, a, bias, mult, lo, hi, zp, out_lo, out_hi);
   }
 }
 

@@ -86,14 +86,19 @@ TZ_VINLINE vint32 madd_i16(vint32 x, vint32 w) {
 }
 
 // NV vectors of int32 lanes within [0, 255] stored as NV * kLanes consecutive bytes.
+#if defined(__AVX2__) && !defined(__AVX512F__)
+// Two vectors of int32 lanes as 16 bytes in lane order, each saturated to 0..255: one pack
+// per step for both vectors; the 128-bit lanes put back in order.
+TZ_VINLINE __m128i saturated_bytes(const vint32& a, const vint32& b) {
+  const __m256i w = _mm256_packs_epi32(reinterpret_cast<__m256i>(a), reinterpret_cast<__m256i>(b));
+  const __m256i o = _mm256_permute4x64_epi64(w, 0xD8);
+  return _mm_packus_epi16(_mm256_castsi256_si128(o), _mm256_extracti128_si256(o, 1));
+}
+#endif
+
 template <int NV> TZ_VINLINE void store_narrow_row(uint8_t* p, const vec<int32_t> (&v)[NV]) {
 #if defined(__AVX2__) && !defined(__AVX512F__)
-  if constexpr (NV == 2) {  // one pack per step for both vectors; the 128-bit lanes put back in order
-    const __m256i w = _mm256_packs_epi32(reinterpret_cast<__m256i>(v[0]), reinterpret_cast<__m256i>(v[1]));
-    const __m256i o = _mm256_permute4x64_epi64(w, 0xD8);
-    const __m128i b = _mm_packus_epi16(_mm256_castsi256_si128(o), _mm256_extracti128_si256(o, 1));
-    return _mm_storeu_si128(reinterpret_cast<__m128i*>(p), b);
-  }
+  if constexpr (NV == 2) return _mm_storeu_si128(reinterpret_cast<__m128i*>(p), saturated_bytes(v[0], v[1]));
 #endif
   for (int i = 0; i < NV; ++i) store_narrow(p + i * kLanes<int32_t>, v[i]);
 }
@@ -105,9 +110,7 @@ template <int NV>
 TZ_VINLINE void store_clamped_row(uint8_t* p, const vec<int32_t> (&v)[NV], int32_t lo, int32_t hi) {
 #if defined(__AVX2__) && !defined(__AVX512F__)
   if constexpr (NV == 2) {
-    const __m256i w = _mm256_packs_epi32(reinterpret_cast<__m256i>(v[0]), reinterpret_cast<__m256i>(v[1]));
-    const __m256i o = _mm256_permute4x64_epi64(w, 0xD8);
-    __m128i b = _mm_packus_epi16(_mm256_castsi256_si128(o), _mm256_extracti128_si256(o, 1));
+    __m128i b = saturated_bytes(v[0], v[1]);
     if (lo > 0) b = _mm_max_epu8(b, _mm_set1_epi8(static_cast<char>(lo)));
     if (hi < 255) b = _mm_min_epu8(b, _mm_set1_epi8(static_cast<char>(hi)));
     return _mm_storeu_si128(reinterpret_cast<__m128i*>(p), b);
@@ -121,6 +124,23 @@ TZ_VINLINE void store_clamped_row(uint8_t* p, const vec<int32_t> (&v)[NV], int32
     c[i] = c[i] > vhi ? vhi : c[i];
   }
   store_narrow_row<NV>(p, c);
+}
+
+// One row of NV vectors of zero-point corrected int32 dot products requantized and stored as
+// bytes in [lo_int, hi_int] (lo, hi: those bounds less zp, as floats): requantize's clamp of
+// the floats, or with kPackClamps (QGemmOutput::pack_clamps) the clamp after rounding.
+template <int NV, bool kPackClamps>
+TZ_VINLINE void requantize_row(uint8_t* y, const vint32 (&acc)[NV], const vfloat (&bias)[NV], const vfloat (&mult)[NV],
+                               vfloat lo, vfloat hi, vint32 zp, int32_t lo_int, int32_t hi_int) {
+  vint32 q[NV];
+#pragma GCC unroll 4
+  for (int v = 0; v < NV; ++v)
+    q[v] = kPackClamps ? requantize_unclamped(acc[v], bias[v], mult[v], zp)
+                       : requantize(acc[v], bias[v], mult[v], lo, hi, zp);
+  if constexpr (kPackClamps)
+    store_clamped_row<NV>(y, q, lo_int, hi_int);
+  else
+    store_narrow_row<NV>(y, q);
 }
 
 }  // namespace tz::TZ_CPU_CAPABILITY::vm

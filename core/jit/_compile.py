@@ -217,6 +217,14 @@ def _conv_args(conv):
     return (conv.args[0], conv.args[1], *rest)
 
 
+def _conv_call(conv):
+    """(x, weight, bias, stride, padding, dilation, groups, activation, residual) of a conv2d or
+    _conv2d_fused step."""
+    if conv.op == "conv2d":
+        return (*_conv_args(conv), "none", None)
+    return conv.args
+
+
 def fuse_conv(steps, outputs):
     """conv2d [+ residual add] [+ ReLU / ReLU6 / Hardswish / Hardsigmoid] -> one _conv2d_fused,
     whose kernels apply the epilogue to each block of output they write."""
@@ -297,7 +305,7 @@ def _pair(v):
 
 def _is_pointwise(conv):
     """A 1x1 convolution of stride 1 without padding: one GEMM of the pixels by the weight."""
-    _, w, _, stride, padding, _, _ = _conv_args(conv) if conv.op == "conv2d" else conv.args[:7]
+    _, w, _, stride, padding, _, _, _, _ = _conv_call(conv)
     return tuple(w.shape[2:]) == (1, 1) and _pair(stride) == (1, 1) and _pair(padding) == (0, 0)
 
 
@@ -326,11 +334,7 @@ def prepack(steps, outputs):
     for step in steps:
         if step.op not in ("conv2d", "_conv2d_fused") or not isinstance(step.args[1], core.Tensor):
             continue
-        if step.op == "conv2d":
-            x, w, b, stride, padding, dilation, groups = _conv_args(step)
-            act, residual = "none", None
-        else:
-            x, w, b, stride, padding, dilation, groups, act, residual = step.args
+        x, w, b, stride, padding, dilation, groups, act, residual = _conv_call(step)
         y = step.value
         if not (isinstance(y, core.Tensor) and y.dim() == 4 and w.dim() == 4 and groups == 1
                 and w.dtype in (core.float32, core.float64) and not isinstance(b, Step)
@@ -377,7 +381,7 @@ def _excitation_fold(mul, live_outputs):
     weight = conv.args[1]
     packed = conv.op == "_conv2d_prepacked"  # weight (blocks, 1, 1, C, block): C at dim 3
     if not (isinstance(x, Step) and _is_channel_scale(scale) and isinstance(weight, core.Tensor)
-            and (packed or (_is_pointwise(conv) and (conv.args[6] if len(conv.args) > 6 else 1) == 1))):
+            and (packed or (_is_pointwise(conv) and _conv_call(conv)[6] == 1))):
         return None
     value = x.value
     out_channels, channels = (conv.args[3], weight.shape[3]) if packed else weight.shape[:2]

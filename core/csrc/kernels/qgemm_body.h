@@ -154,17 +154,21 @@ TZ_VINLINE void requantize_tile(const QGemmArgs& g, int64_t m, int64_t n0, const
     bias[v] = o.bias ? vm::load(o.bias + n0 + v * kLanes32) : vfloat{};
     if (b_zp) wzp[v] = vm::load(b_zp + n0 + v * kLanes32);
   }
+  vint32 a[MR][NV];
 #pragma GCC unroll 8
   for (int r = 0; r < MR; ++r) {
-    vint32 a[NV];
     const vint32 row_term = vm::splat<vint32>(b_zp ? k_azp - rowsum[r] : 0);
 #pragma GCC unroll 4
     for (int v = 0; v < NV; ++v) {
-      a[v] = reinterpret_cast<vint32>(acc[r][v]);
-      if (b_zp) a[v] += row_term * wzp[v];
+      a[r][v] = reinterpret_cast<vint32>(acc[r][v]);
+      if (b_zp) a[r][v] += row_term * wzp[v];
     }
-    vm::requantize_row<NV, kPackClamps>(y + r * ldy, a, bias, mult, lo, hi, zp, out_lo, out_hi);
   }
+#pragma GCC unroll 8
+  for (int r = 0; r + 1 < MR; r += 2)
+    vm::requantize_rows<NV, kPackClamps>(y + r * ldy, ldy, a[r], a[r + 1], bias, mult, lo, hi, zp, out_lo, out_hi);
+  if constexpr (MR % 2 == 1)
+    vm::requantize_row<NV, kPackClamps>(y + (MR - 1) * ldy, a[MR - 1], bias, mult, lo, hi, zp, out_lo, out_hi);
 }
 
 // MR rows x NV vectors of channels from the block nb (whole blocks, or a block's first vector

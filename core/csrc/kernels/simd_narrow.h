@@ -143,4 +143,34 @@ TZ_VINLINE void requantize_row(uint8_t* y, const vint32 (&acc)[NV], const vfloat
     store_narrow_row<NV>(y, q);
 }
 
+// requantize_row for two rows (y and y + ldy). On AVX2 the pack-clamps form of two rows of two
+// vectors shares its packs: the int16 packs of the rounded lanes, out_zp added with int16
+// saturation (exact: a lane the pack saturated saturates again, and zp is within 0..255), one
+// byte pack of both rows, one clamp and one lane permutation, where a row alone takes its own.
+template <int NV, bool kPackClamps>
+TZ_VINLINE void requantize_rows(uint8_t* y, int64_t ldy, const vint32 (&acc0)[NV], const vint32 (&acc1)[NV],
+                                const vfloat (&bias)[NV], const vfloat (&mult)[NV], vfloat lo, vfloat hi, vint32 zp,
+                                int32_t lo_int, int32_t hi_int) {
+#if defined(__AVX2__) && !defined(__AVX512F__)
+  if constexpr (kPackClamps && NV == 2) {
+    auto words = [&](const vint32(&acc)[NV]) {
+      const vint32 r0 = round_to_int((__builtin_convertvector(acc[0], vfloat) + bias[0]) * mult[0]);
+      const vint32 r1 = round_to_int((__builtin_convertvector(acc[1], vfloat) + bias[1]) * mult[1]);
+      return _mm256_packs_epi32(reinterpret_cast<__m256i>(r0), reinterpret_cast<__m256i>(r1));
+    };
+    const __m256i zp16 = _mm256_set1_epi16(static_cast<int16_t>(zp[0]));
+    __m256i b = _mm256_packus_epi16(_mm256_adds_epi16(words(acc0), zp16), _mm256_adds_epi16(words(acc1), zp16));
+    if (lo_int > 0) b = _mm256_max_epu8(b, _mm256_set1_epi8(static_cast<char>(lo_int)));
+    if (hi_int < 255) b = _mm256_min_epu8(b, _mm256_set1_epi8(static_cast<char>(hi_int)));
+    // dwords by 128-bit lane: (row 0 ch 0-3, 8-11, row 1 ch 0-3, 8-11 | the same for 4-7, 12-15)
+    b = _mm256_permutevar8x32_epi32(b, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(y), _mm256_castsi256_si128(b));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(y + ldy), _mm256_extracti128_si256(b, 1));
+    return;
+  }
+#endif
+  requantize_row<NV, kPackClamps>(y, acc0, bias, mult, lo, hi, zp, lo_int, hi_int);
+  requantize_row<NV, kPackClamps>(y + ldy, acc1, bias, mult, lo, hi, zp, lo_int, hi_int);
+}
+
 }  // namespace tz::TZ_CPU_CAPABILITY::vm

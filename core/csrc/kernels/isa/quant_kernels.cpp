@@ -380,8 +380,10 @@ void depthwise_pair_run(const QDepthwiseArgs& a, const DepthwisePairTaps& taps, 
   // 6% slower at 72 channels on 56x56)
   if (a.pack_clamps) {
 #pragma GCC unroll 8
-    for (int p = 0; p < kPixels; ++p)
-      vm::requantize_row<NV, true>(y + p * ldy + c, acc[p], b, m, vlo, vhi, vzy, out_lo, out_hi);
+    for (int p = 0; p + 1 < kPixels; p += 2)
+      vm::requantize_rows<NV, true>(y + p * ldy + c, ldy, acc[p], acc[p + 1], b, m, vlo, vhi, vzy, out_lo, out_hi);
+    if constexpr (kPixels % 2 == 1)
+      vm::requantize_row<NV, true>(y + (kPixels - 1) * ldy + c, acc[kPixels - 1], b, m, vlo, vhi, vzy, out_lo, out_hi);
     return;
   }
 #pragma GCC unroll 8

@@ -35,6 +35,9 @@ struct QBinaryArgs {
   float a_scale, b_scale, inv_out_scale, multiplier;
   int32_t a_zp, b_zp, out_zp;
   bool relu;
+  // Every value either op can reach before its rounding stays within 2^30 (qbinary_args), so
+  // the SIMD builds may round first and clamp in the integers (as QGemmOutput::pack_clamps).
+  bool pack_clamps = false;
 };
 using QBinaryFn = void (*)(QBinaryOp op, const uint8_t* a, const uint8_t* b, uint8_t* y, int64_t n,
                            const QBinaryArgs& args);

@@ -94,6 +94,15 @@ TZ_VINLINE __m128i saturated_bytes(const vint32& a, const vint32& b) {
   const __m256i o = _mm256_permute4x64_epi64(w, 0xD8);
   return _mm_packus_epi16(_mm256_castsi256_si128(o), _mm256_extracti128_si256(o, 1));
 }
+
+// Two vectors of rounded int32 lanes plus zp (within 0..255), saturated to 0..255, as 16 bytes
+// in lane order: zp added to the int16 pack with saturation, which gives the bytes of adding
+// it first (a lane the pack saturated saturates again).
+TZ_VINLINE __m128i saturated_bytes_plus(const vint32& a, const vint32& b, int32_t zp) {
+  __m256i w = _mm256_packs_epi32(reinterpret_cast<__m256i>(a), reinterpret_cast<__m256i>(b));
+  w = _mm256_permute4x64_epi64(_mm256_adds_epi16(w, _mm256_set1_epi16(static_cast<int16_t>(zp))), 0xD8);
+  return _mm_packus_epi16(_mm256_castsi256_si128(w), _mm256_extracti128_si256(w, 1));
+}
 #endif
 
 template <int NV> TZ_VINLINE void store_narrow_row(uint8_t* p, const vec<int32_t> (&v)[NV]) {

@@ -147,9 +147,14 @@ Tensor binary(QBinaryOp kind, const Tensor& a, const Tensor& b, double scale, in
 
 QBinaryArgs qbinary_args(double a_scale, int64_t a_zp, double b_scale, int64_t b_zp, double scale, int64_t zero_point,
                          bool relu) {
-  return QBinaryArgs{static_cast<float>(a_scale), static_cast<float>(b_scale), 1.0f / static_cast<float>(scale),
-                     static_cast<float>(a_scale * b_scale / scale), static_cast<int32_t>(a_zp),
-                     static_cast<int32_t>(b_zp), static_cast<int32_t>(zero_point), relu};
+  QBinaryArgs args{static_cast<float>(a_scale), static_cast<float>(b_scale), 1.0f / static_cast<float>(scale),
+                   static_cast<float>(a_scale * b_scale / scale), static_cast<int32_t>(a_zp),
+                   static_cast<int32_t>(b_zp), static_cast<int32_t>(zero_point), relu};
+  // |a - za| and |b - zb| are at most 255: the add reaches 255 (sa + sb) / sy, the product
+  // 255^2 sa sb / sy (twice either leaves room for float rounding on the way)
+  const double reach = std::max(255.0 * (a_scale + b_scale), 255.0 * 255.0 * a_scale * b_scale) / scale;
+  args.pack_clamps = 2 * reach < static_cast<double>(1 << 30);
+  return args;
 }
 
 Tensor quantized_add(const Tensor& a, const Tensor& b, double scale, int64_t zero_point, bool relu) {

@@ -370,6 +370,28 @@ def test_elementwise_activation_and_pooling_ops():
                                   qref.quantize(db, 0.05, 120, 0, 255, np.uint8, zp_first=True))
 
 
+@pytest.mark.parametrize("out_scale", [1e-3, 1e-9])
+@pytest.mark.parametrize("relu", [False, True])
+def test_add_and_mul_saturating_at_both_ends(out_scale, relu):
+    """Most results past 0 or 255: out scale 1e-3 keeps every value within int32, and the
+    kernels clamp after rounding (in the packs); 1e-9 takes values past int32, and they clamp
+    the floats first. 1001 elements: whole 16-lane steps, an 8-lane step and a scalar tail."""
+    a = RNG.integers(0, 256, 1001).astype(np.uint8)
+    b = RNG.integers(0, 256, 1001).astype(np.uint8)
+    qa, qb = qt(a, 0.05, 120), qt(b, 0.02, 30)
+    da, db = qref.dequantize(a, 0.05, 120), qref.dequantize(b, 0.02, 30)
+    lo = 64 if relu else 0
+    add = _Q.add_relu if relu else _Q.add
+    ref = qref.requant((da + db) * (np.float32(1) / np.float32(out_scale)), 64, lo)
+    np.testing.assert_array_equal(add(qa, qb, out_scale, 64).int_repr().numpy(), ref)
+    assert (ref == 255).mean() > 0.25 and (ref == lo).mean() > 0.25
+    mul = _Q.mul_relu if relu else _Q.mul
+    prod = (a.astype(np.int32) - 120) * (b.astype(np.int32) - 30)
+    ref = qref.requant(prod.astype(np.float32) * np.float32(0.05 * 0.02 / out_scale), 64, lo)
+    np.testing.assert_array_equal(mul(qa, qb, out_scale, 64).int_repr().numpy(), ref)
+    assert (ref == 255).mean() > 0.25 and (ref == lo).mean() > 0.25
+
+
 @pytest.mark.parametrize("scale_first", [False, True])
 @pytest.mark.parametrize("relu", [False, True])
 def test_channel_scale_times_nhwc_image(scale_first, relu):

@@ -247,21 +247,18 @@ TZ_VINLINE vm::vint32 load_u8_as_i32(const uint8_t* p) {
 #endif
 }
 
-// Lanes [i, i + L) of qbinary_kernel's a and b, requantized: the scalar loop's float steps.
-TZ_VINLINE vm::vint32 qbinary_lanes(QBinaryOp op, const uint8_t* a, const uint8_t* b, const QBinaryArgs& p,
-                                    vm::vfloat lo, vm::vfloat hi, vm::vint32 zp) {
+// Lanes [i, i + L) of qbinary_kernel's a and b scaled to the output's integer domain (before
+// rounding): the scalar loop's float steps.
+TZ_VINLINE vm::vfloat qbinary_scaled(QBinaryOp op, const uint8_t* a, const uint8_t* b, const QBinaryArgs& p) {
   using vm::vfloat;
   using vm::vint32;
   const vint32 ai = load_u8_as_i32(a) - vm::splat<vint32>(p.a_zp), bi = load_u8_as_i32(b) - vm::splat<vint32>(p.b_zp);
-  vfloat v;
   if (op == QBinaryOp::Add) {
     const vfloat da = __builtin_convertvector(ai, vfloat) * vm::splat<vfloat>(p.a_scale);
     const vfloat db = __builtin_convertvector(bi, vfloat) * vm::splat<vfloat>(p.b_scale);
-    v = (da + db) * vm::splat<vfloat>(p.inv_out_scale);
-  } else {
-    v = __builtin_convertvector(ai * bi, vfloat) * vm::splat<vfloat>(p.multiplier);
+    return (da + db) * vm::splat<vfloat>(p.inv_out_scale);
   }
-  return vm::requantize_scaled(v, lo, hi, zp);
+  return __builtin_convertvector(ai * bi, vfloat) * vm::splat<vfloat>(p.multiplier);
 }
 
 void qbinary_kernel(QBinaryOp op, const uint8_t* a, const uint8_t* b, uint8_t* y, int64_t n, const QBinaryArgs& p) {
@@ -271,7 +268,19 @@ void qbinary_kernel(QBinaryOp op, const uint8_t* a, const uint8_t* b, uint8_t* y
   const vm::vfloat vlo = vm::splat<vm::vfloat>(lo - zy), vhi = vm::splat<vm::vfloat>(hi - zy);
   const vm::vint32 vzp = vm::splat<vm::vint32>(p.out_zp);
   int64_t i = 0;
-  for (; i + L <= n; i += L) vm::store_narrow(y + i, qbinary_lanes(op, a + i, b + i, p, vlo, vhi, vzp));
+#if defined(__AVX2__) && !defined(__AVX512F__)
+  if (p.pack_clamps) {  // round first, clamp in the packs (and a byte max for ReLU)
+    const __m128i relu_lo = _mm_set1_epi8(static_cast<char>(p.out_zp));
+    for (; i + 2 * L <= n; i += 2 * L) {
+      __m128i bytes = vm::saturated_bytes_plus(vm::round_to_int(qbinary_scaled(op, a + i, b + i, p)),
+                                               vm::round_to_int(qbinary_scaled(op, a + i + L, b + i + L, p)), p.out_zp);
+      if (p.relu) bytes = _mm_max_epu8(bytes, relu_lo);
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(y + i), bytes);
+    }
+  }
+#endif
+  for (; i + L <= n; i += L)
+    vm::store_narrow(y + i, vm::requantize_scaled(qbinary_scaled(op, a + i, b + i, p), vlo, vhi, vzp));
   if (op == QBinaryOp::Add) {
     for (; i < n; ++i) {
       const float da = static_cast<float>(int32_t(a[i]) - p.a_zp) * p.a_scale;

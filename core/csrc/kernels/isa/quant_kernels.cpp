@@ -352,14 +352,16 @@ struct DepthwisePairTaps {
 };
 
 // kPixels neighbouring output pixels, NV vectors of channels: acc in registers over the pair
-// taps, each tap's weights loaded once for all pixels, then the output stage.
-template <int kPixels, int NV>
+// taps, each tap's weights loaded once for all pixels, then the output stage. kStride: the
+// column stride when fixed (1 or 2; the pixels' loads then take constant offsets), else 0.
+template <int kPixels, int NV, int kStride>
 void depthwise_pair_run(const QDepthwiseArgs& a, const DepthwisePairTaps& taps, const int32_t* x,
-                        int64_t x_step, const int32_t* w, const vm::vint32 (&start)[NV], int64_t c, uint8_t* y,
+                        int64_t stride_step, const int32_t* w, const vm::vint32 (&start)[NV], int64_t c, uint8_t* y,
                         float zy, float lo, float hi) {
   using vm::vfloat;
   using vm::vint32;
   constexpr int64_t L = vm::kLanes<int32_t>;
+  const int64_t x_step = kStride ? kStride * NV * L : stride_step;
   vint32 acc[kPixels][NV];
 #pragma GCC unroll 4
   for (int v = 0; v < NV; ++v)
@@ -398,6 +400,24 @@ void depthwise_pair_run(const QDepthwiseArgs& a, const DepthwisePairTaps& taps, 
 #pragma GCC unroll 8
   for (int p = 0; p < kPixels; ++p)
     vm::requantize_row<NV, false>(y + p * ldy + c, acc[p], b, m, vlo, vhi, vzy, out_lo, out_hi);
+}
+
+// One output row's pixels, four at a time (depthwise_pair_run), from its pairs' buffer x.
+template <int NV, int kStride>
+void depthwise_pair_row(const QDepthwiseArgs& a, const DepthwisePairTaps& taps, const int32_t* x, int64_t x_step,
+                        const int32_t* w, const vm::vint32 (&start)[NV], int64_t c, uint8_t* y, float zy, float lo,
+                        float hi) {
+  int64_t ow = 0;
+  for (; ow + 4 <= a.OW; ow += 4)
+    depthwise_pair_run<4, NV, kStride>(a, taps, x + ow * x_step, x_step, w, start, c, y + ow * a.C, zy, lo, hi);
+  const int32_t* xo = x + ow * x_step;
+  uint8_t* yo = y + ow * a.C;
+  switch (a.OW - ow) {
+    case 3: return depthwise_pair_run<3, NV, kStride>(a, taps, xo, x_step, w, start, c, yo, zy, lo, hi);
+    case 2: return depthwise_pair_run<2, NV, kStride>(a, taps, xo, x_step, w, start, c, yo, zy, lo, hi);
+    case 1: return depthwise_pair_run<1, NV, kStride>(a, taps, xo, x_step, w, start, c, yo, zy, lo, hi);
+    default: return;
+  }
 }
 
 // Rows ih and ih + dh of image x, channels [c, c + NV * L), interleaved into the padded
@@ -457,18 +477,12 @@ void depthwise_pair_block(const QDepthwiseArgs& a, DepthwisePairCache& cache, co
       }
     }
     uint8_t* y = a.y + (n * a.OH + oh) * a.OW * a.C;
-    int64_t ow = 0;
-    for (; ow + 4 <= a.OW; ow += 4)
-      depthwise_pair_run<4, NV>(a, taps, cache.buf.data() + ow * x_step, x_step, w, start, c, y + ow * a.C, zy, lo,
-                                hi);
-    const int32_t* xo = cache.buf.data() + ow * x_step;
-    uint8_t* yo = y + ow * a.C;
-    switch (a.OW - ow) {
-      case 3: depthwise_pair_run<3, NV>(a, taps, xo, x_step, w, start, c, yo, zy, lo, hi); break;
-      case 2: depthwise_pair_run<2, NV>(a, taps, xo, x_step, w, start, c, yo, zy, lo, hi); break;
-      case 1: depthwise_pair_run<1, NV>(a, taps, xo, x_step, w, start, c, yo, zy, lo, hi); break;
-      default: break;
-    }
+    if (a.sw == 1)
+      depthwise_pair_row<NV, 1>(a, taps, cache.buf.data(), x_step, w, start, c, y, zy, lo, hi);
+    else if (a.sw == 2)
+      depthwise_pair_row<NV, 2>(a, taps, cache.buf.data(), x_step, w, start, c, y, zy, lo, hi);
+    else
+      depthwise_pair_row<NV, 0>(a, taps, cache.buf.data(), x_step, w, start, c, y, zy, lo, hi);
   }
 }
 

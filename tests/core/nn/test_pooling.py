@@ -74,6 +74,37 @@ def test_max_pool_indices_and_nan():
     assert F.max_pool2d(y, 2, return_indices=True)[1].tolist() == [[[[0]]]]
 
 
+def _max_pool_reference(x, k, s, p, d, ceil):
+    """Window maxima of NCHW x written out per output (NaN wins), PyTorch's output sizes."""
+    def size(n):
+        out = (n + 2 * p - d * (k - 1) - 1 + (s - 1 if ceil else 0)) // s + 1
+        return out - 1 if ceil and (out - 1) * s >= n + p else out
+    H, W = x.shape[2:]
+    out = np.empty(x.shape[:2] + (size(H), size(W)), x.dtype)
+    for oh in range(out.shape[2]):
+        for ow in range(out.shape[3]):
+            rows = [i for i in range(oh * s - p, oh * s - p + (k - 1) * d + 1, d) if 0 <= i < H]
+            cols = [j for j in range(ow * s - p, ow * s - p + (k - 1) * d + 1, d) if 0 <= j < W]
+            window = x[:, :, rows][:, :, :, cols].reshape(x.shape[:2] + (-1,))
+            out[:, :, oh, ow] = window.max(axis=2)  # numpy's max propagates NaN
+    return out
+
+
+@pytest.mark.parametrize("k,s,p,d,ceil", [(3, 2, 1, 1, False), (3, 1, 1, 1, False), (2, 2, 0, 1, True),
+                                          (3, 3, 1, 1, True), (3, 2, 1, 2, False), (5, 2, 2, 1, True)])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32, np.uint8])
+def test_max_pool_planes_against_numpy(k, s, p, d, ceil, dtype):
+    """NCHW planes without indices (the inference path: column maxima of the window rows, then
+    each output's columns), against the windows written out; NaN in some windows."""
+    x = (np.random.default_rng(7).standard_normal((2, 3, 13, 17)) * 50).astype(dtype)  # its own: others' data stays
+    if np.issubdtype(dtype, np.floating):
+        x[0, 1, 4, 6] = x[1, 2, 0, 0] = x[1, 0, 12, 16] = np.nan
+    got = F.max_pool2d(core.tensor(x), k, s, p, d, ceil_mode=ceil).numpy()
+    np.testing.assert_array_equal(got, _max_pool_reference(x, k, s, p, d, ceil))
+    values = F.max_pool2d(core.tensor(x), k, s, p, d, ceil_mode=ceil, return_indices=True)[0]
+    np.testing.assert_array_equal(got, values.numpy())
+
+
 def test_unpool_roundtrip():
     x = _t((2, 3, 6, 6))
     v, i = F.max_pool2d(x, 2, return_indices=True)

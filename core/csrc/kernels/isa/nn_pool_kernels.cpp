@@ -38,6 +38,69 @@ template <typename F> void for_scatter_tasks(const PoolGeom& g, int64_t per_task
   });
 }
 
+// Whether v replaces the running maximum m (NaN wins, and stays).
+template <typename T> TZ_VINLINE bool takes(T v, T m) { return (v > m) | is_nan(v); }
+
+// o[j] = max over k < taps of c[j * kStride + k * step], j < n: the interior windows of a row.
+template <typename T, int kStride>
+void max_over_columns(const T* c, T* __restrict o, int64_t n, int64_t taps, int64_t step) {
+  for (int64_t j = 0; j < n; ++j) o[j] = c[j * kStride];
+  for (int64_t k = 1; k < taps; ++k) {
+    const T* ck = c + k * step;
+    for (int64_t j = 0; j < n; ++j) o[j] = takes(ck[j * kStride], o[j]) ? ck[j * kStride] : o[j];
+  }
+}
+
+// The outputs [begin, end) of an axis whose windows all hold `taps` positions and start
+// `stride` apart (the windows that padding and the edges leave whole).
+struct Interior {
+  int64_t begin = 0, end = 0, stride = 1, taps = 1;
+};
+
+Interior interior_of(const PoolWindows& w, int64_t n) {
+  auto taps = [&](int64_t o) { return (w.end[o] - w.start[o] - 1) / w.step + 1; };
+  Interior in;
+  for (int64_t o = 0; o < n; ++o) in.taps = std::max(in.taps, taps(o));
+  while (in.begin < n && taps(in.begin) != in.taps) ++in.begin;
+  in.end = in.begin;
+  if (in.begin + 1 < n) in.stride = w.start[in.begin + 1] - w.start[in.begin];
+  while (in.end < n && taps(in.end) == in.taps && w.start[in.end] == w.start[in.begin] + (in.end - in.begin) * in.stride)
+    ++in.end;
+  return in;
+}
+
+// One output row of NCHW planes without indices: the window rows' maximum of every input
+// column (contiguous, vectorised), then each output's maximum over its window's columns, both
+// without branches (a branch per element mispredicted about half the time on real data).
+template <typename T>
+void max_pool_plane_row(const T* xp, T* o, T* cols, const PoolGeom& g, const PoolWindows& h, const PoolWindows& w,
+                        const Interior& in, int64_t oh) {
+  const int64_t W = g.W, h0 = h.start[oh], h1 = h.end[oh];
+  std::memcpy(cols, xp + h0 * W, static_cast<size_t>(W) * sizeof(T));
+  for (int64_t ih = h0 + h.step; ih < h1; ih += h.step) {
+    const T* __restrict src = xp + ih * W;
+    T* __restrict c = cols;
+    for (int64_t iw = 0; iw < W; ++iw) c[iw] = takes(src[iw], c[iw]) ? src[iw] : c[iw];
+  }
+  const int64_t lo = in.begin, hi = in.end;
+  auto border = [&](int64_t ow0, int64_t ow1) {
+    for (int64_t ow = ow0; ow < ow1; ++ow) {
+      const int64_t w0 = w.start[ow], w1 = w.end[ow];
+      T m = cols[w0];
+      for (int64_t iw = w0 + w.step; iw < w1; iw += w.step) m = takes(cols[iw], m) ? cols[iw] : m;
+      o[ow] = m;
+    }
+  };
+  border(0, lo);
+  if (lo < hi && in.stride == 1)
+    max_over_columns<T, 1>(cols + w.start[lo], o + lo, hi - lo, in.taps, w.step);
+  else if (lo < hi && in.stride == 2)
+    max_over_columns<T, 2>(cols + w.start[lo], o + lo, hi - lo, in.taps, w.step);
+  else
+    border(lo, hi);
+  border(hi, g.oW);
+}
+
 template <typename T>
 void max_pool_impl(const T* x, T* out, int64_t* idx, const PoolGeom& g, const PoolWindows& h, const PoolWindows& w) {
   using I = std::conditional_t<sizeof(T) == 8, int64_t, int32_t>;  // plane positions fit in 31 bits
@@ -45,11 +108,17 @@ void max_pool_impl(const T* x, T* out, int64_t* idx, const PoolGeom& g, const Po
   const int64_t win = ((h.end[0] - h.start[0]) / h.step + 1) * ((w.end[0] - w.start[0]) / w.step + 1);
   parallel_for(0, g.P * g.oH, grain_for(g.oW * L * win), [&](int64_t b, int64_t e) {
     Vector<I> scratch(L);
+    Vector<T> cols(L == 1 && !idx ? W : 0);
+    const Interior interior = L == 1 && !idx ? interior_of(w, g.oW) : Interior();
     // (p, oh) of row r, stepped without a division per row.
     for (int64_t r = b, p = b / g.oH, oh = b % g.oH; r < e; ++r, oh = oh + 1 == g.oH ? (++p, 0) : oh + 1) {
       const int64_t h0 = h.start[oh], h1 = h.end[oh];
       const T* xp = x + p * g.H * W * L;
       T* o = out + r * g.oW * L;
+      if (L == 1 && !idx) {
+        max_pool_plane_row(xp, o, cols.data(), g, h, w, interior, oh);
+        continue;
+      }
       int64_t* oi = idx ? idx + r * g.oW * L : nullptr;
       for (int64_t ow = 0; ow < g.oW; ++ow) {
         const int64_t w0 = w.start[ow], w1 = w.end[ow];
@@ -59,10 +128,12 @@ void max_pool_impl(const T* x, T* out, int64_t* idx, const PoolGeom& g, const Po
           for (int64_t ih = h0; ih < h1; ih += h.step)
             for (int64_t iw = w0; iw < w1; iw += w.step) {
               const T v = xp[ih * W + iw];
-              if (v > m || is_nan(v)) m = v, mi = ih * W + iw;
+              const bool take = takes(v, m);
+              m = take ? v : m;
+              mi = take ? ih * W + iw : mi;
             }
           o[ow] = m;
-          if (oi) oi[ow] = mi;
+          oi[ow] = mi;
           continue;
         }
         T* __restrict ol = o + ow * L;

@@ -1,6 +1,7 @@
 """ResNet (He et al. 2016), ResNeXt and Wide ResNet, module names and init as torchvision 0.9's resnet.py."""
 import core
 from core import nn
+from core.nn.modules import _folding
 from vision.models._api import handle_weights, imagenet1k_v1_enum
 from vision.models._utils import load_pretrained
 
@@ -57,6 +58,23 @@ def conv1x1(in_planes, out_planes, stride=1):
     return nn.Conv2d(in_planes, out_planes, kernel_size=1, stride=stride, bias=False)
 
 
+def _runs_fused(block, x, pairs):
+    """Whether this call may run the block as fused convolutions (core/nn/modules/_folding.py):
+    inference on a real tensor, a plain ReLU, each conv-BatchNorm pair fusable, and no
+    downsample or a plain Sequential of one more such pair. Nothing can then tell the
+    difference, and the BatchNorm, ReLU and residual passes over the activations go."""
+    downsample = block.downsample
+    return (_folding.applicable(block, x) and _folding.plain_relu(block.relu)
+            and all(_folding.conv_bn_fusable(conv, bn) for conv, bn in pairs)
+            and (downsample is None or (type(downsample) is nn.Sequential and len(downsample) == 2
+                                        and not downsample._has_hooks()
+                                        and _folding.conv_bn_fusable(downsample[0], downsample[1]))))
+
+
+def _fused_identity(block, x):
+    return x if block.downsample is None else _folding.fused_conv_bn(block.downsample[0], block.downsample[1], x)
+
+
 class BasicBlock(nn.Module):
     expansion = 1
 
@@ -79,6 +97,9 @@ class BasicBlock(nn.Module):
         self.stride = stride
 
     def forward(self, x):
+        if _runs_fused(self, x, ((self.conv1, self.bn1), (self.conv2, self.bn2))):
+            out = _folding.fused_conv_bn(self.conv1, self.bn1, x, "relu")
+            return _folding.fused_conv_bn(self.conv2, self.bn2, out, "relu", _fused_identity(self, x))
         identity = x
         out = self.relu(self.bn1(self.conv1(x)))
         out = self.bn2(self.conv2(out))
@@ -109,6 +130,10 @@ class Bottleneck(nn.Module):
         self.stride = stride
 
     def forward(self, x):
+        if _runs_fused(self, x, ((self.conv1, self.bn1), (self.conv2, self.bn2), (self.conv3, self.bn3))):
+            out = _folding.fused_conv_bn(self.conv1, self.bn1, x, "relu")
+            out = _folding.fused_conv_bn(self.conv2, self.bn2, out, "relu")
+            return _folding.fused_conv_bn(self.conv3, self.bn3, out, "relu", _fused_identity(self, x))
         identity = x
         out = self.relu(self.bn1(self.conv1(x)))
         out = self.relu(self.bn2(self.conv2(out)))
@@ -183,7 +208,11 @@ class ResNet(nn.Module):
         return nn.Sequential(*layers)
 
     def _forward_impl(self, x):
-        x = self.maxpool(self.relu(self.bn1(self.conv1(x))))
+        if (_folding.applicable(self, x) and _folding.plain_relu(self.relu)
+                and _folding.conv_bn_fusable(self.conv1, self.bn1)):  # the stem as one convolution
+            x = self.maxpool(_folding.fused_conv_bn(self.conv1, self.bn1, x, "relu"))
+        else:
+            x = self.maxpool(self.relu(self.bn1(self.conv1(x))))
         x = self.layer1(x)
         x = self.layer2(x)
         x = self.layer3(x)

@@ -17,10 +17,14 @@ a registration since (module.structure_epoch).
 import weakref
 
 import core
+from core._native import _C
 from core.nn.modules import module as _module
+from core.nn.modules.activation import ReLU
 from core.nn.modules.batchnorm import BatchNorm2d
 from core.nn.modules.conv import Conv2d
 from core.nn.modules.linear import Identity
+
+_conv2d_fused = _C._internal["_conv2d_fused"]
 
 # Sequential -> (structure epoch, children, steps, nested Sequentials with their children); kept
 # off the module so pickles and copies never carry it.
@@ -53,6 +57,27 @@ def _folded(conv, bn):
         bias = bias + bn.bias
     bn.__dict__["_folded_conv"] = (signature, weight, bias)
     return weight, bias
+
+
+def conv_bn_fusable(conv, bn):
+    """Whether bn(conv(x)) may run as fused_conv_bn: a foldable pair whose convolution pads
+    with zeros by numbers."""
+    return _foldable(conv, bn) and conv.padding_mode == "zeros" and not isinstance(conv.padding, str)
+
+
+def plain_relu(module):
+    """Whether module is an nn.ReLU that only applies itself (no hooks): a fused convolution
+    may apply it instead."""
+    return type(module) is ReLU and not module._has_hooks()
+
+
+def fused_conv_bn(conv, bn, input, activation="none", residual=None):
+    """bn(conv(input)), plus residual, then activation ("none" or "relu"), as one convolution:
+    the normalisation folded into its weight and bias, the rest applied by the kernel as it
+    writes each block. For callers that checked conv_bn_fusable and applicable."""
+    weight, bias = _folded(conv, bn)
+    return _conv2d_fused(input, weight, bias, list(conv.stride), list(conv.padding), list(conv.dilation), conv.groups,
+                         activation, residual)
 
 
 class _FoldedConvBatchNorm:

@@ -519,15 +519,12 @@ Tensor depthwise_backward_weight(const Tensor& x, const Tensor& gy, const ConvSh
 // ---------------------------------------------------------------- few input channels
 
 // Image stems (3 channels in): an im2col of a few channels is all bookkeeping, so the
-// direct kernel reads the input where it is.
+// direct kernel reads the input where it is, and writes NCHW outputs a row at a time through
+// an NHWC buffer. Against im2col + GEMM on the AVX2 EPYC (1 thread, NCHW): a 7x7 stride-2 stem
+// to 112x112 6.5 -> 4.5 ms, 8 x 3 -> 32 3x3 stride 2 to 64x64 3.4 -> 2.5 ms; 64 x 3 -> 64 4x4
+// stride 2 to 32x32 12.5 -> 14.7 ms (PyTorch 38).
 constexpr int64_t kSmallInputMaxChannels = 4;
-constexpr int64_t kSmallInputViaNhwcMaxWidth = 64;  // NCHW outputs at most this wide go through NHWC
-// NCHW outputs on narrow-vector (AVX2) builds go through im2col + GEMM instead: on the AVX2
-// EPYC (1 thread, issue 28) 64 x 3 -> 64 channels 4x4 stride 2 to 32x32 32.7 -> 13.6 ms,
-// 8 x 3 -> 32 3x3 to 64x64 5.4 -> 2.6 ms, a 7x7 stride-2 stem to 112x112 10.1 -> 7.6 ms.
-bool uses_small_input_kernel(const ConvShape& s, bool nhwc_out, DType dtype) {
-  return s.groups == 1 && s.C <= kSmallInputMaxChannels && (nhwc_out || !narrow_tile_build(dtype));
-}
+bool uses_small_input_kernel(const ConvShape& s) { return s.groups == 1 && s.C <= kSmallInputMaxChannels; }
 
 // x is read in its own layout (NCHW or NHWC memory), y is written in the output's (nhwc).
 void small_input_forward(const Tensor& x, const Tensor& w_, const Tensor& bias, const Tensor& y, const ConvShape& s,
@@ -617,20 +614,9 @@ Tensor forward_4d(const Tensor& x_, const Tensor& w_, const Tensor& bias_, const
     epilogue_all(ep, y);
     return y;
   }
-  if (uses_small_input_kernel(s, nhwc_out, dt)) {  // reads a dense input in either layout where it is: no conversion
+  if (uses_small_input_kernel(s)) {  // reads a dense input in either layout where it is: no conversion
     const bool dense = x_.is_contiguous() || is_contiguous_as(x_, MemoryFormat::ChannelsLast);
-    const Tensor xin = dense ? x_ : in_layout(x_, nhwc_out);
-    if (nhwc || s.OW > kSmallInputViaNhwcMaxWidth) {
-      small_input_forward(xin, w_, bias, y, s, nhwc, ep);
-      return y;
-    }
-    // Its output channels lie in vector lanes, written a value per plane in NCHW: on short rows
-    // an NHWC result transposed once is faster (64 x 3 -> 64 channels, 4x4 stride 2 to 32x32:
-    // 16.8 -> 11.2 ms; 8 x 3 -> 16, 3x3 stride 2 to 64x64: 2.0 -> 0.9 ms; at 112 wide it loses).
-    Tensor rows = new_4d(s.N, s.O, s.OH, s.OW, dt, true);
-    if (ep.residual.defined()) ep.residual = in_layout(ep.residual, true);
-    small_input_forward(xin, w_, bias, rows, s, true, ep);
-    copy_(y, rows);
+    small_input_forward(dense ? x_ : in_layout(x_, nhwc_out), w_, bias, y, s, nhwc, ep);
     return y;
   }
   Tensor x = in_layout(x_, nhwc_out);

@@ -292,7 +292,8 @@ def test_padding_taps_see_non_finite_weights(bad, dtype):
 
 # The NHWC kernels' activation in registers (_conv2d_fused without a residual): depthwise
 # eight- and four-pixel steps, border pixels, a partial channel block; the direct kernel for
-# few input channels (a stem) in six- and four-pixel steps, a one-vector last block.
+# few input channels (a stem) in five- and four-pixel steps, a one-vector last block, NHWC
+# outputs and NCHW ones (rows transposed from a buffer).
 _FUSED_DEPTHWISE = r"""
 fused = core._C._op("_conv2d_fused")
 for i, (xs, k, s) in enumerate([((1, 19, 5, 23), 3, 1), ((1, 8, 6, 30), 3, 2), ((1, 16, 6, 26), 5, 1)]):
@@ -311,6 +312,9 @@ for i, (xs, o, s) in enumerate([((1, 3, 8, 34), 16, 2), ((2, 3, 5, 16), 24, 1)])
                 w_cl = w.contiguous(memory_format=core.channels_last)  # an NHWC output from either input
                 y = fused(xt, w_cl, b, (s, s), (1, 1), (1, 1), 1, act, None)
                 out[f"direct-{i}-{dt.__name__}-{act}-{name}"] = y.contiguous().numpy().tobytes().hex()
+            y = fused(core.tensor(x), w, b, (s, s), (1, 1), (1, 1), 1, act, None)  # NCHW in and out
+            assert y.is_contiguous()
+            out[f"direct-{i}-{dt.__name__}-{act}-planes"] = y.numpy().tobytes().hex()
 """
 _ISA_SCRIPT = conv_isa_script([
     ((2, 37, 13, 11), (37, 1, 3, 3), dict(padding=1, groups=37)),

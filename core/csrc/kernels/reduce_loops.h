@@ -160,7 +160,7 @@ template <class R, typename T> struct Acc {
   }
 };
 
-constexpr int64_t kBlock = 1024;  // cascade leaf, in elements
+constexpr int64_t kBlock = 4096;  // cascade leaf, in elements: at 1024 the per-leaf combine cost a 1M sum 5%
 
 // Lane k takes lane (k + W) mod L: a constant shuffle mask.
 template <typename T, int W, int... K>

@@ -1,9 +1,9 @@
 // Direct convolution for few input channels (see SmallInputConvArgs in kernels/conv.h):
 // output channels in vector lanes, two vectors of them at a time (one for an odd last
-// vector); each tap broadcasts one input value. Four output pixels (eight FMA chains) share
-// every weight load where all their taps are inside the input (one flat loop over the taps);
-// border pixels go one at a time over their valid taps. The fused activation is applied
-// before the store.
+// vector); each tap broadcasts one input value. Four or five output pixels (eight or ten FMA
+// chains) share every weight load where all their taps are inside the input (one flat loop
+// over the taps); border pixels go one at a time over their valid taps. The fused activation
+// is applied before the store; NCHW rows are transposed from an NHWC buffer.
 #include <algorithm>
 #include <cmath>
 #include <type_traits>
@@ -31,25 +31,20 @@ template <int NV, typename T> TZ_VINLINE void load_bias(const T* bias, int64_t o
   for (int v = 0; v < NV; ++v) b[v] = vm::load(lanes + v * L);
 }
 
-// Stores act(NV vectors of outputs) (channels o0 ...) of one pixel.
+// Stores act(NV vectors of outputs) (channels o0 ...) of one NHWC pixel (NCHW rows go through
+// a buffer of NHWC pixels, small_input_rows).
 template <ConvAct A, int NV, typename T>
 TZ_VINLINE void store_pixel(const SmallInputConvArgs& a, vec<T>* acc, int64_t o0, T* y) {
   constexpr int64_t L = kLanes<T>;
 #pragma GCC unroll 4
   for (int v = 0; v < NV; ++v) acc[v] = conv_activate<A>(acc[v]);
   const int64_t count = std::min<int64_t>(NV * L, a.s.O - o0);
-  if (a.y_o == 1) {  // NHWC: the channels are contiguous
 #pragma GCC unroll 4
-    for (int v = 0; v < NV; ++v) {
-      const int64_t n = count - v * L;
-      if (n >= L) vm::store(y + o0 + v * L, acc[v]);
-      else if (n > 0) vm::store_partial(y + o0 + v * L, acc[v], n);
-    }
-    return;
+  for (int v = 0; v < NV; ++v) {
+    const int64_t n = count - v * L;
+    if (n >= L) vm::store(y + o0 + v * L, acc[v]);
+    else if (n > 0) vm::store_partial(y + o0 + v * L, acc[v], n);
   }
-  alignas(vm::kVecBytes) T lanes[NV * L];
-  for (int v = 0; v < NV; ++v) vm::store(lanes + v * L, acc[v]);
-  for (int64_t l = 0; l < count; ++l) y[(o0 + l) * a.y_o] = lanes[l];
 }
 
 // P interior pixels (every tap inside the input), `pixel_step` apart in the input, over

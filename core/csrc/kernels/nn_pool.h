@@ -13,8 +13,9 @@ struct PoolGeom {
   int64_t P, H, W, L, oH, oW;
 };
 
-// Windows along one axis: output o reads start[o], start[o] + step, ... below end[o]
-// (never empty); div[o] is that axis' factor of the averaging divisor.
+// Windows along one axis: output o reads start[o], start[o] + step, ... below end[o] (empty
+// where padding and dilation leave no position: a max over it is -inf, as PyTorch's); div[o]
+// is that axis' factor of the averaging divisor.
 struct PoolWindows {
   const int64_t* start;
   const int64_t* end;

@@ -86,7 +86,8 @@ def _max_pool_reference(x, k, s, p, d, ceil):
             rows = [i for i in range(oh * s - p, oh * s - p + (k - 1) * d + 1, d) if 0 <= i < H]
             cols = [j for j in range(ow * s - p, ow * s - p + (k - 1) * d + 1, d) if 0 <= j < W]
             window = x[:, :, rows][:, :, :, cols].reshape(x.shape[:2] + (-1,))
-            out[:, :, oh, ow] = window.max(axis=2)  # numpy's max propagates NaN
+            # numpy's max propagates NaN; a window in the padding holds nothing: -inf
+            out[:, :, oh, ow] = window.max(axis=2) if window.shape[2] else -np.inf
     return out
 
 
@@ -103,6 +104,19 @@ def test_max_pool_planes_against_numpy(k, s, p, d, ceil, dtype):
     np.testing.assert_array_equal(got, _max_pool_reference(x, k, s, p, d, ceil))
     values = F.max_pool2d(core.tensor(x), k, s, p, d, ceil_mode=ceil, return_indices=True)[0]
     np.testing.assert_array_equal(got, values.numpy())
+
+
+@pytest.mark.parametrize("shape", [(1, 2, 11, 1), (1, 2, 1, 14), (2, 1, 9, 1)])
+def test_max_pool_windows_in_the_padding(shape):
+    """Padding 1 and dilation 2 on a one-pixel-wide axis: windows with no position inside the
+    input give -inf (as PyTorch), with or without indices."""
+    x = np.random.default_rng(8).standard_normal(shape).astype(np.float32)
+    for ceil in (False, True):
+        want = _max_pool_reference(x, 2, 3, 1, 2, ceil)
+        assert np.isneginf(want).any()
+        np.testing.assert_array_equal(F.max_pool2d(core.tensor(x), 2, 3, 1, 2, ceil_mode=ceil).numpy(), want)
+        values = F.max_pool2d(core.tensor(x), 2, 3, 1, 2, ceil_mode=ceil, return_indices=True)[0]
+        np.testing.assert_array_equal(values.numpy(), want)
 
 
 def test_unpool_roundtrip():

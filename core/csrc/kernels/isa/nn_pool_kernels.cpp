@@ -58,7 +58,7 @@ struct Interior {
 };
 
 Interior interior_of(const PoolWindows& w, int64_t n) {
-  auto taps = [&](int64_t o) { return (w.end[o] - w.start[o] - 1) / w.step + 1; };
+  auto taps = [&](int64_t o) { return w.end[o] > w.start[o] ? (w.end[o] - w.start[o] - 1) / w.step + 1 : 0; };
   Interior in;
   for (int64_t o = 0; o < n; ++o) in.taps = std::max(in.taps, taps(o));
   while (in.begin < n && taps(in.begin) != in.taps) ++in.begin;
@@ -76,6 +76,7 @@ template <typename T>
 void max_pool_plane_row(const T* xp, T* o, T* cols, const PoolGeom& g, const PoolWindows& h, const PoolWindows& w,
                         const Interior& in, int64_t oh) {
   const int64_t W = g.W, h0 = h.start[oh], h1 = h.end[oh];
+  if (h0 >= h1) return std::fill(o, o + g.oW, lowest<T>());  // every window in the padding
   std::memcpy(cols, xp + h0 * W, static_cast<size_t>(W) * sizeof(T));
   for (int64_t ih = h0 + h.step; ih < h1; ih += h.step) {
     const T* __restrict src = xp + ih * W;
@@ -86,7 +87,7 @@ void max_pool_plane_row(const T* xp, T* o, T* cols, const PoolGeom& g, const Poo
   auto border = [&](int64_t ow0, int64_t ow1) {
     for (int64_t ow = ow0; ow < ow1; ++ow) {
       const int64_t w0 = w.start[ow], w1 = w.end[ow];
-      T m = cols[w0];
+      T m = w0 < w1 ? cols[w0] : lowest<T>();  // a window in the padding: the max of nothing
       for (int64_t iw = w0 + w.step; iw < w1; iw += w.step) m = takes(cols[iw], m) ? cols[iw] : m;
       o[ow] = m;
     }

@@ -164,11 +164,7 @@ TZ_VINLINE void requantize_tile(const QGemmArgs& g, int64_t m, int64_t n0, const
       if (b_zp) a[r][v] += row_term * wzp[v];
     }
   }
-#pragma GCC unroll 8
-  for (int r = 0; r + 1 < MR; r += 2)
-    vm::requantize_rows<NV, kPackClamps>(y + r * ldy, ldy, a[r], a[r + 1], bias, mult, lo, hi, zp, out_lo, out_hi);
-  if constexpr (MR % 2 == 1)
-    vm::requantize_row<NV, kPackClamps>(y + (MR - 1) * ldy, a[MR - 1], bias, mult, lo, hi, zp, out_lo, out_hi);
+  vm::requantize_rows<MR, NV, kPackClamps>(y, ldy, a, bias, mult, lo, hi, zp, out_lo, out_hi);
 }
 
 // MR rows x NV vectors of channels from the block nb (whole blocks, or a block's first vector

@@ -157,9 +157,9 @@ TZ_VINLINE void requantize_row(uint8_t* y, const vint32 (&acc)[NV], const vfloat
 // saturation (exact: a lane the pack saturated saturates again, and zp is within 0..255), one
 // byte pack of both rows, one clamp and one lane permutation, where a row alone takes its own.
 template <int NV, bool kPackClamps>
-TZ_VINLINE void requantize_rows(uint8_t* y, int64_t ldy, const vint32 (&acc0)[NV], const vint32 (&acc1)[NV],
-                                const vfloat (&bias)[NV], const vfloat (&mult)[NV], vfloat lo, vfloat hi, vint32 zp,
-                                int32_t lo_int, int32_t hi_int) {
+TZ_VINLINE void requantize_row_pair(uint8_t* y, int64_t ldy, const vint32 (&acc0)[NV], const vint32 (&acc1)[NV],
+                                    const vfloat (&bias)[NV], const vfloat (&mult)[NV], vfloat lo, vfloat hi, vint32 zp,
+                                    int32_t lo_int, int32_t hi_int) {
 #if defined(__AVX2__) && !defined(__AVX512F__)
   if constexpr (kPackClamps && NV == 2) {
     auto words = [&](const vint32(&acc)[NV]) {
@@ -180,6 +180,19 @@ TZ_VINLINE void requantize_rows(uint8_t* y, int64_t ldy, const vint32 (&acc0)[NV
 #endif
   requantize_row<NV, kPackClamps>(y, acc0, bias, mult, lo, hi, zp, lo_int, hi_int);
   requantize_row<NV, kPackClamps>(y + ldy, acc1, bias, mult, lo, hi, zp, lo_int, hi_int);
+}
+
+// R rows of a register tile (ldy apart) through requantize_row: in pairs (requantize_row_pair),
+// the last one alone when R is odd. The GEMM tile's rows and the depthwise kernel's pixels.
+template <int R, int NV, bool kPackClamps>
+TZ_VINLINE void requantize_rows(uint8_t* y, int64_t ldy, const vint32 (&acc)[R][NV], const vfloat (&bias)[NV],
+                                const vfloat (&mult)[NV], vfloat lo, vfloat hi, vint32 zp, int32_t lo_int,
+                                int32_t hi_int) {
+#pragma GCC unroll 8
+  for (int r = 0; r + 1 < R; r += 2)
+    requantize_row_pair<NV, kPackClamps>(y + r * ldy, ldy, acc[r], acc[r + 1], bias, mult, lo, hi, zp, lo_int, hi_int);
+  if constexpr (R % 2 == 1)
+    requantize_row<NV, kPackClamps>(y + (R - 1) * ldy, acc[R - 1], bias, mult, lo, hi, zp, lo_int, hi_int);
 }
 
 }  // namespace tz::TZ_CPU_CAPABILITY::vm

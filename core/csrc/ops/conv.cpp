@@ -586,8 +586,6 @@ void add_bias(const Tensor& y, const Tensor& bias, bool nhwc) {
   });
 }
 
-
-// y = conv(x, w) + bias on 4-d tensors of one float dtype.
 // y = conv(x, w) + bias on 4-d tensors of one float dtype, then the epilogue (fused into the
 // kernels' blocks where they allow it).
 Tensor forward_4d(const Tensor& x_, const Tensor& w_, const Tensor& bias_, const ConvShape& s, bool nhwc_out,

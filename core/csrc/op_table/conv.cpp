@@ -4,6 +4,7 @@
 // _im2col / _col2im.
 #include "ops/conv.h"
 #include "ops/conv_tile.h"
+#include "ops/conv_winograd.h"
 #include "derivatives/conv.h"
 #include "op_table/util.h"
 
@@ -26,12 +27,24 @@ TensorList convolution_grad(BackwardContext& c) {
   return grad::convolution(c, c.arg("transposed").to_bool(), 3, 4, 5, 7, 8);
 }
 
-// Inference only (core.jit's compiled programs): conv2d + bias, then an optional residual and
-// activation applied block by block inside the kernels. No derivative.
+// Inference only (core.jit's compiled programs, fused eval blocks): conv2d + bias, then an
+// optional residual and activation applied block by block inside the kernels; on a weight
+// transformed for Winograd once, when given. No derivative.
 Value conv_fused_op(Stack& a) {
-  const ConvEpilogue epilogue{conv_act_from_name(a[7].str()), a[8].opt_tensor()};
+  const ConvInference inference{conv_act_from_name(a[7].str()), a[8].opt_tensor(), a[9].opt_tensor()};
   return convolution(a[0].tensor(), a[1].tensor(), a[2].opt_tensor(), a[3].int_list(), a[4].int_list(),
-                     a[5].int_list(), false, {}, a[6].to_int(), "_conv2d_fused", &epilogue);
+                     a[5].int_list(), false, {}, a[6].to_int(), "_conv2d_fused", &inference);
+}
+
+// Whether _conv2d_fused of input with this weight (stride 1, dilation 1, groups 1, padding)
+// runs Winograd on a transformed weight when it is given one: where that wins.
+bool winograd_weight_pays(const Tensor& input, const Tensor& weight, const IntList& padding) {
+  if (input.dim() != 4 || weight.dim() != 4 || padding.size() != 2 || input.size(1) != weight.size(1)) return false;
+  const int64_t OH = input.size(2) + 2 * padding[0] - 2, OW = input.size(3) + 2 * padding[1] - 2;
+  if (OH <= 0 || OW <= 0 || padding[0] < 0 || padding[1] < 0) return false;
+  const ConvShape s{input.size(0), input.size(1), input.size(2), input.size(3), weight.size(0), weight.size(2),
+                    weight.size(3), OH, OW, 1, 1, padding[0], padding[1], 1, 1, 1};
+  return input.dtype() == weight.dtype() && conv_winograd_packed_applies(s, input.dtype());
 }
 
 const OpDef kConvOps[] = {
@@ -45,8 +58,12 @@ const OpDef kConvOps[] = {
     {"conv_transpose2d(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, int[2] padding=0, int[2] output_padding=0, int groups=1, int[2] dilation=1) -> Tensor",
      kFunction, N::Custom, OP { return conv_transpose_op(a, "conv_transpose2d"); }, "conv_transpose2d",
      "input weight", &conv_transpose_grad},
-    {"_conv2d_fused(Tensor input, Tensor weight, Tensor? bias, int[2] stride, int[2] padding, int[2] dilation, int groups, str activation, Tensor? residual) -> Tensor",
+    {"_conv2d_fused(Tensor input, Tensor weight, Tensor? bias, int[2] stride, int[2] padding, int[2] dilation, int groups, str activation, Tensor? residual, Tensor? winograd_weight=None) -> Tensor",
      kInternal, N::Keep, OP { return conv_fused_op(a); }, ""},
+    {"_conv_winograd_pack(Tensor weight) -> Tensor", kInternal, N::Keep,
+     OP { return conv_winograd_pack(a[0].tensor()); }, ""},
+    {"_conv_winograd_pays(Tensor input, Tensor weight, int[2] padding) -> bool", kInternal, N::None,
+     OP { return winograd_weight_pays(a[0].tensor(), a[1].tensor(), a[2].int_list()); }, ""},
     // The same on a weight the compiler packed once for the tile kernel (groups == 1).
     {"_conv_tile_pack(Tensor weight) -> Tensor", kInternal, N::Keep, OP { return conv_tile_pack(a[0].tensor()); }, ""},
     {"_conv2d_prepacked(Tensor input, Tensor packed_weight, Tensor? bias, int out_channels, int[2] stride, int[2] padding, int[2] dilation, str activation, Tensor? residual) -> Tensor",

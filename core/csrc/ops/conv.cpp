@@ -4,9 +4,10 @@
 //   pointwise (1x1, stride 1)     one GEMM per group: NCHW weight x image, NHWC pixels x weight^T
 //                                 (the weight untransposed where its memory is (C, O)); NHWC with
 //                                 few input channels: the tile kernel
-//   few input channels (C <= 4)   a direct kernel (kernels/isa/conv_direct_kernels.cpp); NCHW outputs on AVX2 builds: im2col + GEMM
+//   few input channels (C <= 4)   a direct kernel (kernels/isa/conv_direct_kernels.cpp), NCHW outputs through a row buffer
 //   dilated (groups 1, stride 1)  GEMMs over output regions of constant in-image taps (ops/conv_dilated.cpp)
-//   3x3, stride 1, groups == 1    Winograd F(4x4, 3x3) (ops/conv_winograd.cpp) where it wins (also the weight gradient)
+//   3x3, stride 1, groups == 1    Winograd F(4x4, 3x3) (ops/conv_winograd.cpp) where it wins (also the weight gradient);
+//                                 always on a weight _conv2d_fused's caller transformed once
 //   regular, groups == 1          the tile kernel (ops/conv_tile.cpp) where it wins
 //   (core._C._set_conv_algorithm('winograd' / 'tile' / 'gemm') forces one of the last three, for tests and benchmarks)
 //   anything else                 im2col + GEMM, images split over the thread pool
@@ -589,21 +590,21 @@ void add_bias(const Tensor& y, const Tensor& bias, bool nhwc) {
 // y = conv(x, w) + bias on 4-d tensors of one float dtype, then the epilogue (fused into the
 // kernels' blocks where they allow it).
 Tensor forward_4d(const Tensor& x_, const Tensor& w_, const Tensor& bias_, const ConvShape& s, bool nhwc_out,
-                  const ConvEpilogue* epilogue = nullptr) {
+                  const ConvInference* inference = nullptr) {
   if (is_strided_pointwise(s))
-    return forward_4d(in_layout(strided_pixels(x_, s), nhwc_out), w_, bias_, on_strided_pixels(s), nhwc_out, epilogue);
+    return forward_4d(in_layout(strided_pixels(x_, s), nhwc_out), w_, bias_, on_strided_pixels(s), nhwc_out, inference);
   const DType dt = x_.dtype();
   const bool nhwc = rows_layout(s, nhwc_out);
   Tensor y = new_4d(s.N, s.O, s.OH, s.OW, dt, nhwc_out);
   Tensor bias = bias_.defined() ? contiguous(bias_) : Tensor();
   if (y.numel() == 0) return y;
   Epilogue ep;
-  if (epilogue) {
-    ep.act = epilogue->act;
-    if (epilogue->residual.defined()) {
-      TZ_CHECK(epilogue->residual.sizes() == y.sizes(), Runtime, "_conv2d_fused(): residual of shape ",
-               shape_str(epilogue->residual.sizes()), " does not match the output's ", shape_str(y.sizes()));
-      ep.residual = to_dtype(in_layout(epilogue->residual, nhwc_out), dt);
+  if (inference) {
+    ep.act = inference->act;
+    if (inference->residual.defined()) {
+      TZ_CHECK(inference->residual.sizes() == y.sizes(), Runtime, "_conv2d_fused(): residual of shape ",
+               shape_str(inference->residual.sizes()), " does not match the output's ", shape_str(y.sizes()));
+      ep.residual = to_dtype(in_layout(inference->residual, nhwc_out), dt);
     }
   }
   if (s.cg() == 0) {  // no input channels: every output is its bias (the paths below would divide by empty sums)
@@ -612,6 +613,15 @@ Tensor forward_4d(const Tensor& x_, const Tensor& w_, const Tensor& bias_, const
     epilogue_all(ep, y);
     return y;
   }
+  // Paths that write the whole output first: the epilogue follows over it, in the output's layout.
+  auto with_epilogue = [&](Tensor out) {
+    if (ep.residual.defined())
+      ep.residual = to_dtype(in_layout(ep.residual, suggest_memory_format(out) == MemoryFormat::ChannelsLast), dt);
+    epilogue_all(ep, out);
+    return out;
+  };
+  if (inference && inference->winograd_weight.defined())  // reads x_ in either layout
+    return with_epilogue(conv_winograd_forward_packed(x_, inference->winograd_weight, bias, s, nhwc_out));
   if (uses_small_input_kernel(s)) {  // reads a dense input in either layout where it is: no conversion
     const bool dense = x_.is_contiguous() || is_contiguous_as(x_, MemoryFormat::ChannelsLast);
     small_input_forward(dense ? x_ : in_layout(x_, nhwc_out), w_, bias, y, s, nhwc, ep);
@@ -622,13 +632,6 @@ Tensor forward_4d(const Tensor& x_, const Tensor& w_, const Tensor& bias_, const
     depthwise_forward(x, w_, bias, y, s, nhwc, ep);
     return y;
   }
-  // Paths that write the whole output first: the epilogue follows over it, in the output's layout.
-  auto with_epilogue = [&](Tensor out) {
-    if (ep.residual.defined())
-      ep.residual = to_dtype(in_layout(ep.residual, suggest_memory_format(out) == MemoryFormat::ChannelsLast), dt);
-    epilogue_all(ep, out);
-    return out;
-  };
   if (uses_dilated_gemm(s) && conv_algorithm() == ConvAlgorithm::Auto)
     return with_epilogue(dilated_conv_forward(x, w_, bias, s, nhwc_out));
   if (conv_winograd_forward_applies(s, dt)) return with_epilogue(conv_winograd_forward(x, w_, bias, s, nhwc_out));
@@ -764,8 +767,8 @@ ConvAct conv_act_from_name(const std::string& name) {
 
 Tensor convolution(const Tensor& input, const Tensor& weight, const Tensor& bias, const IntList& stride,
                    const IntList& padding, const IntList& dilation, bool transposed,
-                   const IntList& output_padding, int64_t groups, const char* op, const ConvEpilogue* epilogue) {
-  TZ_CHECK(!epilogue || (!transposed && weight.dim() == 4 && input.dim() == 4), Runtime, op,
+                   const IntList& output_padding, int64_t groups, const char* op, const ConvInference* inference) {
+  TZ_CHECK(!inference || (!transposed && weight.dim() == 4 && input.dim() == 4), Runtime, op,
            "(): a fused epilogue needs a regular 2-d convolution of a batched input");
   const int64_t want = spatial_dims_of(op);
   if (want > 0) {
@@ -846,12 +849,13 @@ Tensor convolution(const Tensor& input, const Tensor& weight, const Tensor& bias
   if (!transposed) {
     IntList used_pad = pad;
     // The kernels skip zero padding rather than multiply by it: with a nan or inf weight the
-    // border outputs must still see 0 * w, so pad explicitly.
-    if ((pad[0] > 0 || pad[1] > 0) && !all_finite(w4)) {
+    // border outputs must still see 0 * w, so pad explicitly. (Winograd multiplies its padding.)
+    const bool winograd_weight = inference && inference->winograd_weight.defined();
+    if ((pad[0] > 0 || pad[1] > 0) && !winograd_weight && !all_finite(w4)) {
       x4 = contiguous(tz::pad(x4, {pad[1], pad[1], pad[0], pad[0]}), format_of(nhwc));
       used_pad = {0, 0};
     }
-    y = forward_4d(x4, w4, b, regular_shape(x4.sizes(), w4.sizes(), out2, st, used_pad, dil, groups), nhwc, epilogue);
+    y = forward_4d(x4, w4, b, regular_shape(x4.sizes(), w4.sizes(), out2, st, used_pad, dil, groups), nhwc, inference);
   } else {
     // The regular convolution whose input gradient this is: input (N, out_ch, out2), output x4.
     const Shape reg_in{x4.size(0), out_ch, out2[0], out2[1]};

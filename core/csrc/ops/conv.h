@@ -14,13 +14,15 @@ namespace tz {
 // (C, O / groups, *kernel) when transposed; bias (O) or undefined. The number of spatial
 // dims comes from the weight. `op` names the caller in messages and shape checks
 // ("conv2d" expects 2 spatial dims; "_convolution" takes 1 or 2).
-// An inference epilogue fused into a regular convolution: y = act(conv(x, w) + bias + residual),
-// applied to each block of output while the kernel that wrote it still has it in cache
-// (ConvAct: kernels/conv.h).
+// What an inference call (_conv2d_fused) adds to a regular convolution: an epilogue
+// y = act(conv(x, w) + bias + residual), applied to each block of output while the kernel that
+// wrote it still has it in cache (ConvAct: kernels/conv.h); and optionally the weight already
+// transformed for Winograd (conv_winograd_pack), which the convolution then runs on.
 ConvAct conv_act_from_name(const std::string& name);  // "none", "relu", "relu6", "hardswish", "hardsigmoid"
-struct ConvEpilogue {
+struct ConvInference {
   ConvAct act = ConvAct::None;
-  Tensor residual;  // undefined, or the output's shape
+  Tensor residual;         // undefined, or the output's shape
+  Tensor winograd_weight;  // undefined, or conv_winograd_pack(weight)
 };
 
 // A regular convolution's padded input and dilated kernel extent along each spatial dim
@@ -36,7 +38,7 @@ ConvExtents conv_extents(const IntList& in, const IntList& kernel, const IntList
 Tensor convolution(const Tensor& input, const Tensor& weight, const Tensor& bias, const IntList& stride,
                    const IntList& padding, const IntList& dilation, bool transposed,
                    const IntList& output_padding, int64_t groups, const char* op,
-                   const ConvEpilogue* epilogue = nullptr);
+                   const ConvInference* inference = nullptr);
 
 // Gradient of the weight of the regular convolution of `input` giving `grad_output`
 // (a transposed convolution's weight gradient is this with the roles swapped).

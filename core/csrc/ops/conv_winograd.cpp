@@ -43,6 +43,12 @@ bool winograd_fits(const ConvShape& s, DType dtype) {
 // rows lose (1x8x32x32 ->32: 1.2-1.8x GEMM's).
 constexpr int64_t kWeightPerTile = 20480;
 constexpr int64_t kWeightGradWeightPerTile = 10240;
+// With the weight transformed once (conv_winograd_pack) a call only reads it, and Winograd won
+// every measured shape from 16 to 2048 channels (scratch wpack.py, AVX2 EPYC, 1 and 2 threads,
+// warm and with caches flushed): ResNet-50's 3x3 layers at batch 1 0.6-0.95x the other paths,
+// 8x512x7x7 0.4-0.55x; up to 2x512x4x4 (4.7e6 per tile) 0.75-1.03x. Past it, one image of 4x4
+// or 3x3 pixels at 512 or 1024 channels (9.4e6 and 38e6) ties or loses.
+constexpr int64_t kPackedWeightPerTile = 4718592;
 constexpr int64_t kMinChannels = 16;
 
 bool winograd_wins(int64_t in_channels, int64_t out_channels, int64_t tiles, int64_t weight_per_tile) {
@@ -82,22 +88,30 @@ struct PointMatrices {
 };
 
 // The transformed weight U (36, Cp, Op), zeros past C and O, each point packed for the tile
-// kernel in blocks of `block` output channels (WinogradWeightArgs).
+// kernel in blocks of `block` output channels (WinogradWeightArgs); the points whole blocks,
+// at least a cache line, apart. `storage` is (36, plane / block, block).
 struct PackedPoints {
   Tensor storage;
   int64_t plane, block;
   int64_t point_bytes;  // one point's packed matrix
 };
 
-PackedPoints transformed_weight(const WeightView& v, DType dtype) {
-  const int64_t Op = padded_channels(v.O, dtype), Cp = padded_channels(v.C, dtype);
+// The layout of C -> O channels' transformed weight in this build (no storage).
+PackedPoints points_layout(int64_t O, int64_t C, DType dtype) {
+  const int64_t Op = padded_channels(O, dtype), Cp = padded_channels(C, dtype);
   const int64_t block = conv_tile_block_stub(dtype), packed = (Op + block - 1) / block * Cp * block;
-  const int64_t plane = packed + 64 / itemsize(dtype);
-  Tensor u = Tensor::empty({kWinogradPoints * plane}, dtype);
-  const WinogradWeightArgs a{v.w, v.O, v.C, Op, Cp, block, v.so, v.sc, v.skh, v.skw, u.raw_data(), plane};
+  const int64_t gap = block * std::max<int64_t>(1, 64 / (block * itemsize(dtype)));
+  return {Tensor(), packed + gap, block, packed * itemsize(dtype)};
+}
+
+PackedPoints transformed_weight(const WeightView& v, DType dtype) {
+  PackedPoints u = points_layout(v.O, v.C, dtype);
+  u.storage = Tensor::empty({kWinogradPoints, u.plane / u.block, u.block}, dtype);
+  const int64_t Op = padded_channels(v.O, dtype), Cp = padded_channels(v.C, dtype);
+  const WinogradWeightArgs a{v.w, v.O, v.C, Op, Cp, u.block, v.so, v.sc, v.skh, v.skw, u.storage.raw_data(), u.plane};
   parallel_for(0, Cp, std::max<int64_t>(1, (int64_t(1) << 14) / (kWinogradPoints * Op)),
                [&](int64_t b, int64_t e) { conv_winograd_weight_stub(dtype, a, b, e); });
-  return {u, plane, block, packed * itemsize(dtype)};
+  return u;
 }
 
 // Tiles per chunk (see kChunkBytes): the same for every thread count.
@@ -164,15 +178,14 @@ void run_chunk(WinogradTileArgs a, const PackedPoints& u, DType dtype) {
 }
 
 // The stride-1 3x3 convolution of x (N, C, H, W; any layout) padded by (top, left) with the
-// weight view, giving (N, O, OH, OW).
-Tensor run_winograd(const Tensor& x, int64_t top, int64_t left, const WeightView& w, const Tensor& bias_,
-                    int64_t OH, int64_t OW, bool nhwc_out) {
+// transformed weight of C -> O channels, giving (N, O, OH, OW).
+Tensor run_winograd(const Tensor& x, int64_t top, int64_t left, int64_t C, int64_t O, const PackedPoints& u,
+                    const Tensor& bias_, int64_t OH, int64_t OW, bool nhwc_out) {
   const DType dtype = x.dtype();
-  const int64_t N = x.size(0), C = w.C, O = w.O;
+  const int64_t N = x.size(0);
   const int64_t TH = (OH + kWinogradTile - 1) / kWinogradTile, TW = (OW + kWinogradTile - 1) / kWinogradTile;
   const int64_t Cp = padded_channels(C, dtype), Op = padded_channels(O, dtype);
   Tensor xpad = padded_nhwc(x, top, left, TH * kWinogradTile + 2, TW * kWinogradTile + 2, Cp);
-  const PackedPoints u = transformed_weight(w, dtype);
   Tensor bias = bias_.defined() ? contiguous(bias_) : Tensor();
   Tensor y = Tensor::empty({N, OH, OW, O}, dtype);
   const int64_t tiles = N * TH * TW, chunk = chunk_tiles(tiles, C, Cp, Op, dtype);
@@ -246,18 +259,50 @@ bool conv_winograd_forward_applies(const ConvShape& s, DType dtype) {
   return winograd_fits(s, dtype) && chosen(s.C, s.O, tile_count(s.N, s.OH, s.OW));
 }
 
+bool conv_winograd_packed_applies(const ConvShape& s, DType dtype) {
+  return winograd_fits(s, dtype) && chosen(s.C, s.O, tile_count(s.N, s.OH, s.OW), kPackedWeightPerTile);
+}
+
 bool conv_winograd_backward_data_applies(const ConvShape& s, DType dtype) {
   return winograd_fits(s, dtype) && s.ph <= 2 && s.pw <= 2 && chosen(s.O, s.C, tile_count(s.N, s.H, s.W));
 }
 
 Tensor conv_winograd_forward(const Tensor& x, const Tensor& w, const Tensor& bias, const ConvShape& s, bool nhwc_out) {
-  return run_winograd(x, s.ph, s.pw, forward_view(w), bias, s.OH, s.OW, nhwc_out);
+  return run_winograd(x, s.ph, s.pw, s.C, s.O, transformed_weight(forward_view(w), x.dtype()), bias, s.OH, s.OW,
+                      nhwc_out);
+}
+
+Tensor conv_winograd_pack(const Tensor& weight) {
+  const char* op = "_conv_winograd_pack";
+  TZ_CHECK(weight.dim() == 4 && weight.size(2) == 3 && weight.size(3) == 3 && weight.numel() > 0, Runtime, op,
+           "(): expected an (O, C, 3, 3) weight, got shape ", shape_str(weight.sizes()));
+  const DType dt = weight.dtype();
+  TZ_CHECK(dt == DType::Float32 || dt == DType::Float64, Type, op, "(): float32 or float64 weights, got ",
+           dtype_name(dt));
+  return transformed_weight(forward_view(weight), dt).storage;
+}
+
+Tensor conv_winograd_forward_packed(const Tensor& x, const Tensor& packed, const Tensor& bias, const ConvShape& s,
+                                    bool nhwc_out) {
+  const DType dtype = x.dtype();
+  PackedPoints u = points_layout(s.O, s.C, dtype);
+  const Shape expected{kWinogradPoints, u.plane / u.block, u.block};
+  TZ_CHECK(winograd_fits(s, dtype), Runtime,
+           "_conv2d_fused(): a Winograd weight needs a 3x3 convolution with stride 1, dilation 1 and groups 1 in "
+           "float32 or float64");
+  TZ_CHECK(packed.dtype() == dtype && packed.sizes() == expected && packed.is_contiguous(), Runtime,
+           "_conv2d_fused(): the Winograd weight (", dtype_name(packed.dtype()), " ", shape_str(packed.sizes()),
+           ") is not _conv_winograd_pack's for ", s.C, " -> ", s.O, " channels in ", dtype_name(dtype),
+           " on this CPU (", shape_str(expected), ")");
+  u.storage = packed;
+  return run_winograd(x, s.ph, s.pw, s.C, s.O, u, bias, s.OH, s.OW, nhwc_out);
 }
 
 Tensor conv_winograd_backward_data(const Tensor& gy, const Tensor& w, const ConvShape& s, bool nhwc_out) {
   // gx = gy padded by 2 - padding on each side, convolved with w's taps reversed and its
   // channel dims swapped.
-  return run_winograd(gy, 2 - s.ph, 2 - s.pw, input_grad_view(w), Tensor(), s.H, s.W, nhwc_out);
+  return run_winograd(gy, 2 - s.ph, 2 - s.pw, s.O, s.C, transformed_weight(input_grad_view(w), gy.dtype()), Tensor(),
+                      s.H, s.W, nhwc_out);
 }
 
 }  // namespace tz

@@ -16,11 +16,20 @@ namespace tz {
 // dilation 1, groups 1, float32/64, where the measured table in conv_winograd.cpp says it
 // wins (or forced: core._C._set_conv_algorithm('winograd')).
 bool conv_winograd_forward_applies(const ConvShape& s, DType dtype);
+// The same for a weight transformed once by conv_winograd_pack (its own measured line).
+bool conv_winograd_packed_applies(const ConvShape& s, DType dtype);
 bool conv_winograd_backward_data_applies(const ConvShape& s, DType dtype);
 bool conv_winograd_backward_weight_applies(const ConvShape& s, DType dtype);
 
 // conv(x, w) + bias as an (N, O, OH, OW) tensor in NHWC (nhwc_out) or NCHW memory; x in either.
 Tensor conv_winograd_forward(const Tensor& x, const Tensor& w, const Tensor& bias, const ConvShape& s, bool nhwc_out);
+// The weight (O, C, 3, 3) transformed for the forward once, for inference: a
+// (36, plane / block, block) tensor whose layout depends on this CPU's tile kernel.
+Tensor conv_winograd_pack(const Tensor& weight);
+// conv_winograd_forward on such a weight: the caller's transform of its weight (the layout is
+// checked against s's channels and this CPU's, the values cannot be).
+Tensor conv_winograd_forward_packed(const Tensor& x, const Tensor& packed, const Tensor& bias, const ConvShape& s,
+                                    bool nhwc_out);
 // The input gradient (N, C, H, W) from gy (N, O, OH, OW).
 Tensor conv_winograd_backward_data(const Tensor& gy, const Tensor& w, const ConvShape& s, bool nhwc_out);
 // The weight gradient (O, C, 3, 3) from x (N, C, H, W) and gy (N, O, OH, OW), any layouts; in

@@ -3,7 +3,7 @@ convolution with the normalisation folded into its weight and bias (y = conv(x, 
 + beta, s = gamma / sqrt(var + eps)), saving a full pass over the activation.
 
 Only used when nothing could observe the difference: no autograd recording, BatchNorm in eval
-with running statistics, and no hooks on either module. The folded tensors are cached on the
+with running statistics, and no hooks on either module. The folded tensors are cached per
 BatchNorm and rebuilt whenever any source tensor changes (version counter or storage).
 Other modules fuse with the ones after them through `_fused_step` (a quantized Conv2d and its
 Hardswish: nn/quantized/modules.py), under the same conditions.
@@ -25,10 +25,15 @@ from core.nn.modules.conv import Conv2d
 from core.nn.modules.linear import Identity
 
 _conv2d_fused = _C._internal["_conv2d_fused"]
+_winograd_pack = _C._internal["_conv_winograd_pack"]
+_winograd_pays = _C._internal["_conv_winograd_pays"]
 
 # Sequential -> (structure epoch, children, steps, nested Sequentials with their children); kept
 # off the module so pickles and copies never carry it.
 _plans = weakref.WeakKeyDictionary()
+# BatchNorm2d -> [signature, folded weight, folded bias, that weight transformed for Winograd or
+# None]; off the module for the same reason.
+_folds = weakref.WeakKeyDictionary()
 
 
 def _foldable(conv, bn):
@@ -44,7 +49,7 @@ def _signature(conv, bn):
 
 def _folded(conv, bn):
     signature = _signature(conv, bn)
-    cached = bn.__dict__.get("_folded_conv")
+    cached = _folds.get(bn)
     if cached is not None and cached[0] == signature:
         return cached[1], cached[2]
     scale = bn.running_var.add(bn.eps).rsqrt()
@@ -55,7 +60,7 @@ def _folded(conv, bn):
     bias = bias * scale
     if bn.bias is not None:
         bias = bias + bn.bias
-    bn.__dict__["_folded_conv"] = (signature, weight, bias)
+    _folds[bn] = [signature, weight, bias, None]
     return weight, bias
 
 
@@ -77,7 +82,19 @@ def fused_conv_bn(conv, bn, input, activation="none", residual=None):
     writes each block. For callers that checked conv_bn_fusable and applicable."""
     weight, bias = _folded(conv, bn)
     return _conv2d_fused(input, weight, bias, list(conv.stride), list(conv.padding), list(conv.dilation), conv.groups,
-                         activation, residual)
+                         activation, residual, _winograd_weight(conv, bn, weight, input))
+
+
+def _winograd_weight(conv, bn, weight, input):
+    """The folded weight (just cached by _folded) transformed for Winograd, made once with it,
+    where this convolution of input runs Winograd on it; else None."""
+    if conv.kernel_size != (3, 3) or conv.stride != (1, 1) or conv.dilation != (1, 1) or conv.groups != 1 \
+            or not _winograd_pays(input, weight, list(conv.padding)):
+        return None
+    cached = _folds[bn]
+    if cached[3] is None:
+        cached[3] = _winograd_pack(weight)
+    return cached[3]
 
 
 class _FoldedConvBatchNorm:

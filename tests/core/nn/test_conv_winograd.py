@@ -183,8 +183,17 @@ def test_shapes_winograd_does_not_take_keep_their_paths(winograd):
         np.testing.assert_allclose(out.numpy(), conv_ref(x, w, **kw), rtol=1e-10, atol=1e-12)
 
 
+# The weight transformed once (_conv_winograd_pack: its layout differs between builds) too.
+_PACKED_EXTRA = (
+    "fused, pack = core._C._op('_conv2d_fused'), core._C._op('_conv_winograd_pack')\n"
+    "for dt in (np.float32, np.float64):\n"
+    "    x = rng.uniform(-1, 1, (2, 19, 9, 7)).astype(dt); w = core.tensor(rng.uniform(-1, 1, (37, 19, 3, 3)).astype(dt))\n"
+    "    for name, xt in (('nchw', core.tensor(x)), ('nhwc', nhwc(x))):\n"
+    "        y = fused(xt, w, None, (1, 1), (1, 1), (1, 1), 1, 'relu', None, pack(w))\n"
+    "        out[f'packed-{dt.__name__}-{name}-y'] = y.contiguous().numpy().tobytes().hex()\n")
 _ISA_SCRIPT = conv_isa_script([((2, 6, 7, 5), (37, 6, 3, 3), dict(padding=1)),
-                               ((1, 19, 9, 8), (21, 19, 3, 3), dict(padding=0))], seed=12, algorithm="winograd")
+                               ((1, 19, 9, 8), (21, 19, 3, 3), dict(padding=0))], seed=12, algorithm="winograd",
+                              extra=_PACKED_EXTRA)
 
 
 def test_isa_builds_are_bit_identical():
@@ -192,3 +201,87 @@ def test_isa_builds_are_bit_identical():
     for key in ref:  # NCHW and NHWC inputs go through the same padded NHWC copy
         if "-nchw-" in key:
             assert ref[key] == ref[key.replace("nchw", "nhwc")], key
+
+
+# ---------------------------------------------------------------- a weight transformed once
+
+_fused, _pack, _pays = (core._C._op(name) for name in ("_conv2d_fused", "_conv_winograd_pack", "_conv_winograd_pays"))
+
+
+@pytest.mark.parametrize("xs,o,pad", CASES, ids=IDS)
+@pytest.mark.parametrize("layout", ["nchw", "nhwc"])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_transformed_weight_gives_winograds_bits(xs, o, pad, layout, dtype):
+    """_conv2d_fused on _conv_winograd_pack's weight runs Winograd whatever the table says, with
+    the bits of the forced path (epilogue included), in the input's layout."""
+    rng = np.random.default_rng(8)
+    x = rng.uniform(-1, 1, xs).astype(dtype)
+    w, b = rng.uniform(-1, 1, (o, xs[1], 3, 3)).astype(dtype), rng.uniform(-1, 1, o).astype(dtype)
+    xt = core.tensor(x) if layout == "nchw" else _nhwc(x)
+    wt, bt = core.tensor(w), core.tensor(b)
+    packed, args = _pack(wt), ((1, 1), (pad, pad), (1, 1), 1)
+    residual = core.tensor(rng.uniform(-1, 1, tuple(F.conv2d(xt, wt, padding=pad).shape)).astype(dtype))
+    for act, res in (("none", None), ("relu", residual), ("hardswish", None)):
+        got = _fused(xt, wt, bt, *args, act, res, packed)
+        assert got.is_contiguous(memory_format=core.channels_last if layout == "nhwc" else core.contiguous_format)
+        core._C._set_conv_algorithm("winograd")
+        try:
+            want = _fused(xt, wt, bt, *args, act, res)
+        finally:
+            core._C._set_conv_algorithm("auto")
+        assert core.equal(got, want), act
+    _close(_fused(xt, wt, bt, *args, "none", None, packed).numpy(), conv_ref(x, w, padding=pad) + b[:, None, None],
+           dtype)
+
+
+def test_transformed_weight_with_a_nonfinite_weight():
+    """Winograd multiplies its zero padding: with an inf in the weight, the packed path (which
+    skips the finiteness check) gives the forced path's bits (which pads explicitly)."""
+    rng = np.random.default_rng(9)
+    x = core.tensor(rng.uniform(-1, 1, (1, 16, 6, 6)).astype(np.float32))
+    w = rng.uniform(-1, 1, (16, 16, 3, 3)).astype(np.float32)
+    w[3, 2, 0, 0] = np.inf
+    wt = core.tensor(w)
+    got = _fused(x, wt, None, (1, 1), (1, 1), (1, 1), 1, "none", None, _pack(wt))
+    core._C._set_conv_algorithm("winograd")
+    try:
+        want = _fused(x, wt, None, (1, 1), (1, 1), (1, 1), 1, "none", None)
+    finally:
+        core._C._set_conv_algorithm("auto")
+    np.testing.assert_array_equal(got.numpy(), want.numpy())
+    assert not np.isfinite(got.numpy()[0, 3]).any()
+
+
+def test_winograd_pays_by_the_table():
+    x, w = core.randn(1, 256, 14, 14), core.randn(256, 256, 3, 3)
+    assert _pays(x, w, [1, 1])  # ResNet-50's layer3 at batch 1
+    assert not _pays(core.randn(1, 1024, 4, 4), core.randn(1024, 1024, 3, 3), [1, 1])  # one tile, 38e6 per tile
+    assert not _pays(core.randn(1, 8, 14, 14), core.randn(8, 8, 3, 3), [1, 1])  # too few channels
+    assert not _pays(x, core.randn(256, 128, 3, 3), [1, 1])  # channels do not match
+    assert not _pays(x, core.randn(256, 256, 5, 5), [2, 2])  # not 3x3
+    assert not _pays(x.double(), w, [1, 1])  # dtypes differ
+    assert not _pays(core.randn(1, 256, 2, 2), w, [0, 0])  # no output
+    for algorithm, expected in (("winograd", True), ("tile", False), ("gemm", False)):
+        core._C._set_conv_algorithm(algorithm)
+        try:
+            assert _pays(core.randn(1, 8, 14, 14), core.randn(8, 8, 3, 3), [1, 1]) == expected
+        finally:
+            core._C._set_conv_algorithm("auto")
+
+
+def test_transformed_weight_refuses_what_does_not_fit():
+    x, w = core.randn(1, 16, 8, 8), core.randn(24, 16, 3, 3)
+    packed = _pack(w)
+    one = ((1, 1), (1, 1), (1, 1), 1, "none", None)
+    with pytest.raises(RuntimeError, match=r"_conv2d_fused.*not _conv_winograd_pack's for 16 -> 40 channels"):
+        _fused(x, core.randn(40, 16, 3, 3), None, *one, packed)
+    with pytest.raises(RuntimeError, match=r"_conv2d_fused.*not _conv_winograd_pack's"):
+        _fused(x.double(), w.double(), None, *one, packed)
+    with pytest.raises(RuntimeError, match=r"_conv2d_fused.*not _conv_winograd_pack's"):
+        _fused(x, w, None, *one, packed[:, 1:])
+    with pytest.raises(RuntimeError, match=r"_conv2d_fused.*Winograd weight needs a 3x3 convolution with stride 1"):
+        _fused(x, w, None, (2, 2), (1, 1), (1, 1), 1, "none", None, packed)
+    with pytest.raises(RuntimeError, match=r"_conv_winograd_pack.*\(O, C, 3, 3\) weight"):
+        _pack(core.randn(24, 16, 5, 5))
+    with pytest.raises(TypeError, match=r"_conv_winograd_pack.*float32 or float64"):
+        _pack(core.ones(4, 8, 3, 3, dtype=core.int32))

@@ -4,6 +4,7 @@ import pytest
 
 import core
 import core.nn as nn
+from core.nn.modules import _folding
 
 
 def block(bias=False, affine=True, padding_mode="zeros"):
@@ -35,7 +36,7 @@ def test_folded_equals_layer_by_layer(bias, affine, padding_mode):
     seq = block(bias, affine, padding_mode)
     with core.no_grad():
         np.testing.assert_allclose(seq(X).numpy(), unfolded(seq, X).numpy(), rtol=1e-5, atol=1e-5)
-    assert "_folded_conv" in seq[1].__dict__
+    assert seq[1] in _folding._folds
 
 
 def test_cache_follows_changes_to_any_source_tensor():
@@ -54,7 +55,7 @@ def test_not_folded_when_it_could_be_observed():
     seq = block()
     out = seq(X)  # grad mode on: recorded layer by layer, gradients reach the BN parameters
     out.sum().backward()
-    assert seq[1].weight.grad is not None and "_folded_conv" not in seq[1].__dict__
+    assert seq[1].weight.grad is not None and seq[1] not in _folding._folds
     seen = []
     seq[1].register_forward_hook(lambda m, i, o: seen.append(o.shape))
     with core.no_grad():
@@ -63,7 +64,7 @@ def test_not_folded_when_it_could_be_observed():
     seq.train()
     with core.no_grad():
         seq(X)
-    assert "_folded_conv" not in seq[1].__dict__
+    assert seq[1] not in _folding._folds
 
 
 def test_plan_follows_every_change_to_the_sequential():
@@ -72,10 +73,10 @@ def test_plan_follows_every_change_to_the_sequential():
     handle = seq[1].register_forward_hook(lambda m, i, o: seen.append(o.shape))
     with core.no_grad():
         seq(X)  # the plan is made here, BatchNorm on its own; each change below must be seen
-        assert seen == [(2, 8, 9, 9)] and "_folded_conv" not in seq[1].__dict__
+        assert seen == [(2, 8, 9, 9)] and seq[1] not in _folding._folds
         handle.remove()
         seq(X)
-        assert len(seen) == 1 and "_folded_conv" in seq[1].__dict__  # folded now
+        assert len(seen) == 1 and seq[1] in _folding._folds  # folded now
         handle = seq[1].register_forward_hook(lambda m, i, o: seen.append(o.shape))
         seq(X)
         assert len(seen) == 2
@@ -137,7 +138,7 @@ def test_nested_sequentials_run_inside_the_outer_plan():
         inner[1].running_var.uniform_(0.5, 2)
         expected = inner(outer[0](X)).numpy()  # each Sequential on its own
         np.testing.assert_allclose(outer(X).numpy(), expected, rtol=1e-5, atol=1e-5)
-        assert "_folded_conv" in inner[1].__dict__ and "_folded_conv" in outer[0][1].__dict__
+        assert inner[1] in _folding._folds and outer[0][1] in _folding._folds
         inner._modules["1"] = nn.Tanh()  # past __setattr__: the nested children are checked too
         np.testing.assert_allclose(outer(X).numpy(), np.tanh(inner[0](outer[0](X)).numpy()), rtol=1e-5, atol=1e-5)
         inner._modules["1"] = nn.BatchNorm2d(4)

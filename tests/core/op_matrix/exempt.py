@@ -49,6 +49,10 @@ EXEMPT = {
     **{name: Exempt("inference only, no derivative: the packed weight's results bit for bit against the tile "
                     "kernel's _conv2d_fused and close to conv2d, and its errors", tested_in="core/jit/test_conv_fused.py")
        for name in ("_conv_tile_pack", "_conv2d_prepacked")},
+    **{name: Exempt("inference only, no derivative: _conv2d_fused on the transformed weight bit for bit against "
+                    "the forced Winograd path and close to numpy, every ISA build, the table's answers, and its errors",
+                    tested_in="core/nn/test_conv_winograd.py")
+       for name in ("_conv_winograd_pack", "_conv_winograd_pays")},
     "_log_softmax_backward_data": _backward("log_softmax"),
     "_max_pool_backward": _backward("max_pool2d"),
     "_nll_loss_backward": _backward("_nll_loss_forward"),

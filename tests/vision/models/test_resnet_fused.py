@@ -95,3 +95,22 @@ def test_training_uses_batch_statistics(fused_calls):
         got = model(x)
     assert fused_calls == []
     np.testing.assert_allclose(got.numpy(), _modules_one_by_one(model, x).numpy(), rtol=1e-4, atol=1e-4)
+
+
+def test_winograd_weights_are_made_once_and_renewed_with_the_fold():
+    """The stride-1 3x3 convolutions run Winograd on their folded weight transformed once
+    (_folding._winograd_weight); a change to the BatchNorm refolds and transforms again."""
+    model = _model(resnet.resnet18)
+    x = core.randn(1, 3, 64, 64)
+    with core.no_grad():
+        model(x)
+        bn = model.layer1[0].bn1
+        packed = _folding._folds[bn][3]
+        assert packed is not None
+        model(x)
+        assert _folding._folds[bn][3] is packed
+        bn.running_var.mul_(2)
+        got = model(x)
+        assert _folding._folds[bn][3] is not None and _folding._folds[bn][3] is not packed
+    np.testing.assert_allclose(got.numpy(), _modules_one_by_one(model, x).numpy(), rtol=1e-4, atol=1e-4)
+    assert _folding._folds[model.layer2[0].bn1][3] is None  # stride 2: no Winograd

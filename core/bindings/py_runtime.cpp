@@ -47,6 +47,7 @@ void init_runtime(pyb::module_& m) {
   });
   m.def("_bytes_in_use", [] { return Storage::bytes_in_use(); });
   m.def("_allocator_cached_bytes", [] { return allocator::cached_bytes(); });
+  m.def("_allocator_cache_limit", [] { return allocator::cache_limit_bytes(); });
   m.def("_allocator_empty_cache", [] { allocator::empty_cache(); });
   m.def("get_default_dtype", [] {
     return pyb::reinterpret_borrow<pyb::object>(dtype_object(default_float_dtype()));

@@ -62,6 +62,22 @@ def test_cache_limit_from_environment():
     assert result.stdout.strip() == "0"
 
 
+def test_default_cache_limit_is_a_quarter_of_memory():
+    memory = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    try:
+        with open("/sys/fs/cgroup/memory.max") as f:
+            memory = min(memory, int(f.read()))
+    except (OSError, ValueError):  # no cgroup v2 limit ("max")
+        pass
+    code = "from core import _C; print(_C._allocator_cache_limit())"
+    env = {k: v for k, v in os.environ.items() if k != "TENSORZOO_ALLOCATOR_CACHE_MB"}
+    result = run_python(code, env=env)
+    assert result.returncode == 0, result.stderr
+    assert int(result.stdout) == max(1 << 30, memory // 4)
+    result = run_python(code, env={**env, "TENSORZOO_ALLOCATOR_CACHE_MB": "3"})
+    assert int(result.stdout) == 3 << 20
+
+
 def test_blocks_from_4_mib_start_a_few_lines_past_a_huge_page():
     _C._allocator_empty_cache()
     huge = 2 << 20

@@ -2,10 +2,13 @@
 
 #include <pthread.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <cstdlib>
+#include <fstream>
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -26,9 +29,20 @@ size_t size_class(size_t nbytes) {
   return (nbytes + step - 1) / step * step;
 }
 
+// Physical memory, or the cgroup's limit where one is set and lower ("max" does not parse).
+size_t usable_memory() {
+  size_t bytes = size_t(sysconf(_SC_PHYS_PAGES)) * size_t(sysconf(_SC_PAGE_SIZE));
+  std::ifstream cgroup("/sys/fs/cgroup/memory.max");
+  unsigned long long limit = 0;
+  if (cgroup >> limit && limit > 0 && limit < bytes) bytes = limit;
+  return bytes;
+}
+
+// A quarter of usable memory, at least 1 GiB. A ResNet-50 training step at batch 16 frees and
+// reallocates 1.7 GB: with 1 GiB cached it spent 5% of its time zeroing fresh pages.
 size_t cache_limit() {
   const char* env = std::getenv("TENSORZOO_ALLOCATOR_CACHE_MB");
-  return (env ? std::stoull(env) : 1024) << 20;
+  return env ? size_t(std::stoull(env)) << 20 : std::max(size_t(1) << 30, usable_memory() / 4);
 }
 
 struct Cache {
@@ -151,6 +165,8 @@ void release(void* data, size_t nbytes) {
 }
 
 int64_t thread_net_bytes() { return t_net_bytes; }
+
+size_t cache_limit_bytes() { return Cache::get().limit; }
 
 size_t cached_bytes() {
   Cache& cache = Cache::get();

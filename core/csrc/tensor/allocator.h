@@ -13,6 +13,9 @@ constexpr size_t kAlignment = 64;
 void* allocate(size_t nbytes);
 // Gives back a block from allocate(nbytes) (same nbytes).
 void release(void* data, size_t nbytes);
+// The most the cache holds: TENSORZOO_ALLOCATOR_CACHE_MB, else a quarter of physical memory
+// (or of the cgroup's limit), at least 1 GiB.
+size_t cache_limit_bytes();
 // Bytes held in the cache, not in use.
 size_t cached_bytes();
 // Returns every cached block to the OS.

@@ -11,8 +11,9 @@ Passes, in order (each a function below):
   channels_last  convolution weights are stored the way the NHWC kernels read them (1x1 ones
                  input-channel-major, as their GEMM reads them), so every activation after the
                  first convolution is channels-last
-  prepack        1x1 convolutions, and the others on small images, run on the tile kernel with
-                 their weight packed once, at compile time
+  prepack        stride-1 3x3 convolutions run Winograd on their weight transformed once, at
+                 compile time, where that wins; 1x1 convolutions, and the others on small
+                 images, the tile kernel on their weight packed once
   fold_excitation
                  squeeze-excitation's channel scale at batch 1 goes into the next 1x1
                  convolution's weight (packed or not) instead of over the activation
@@ -219,10 +220,10 @@ def _conv_args(conv):
 
 def _conv_call(conv):
     """(x, weight, bias, stride, padding, dilation, groups, activation, residual) of a conv2d or
-    _conv2d_fused step."""
+    _conv2d_fused step (not the Winograd weight prepack may add)."""
     if conv.op == "conv2d":
         return (*_conv_args(conv), "none", None)
-    return conv.args
+    return conv.args[:9]
 
 
 def fuse_conv(steps, outputs):
@@ -323,14 +324,18 @@ _PREPACKED_MAX_PIXELS = 7 * 7
 
 
 def prepack(steps, outputs):
-    """Convolutions with a constant weight (groups 1, float, undilated) run on the tile kernel
-    with that weight packed once, now (_conv_tile_pack), instead of packed at every call by the
-    tile kernel or by BLAS: every 1x1 convolution, and the others on small images; not those of
-    a single output pixel, which BLAS's matrix-vector product runs faster (squeeze-excitation at
-    batch 1: 960 -> 240 21 vs 26 us; from 2 pixels on the tile kernel wins, 30 vs 76 us).
-    Measured per layer on the 2-core AVX2 EPYC, one thread, against _conv2d_fused (batch 1 / 8):
-    MobileNetV3-Large's 1x1 layers 0.85-1.01x / 0.78-1.03x their time, ResNet-50's 0.79-1.13x /
-    0.83-1.02x, its 3x3 ones at 7x7 0.76x / 0.89x."""
+    """Convolutions with a constant weight (groups 1, float, undilated) run on a weight prepared
+    once, now, instead of at every call:
+    - stride-1 3x3 ones where Winograd on a transformed weight wins (_conv_winograd_pays: all of
+      ResNet's at batch 1 and 8, 0.4-0.95x their time) keep _conv2d_fused, given that weight
+      (_conv_winograd_pack);
+    - the others on the tile kernel with the weight packed (_conv_tile_pack), where BLAS or the
+      tile kernel would pack it: every 1x1 convolution, and the others on small images; not
+      those of a single output pixel, which BLAS's matrix-vector product runs faster
+      (squeeze-excitation at batch 1: 960 -> 240 21 vs 26 us; from 2 pixels on the tile kernel
+      wins, 30 vs 76 us). Measured per layer on the 2-core AVX2 EPYC, one thread, against
+      _conv2d_fused (batch 1 / 8): MobileNetV3-Large's 1x1 layers 0.85-1.01x / 0.78-1.03x their
+      time, ResNet-50's 0.79-1.13x / 0.83-1.02x, its 3x3 ones at 7x7 0.76x / 0.89x."""
     for step in steps:
         if step.op not in ("conv2d", "_conv2d_fused") or not isinstance(step.args[1], core.Tensor):
             continue
@@ -338,14 +343,26 @@ def prepack(steps, outputs):
         y = step.value
         if not (isinstance(y, core.Tensor) and y.dim() == 4 and w.dim() == 4 and groups == 1
                 and w.dtype in (core.float32, core.float64) and not isinstance(b, Step)
-                and _pair(dilation) == (1, 1) and not isinstance(padding, str)
-                and (tuple(w.shape[2:]) == (1, 1) or y.shape[2] * y.shape[3] <= _PREPACKED_MAX_PIXELS)
+                and _pair(dilation) == (1, 1) and not isinstance(padding, str)):
+            continue
+        if _winograd_pays(x, w, stride, padding):
+            step.op, step.kwargs = "_conv2d_fused", {}
+            step.args = (x, w, b, list(_pair(stride)), list(_pair(padding)), [1, 1], 1, act, residual,
+                         _C._internal["_conv_winograd_pack"](w.detach()))
+            continue
+        if not ((tuple(w.shape[2:]) == (1, 1) or y.shape[2] * y.shape[3] <= _PREPACKED_MAX_PIXELS)
                 and y.shape[0] * y.shape[2] * y.shape[3] > 1):
             continue
         packed = _C._internal["_conv_tile_pack"](w.detach())
         step.op, step.kwargs = "_conv2d_prepacked", {}
         step.args = (x, packed, b, w.shape[0], list(_pair(stride)), list(_pair(padding)), [1, 1], act, residual)
     return steps, outputs
+
+
+def _winograd_pays(x, w, stride, padding):
+    value = x.value if isinstance(x, Step) else x
+    return (tuple(w.shape[2:]) == (3, 3) and _pair(stride) == (1, 1) and isinstance(value, core.Tensor)
+            and _C._internal["_conv_winograd_pays"](value, w, list(_pair(padding))))
 
 
 def fold_excitation(steps, outputs):

@@ -49,6 +49,10 @@ constexpr int64_t kWeightGradWeightPerTile = 10240;
 // 8x512x7x7 0.4-0.55x; up to 2x512x4x4 (4.7e6 per tile) 0.75-1.03x. Past it, one image of 4x4
 // or 3x3 pixels at 512 or 1024 channels (9.4e6 and 38e6) ties or loses.
 constexpr int64_t kPackedWeightPerTile = 4718592;
+// ... and where the tiles' outputs are half used or more: with fewer, it does as many
+// multiplies as a direct convolution (36 per tile against 9 per pixel) on a weight 4x the size
+// (2x2 images: the tile kernel on a packed weight wins).
+constexpr int64_t kMinPixelsPerTile = 8;
 constexpr int64_t kMinChannels = 16;
 
 bool winograd_wins(int64_t in_channels, int64_t out_channels, int64_t tiles, int64_t weight_per_tile) {
@@ -60,14 +64,15 @@ int64_t tile_count(int64_t N, int64_t OH, int64_t OW) {
   return N * ((OH + kWinogradTile - 1) / kWinogradTile) * ((OW + kWinogradTile - 1) / kWinogradTile);
 }
 
-bool chosen(int64_t in_channels, int64_t out_channels, int64_t tiles, int64_t weight_per_tile = kWeightPerTile) {
+// Whether Winograd runs: forced, or where the table says it wins.
+bool chosen(bool wins) {
   switch (conv_algorithm()) {
     case ConvAlgorithm::Winograd: return true;
     case ConvAlgorithm::Tile:
     case ConvAlgorithm::Gemm: return false;
     case ConvAlgorithm::Auto: break;
   }
-  return winograd_wins(in_channels, out_channels, tiles, weight_per_tile);
+  return wins;
 }
 
 // Channels rounded up to 64 bytes' worth: whole vectors in every build, the same in all.
@@ -225,7 +230,7 @@ void weight_grad_chunk(WinogradTileArgs in, WinogradTileArgs out_grad, int64_t C
 }  // namespace
 
 bool conv_winograd_backward_weight_applies(const ConvShape& s, DType dtype) {
-  return winograd_fits(s, dtype) && chosen(s.C, s.O, tile_count(s.N, s.OH, s.OW), kWeightGradWeightPerTile);
+  return winograd_fits(s, dtype) && chosen(winograd_wins(s.C, s.O, tile_count(s.N, s.OH, s.OW), kWeightGradWeightPerTile));
 }
 
 Tensor conv_winograd_backward_weight(const Tensor& x, const Tensor& gy, const ConvShape& s, bool nhwc_out) {
@@ -256,15 +261,17 @@ Tensor conv_winograd_backward_weight(const Tensor& x, const Tensor& gy, const Co
 }
 
 bool conv_winograd_forward_applies(const ConvShape& s, DType dtype) {
-  return winograd_fits(s, dtype) && chosen(s.C, s.O, tile_count(s.N, s.OH, s.OW));
+  return winograd_fits(s, dtype) && chosen(winograd_wins(s.C, s.O, tile_count(s.N, s.OH, s.OW), kWeightPerTile));
 }
 
 bool conv_winograd_packed_applies(const ConvShape& s, DType dtype) {
-  return winograd_fits(s, dtype) && chosen(s.C, s.O, tile_count(s.N, s.OH, s.OW), kPackedWeightPerTile);
+  const int64_t tiles = tile_count(s.N, s.OH, s.OW);
+  return winograd_fits(s, dtype) && chosen(winograd_wins(s.C, s.O, tiles, kPackedWeightPerTile) &&
+                                           s.N * s.OH * s.OW >= kMinPixelsPerTile * tiles);
 }
 
 bool conv_winograd_backward_data_applies(const ConvShape& s, DType dtype) {
-  return winograd_fits(s, dtype) && s.ph <= 2 && s.pw <= 2 && chosen(s.O, s.C, tile_count(s.N, s.H, s.W));
+  return winograd_fits(s, dtype) && s.ph <= 2 && s.pw <= 2 && chosen(winograd_wins(s.O, s.C, tile_count(s.N, s.H, s.W), kWeightPerTile));
 }
 
 Tensor conv_winograd_forward(const Tensor& x, const Tensor& w, const Tensor& bias, const ConvShape& s, bool nhwc_out) {

@@ -261,6 +261,8 @@ def test_winograd_pays_by_the_table():
     assert not _pays(x, core.randn(256, 256, 5, 5), [2, 2])  # not 3x3
     assert not _pays(x.double(), w, [1, 1])  # dtypes differ
     assert not _pays(core.randn(1, 256, 2, 2), w, [0, 0])  # no output
+    assert not _pays(core.randn(1, 256, 2, 2), w, [1, 1])  # 2x2 outputs: a quarter of a tile
+    assert _pays(core.randn(1, 256, 3, 3), w, [1, 1])  # 3x3: more than half
     for algorithm, expected in (("winograd", True), ("tile", False), ("gemm", False)):
         core._C._set_conv_algorithm(algorithm)
         try:

@@ -4,10 +4,11 @@
 //   pointwise (1x1, stride 1)     one GEMM per group: NCHW weight x image, NHWC pixels x weight^T
 //                                 (the weight untransposed where its memory is (C, O)); NHWC with
 //                                 few input channels: the tile kernel
-//   few input channels (C <= 4)   a direct kernel (kernels/isa/conv_direct_kernels.cpp), NCHW outputs through a row buffer
+//   few input channels (C <= 4)   a direct kernel (kernels/isa/conv_direct_kernels.cpp); NCHW outputs through a
+//                                 row buffer
 //   dilated (groups 1, stride 1)  GEMMs over output regions of constant in-image taps (ops/conv_dilated.cpp)
-//   3x3, stride 1, groups == 1    Winograd F(4x4, 3x3) (ops/conv_winograd.cpp) where it wins (also the weight gradient);
-//                                 always on a weight _conv2d_fused's caller transformed once
+//   3x3, stride 1, groups == 1    Winograd F(4x4, 3x3) (ops/conv_winograd.cpp) where it wins (also the weight
+//                                 gradient); always on a weight _conv2d_fused's caller transformed once
 //   regular, groups == 1          the tile kernel (ops/conv_tile.cpp) where it wins
 //   (core._C._set_conv_algorithm('winograd' / 'tile' / 'gemm') forces one of the last three, for tests and benchmarks)
 //   anything else                 im2col + GEMM, images split over the thread pool

@@ -230,7 +230,8 @@ void weight_grad_chunk(WinogradTileArgs in, WinogradTileArgs out_grad, int64_t C
 }  // namespace
 
 bool conv_winograd_backward_weight_applies(const ConvShape& s, DType dtype) {
-  return winograd_fits(s, dtype) && chosen(winograd_wins(s.C, s.O, tile_count(s.N, s.OH, s.OW), kWeightGradWeightPerTile));
+  return winograd_fits(s, dtype) &&
+         chosen(winograd_wins(s.C, s.O, tile_count(s.N, s.OH, s.OW), kWeightGradWeightPerTile));
 }
 
 Tensor conv_winograd_backward_weight(const Tensor& x, const Tensor& gy, const ConvShape& s, bool nhwc_out) {
@@ -271,7 +272,8 @@ bool conv_winograd_packed_applies(const ConvShape& s, DType dtype) {
 }
 
 bool conv_winograd_backward_data_applies(const ConvShape& s, DType dtype) {
-  return winograd_fits(s, dtype) && s.ph <= 2 && s.pw <= 2 && chosen(winograd_wins(s.O, s.C, tile_count(s.N, s.H, s.W), kWeightPerTile));
+  return winograd_fits(s, dtype) && s.ph <= 2 && s.pw <= 2 &&
+         chosen(winograd_wins(s.O, s.C, tile_count(s.N, s.H, s.W), kWeightPerTile));
 }
 
 Tensor conv_winograd_forward(const Tensor& x, const Tensor& w, const Tensor& bias, const ConvShape& s, bool nhwc_out) {

@@ -54,6 +54,18 @@ def test_bytes_in_use_counts_live_storages_only():
     assert _C._bytes_in_use() == before
 
 
+def test_tensor_copies_numpy_data_into_the_allocator():
+    """core.tensor(ndarray) holds its copy in the allocator's memory (huge pages for big blocks),
+    not in a numpy buffer of its own."""
+    a = np.ones(BIG, np.float32)
+    before = _C._bytes_in_use()
+    t = core.tensor(a)
+    assert _C._bytes_in_use() - before == a.nbytes
+    a[0, 0] = 5
+    assert float(t[0, 0]) == 1.0
+    del t
+
+
 def test_cache_limit_from_environment():
     code = ("import core; from core import _C; t = core.empty(512, 1024); del t; "
             "print(_C._allocator_cached_bytes())")

@@ -36,17 +36,6 @@ Value conv_fused_op(Stack& a) {
                      a[5].int_list(), false, {}, a[6].to_int(), "_conv2d_fused", &inference);
 }
 
-// Whether _conv2d_fused of input with this weight (stride 1, dilation 1, groups 1, padding)
-// runs Winograd on a transformed weight when it is given one: where that wins.
-bool winograd_weight_pays(const Tensor& input, const Tensor& weight, const IntList& padding) {
-  if (input.dim() != 4 || weight.dim() != 4 || padding.size() != 2 || input.size(1) != weight.size(1)) return false;
-  const int64_t OH = input.size(2) + 2 * padding[0] - 2, OW = input.size(3) + 2 * padding[1] - 2;
-  if (OH <= 0 || OW <= 0 || padding[0] < 0 || padding[1] < 0) return false;
-  const ConvShape s{input.size(0), input.size(1), input.size(2), input.size(3), weight.size(0), weight.size(2),
-                    weight.size(3), OH, OW, 1, 1, padding[0], padding[1], 1, 1, 1};
-  return input.dtype() == weight.dtype() && conv_winograd_packed_applies(s, input.dtype());
-}
-
 const OpDef kConvOps[] = {
     {"conv1d(Tensor input, Tensor weight, Tensor? bias=None, int[1] stride=1, int[1] padding=0, int[1] dilation=1, int groups=1) -> Tensor",
      kFunction, N::Custom, OP { return conv_op(a, "conv1d"); }, "conv1d", "input weight", &conv_grad},
@@ -62,8 +51,12 @@ const OpDef kConvOps[] = {
      kInternal, N::Keep, OP { return conv_fused_op(a); }, ""},
     {"_conv_winograd_pack(Tensor weight) -> Tensor", kInternal, N::Keep,
      OP { return conv_winograd_pack(a[0].tensor()); }, ""},
-    {"_conv_winograd_pays(Tensor input, Tensor weight, int[2] padding) -> bool", kInternal, N::None,
-     OP { return winograd_weight_pays(a[0].tensor(), a[1].tensor(), a[2].int_list()); }, ""},
+    {"_conv_winograd_pays(Tensor input, Tensor weight, int[2] stride, int[2] padding, int[2] dilation, int groups) -> bool",
+     kInternal, N::None,
+     OP {
+       return conv_winograd_pays(a[0].tensor(), a[1].tensor(), a[2].int_list(), a[3].int_list(), a[4].int_list(),
+                                 a[5].to_int());
+     }, ""},
     // The same on a weight the compiler packed once for the tile kernel (groups == 1).
     {"_conv_tile_pack(Tensor weight) -> Tensor", kInternal, N::Keep, OP { return conv_tile_pack(a[0].tensor()); }, ""},
     {"_conv2d_prepacked(Tensor input, Tensor packed_weight, Tensor? bias, int out_channels, int[2] stride, int[2] padding, int[2] dilation, str activation, Tensor? residual) -> Tensor",

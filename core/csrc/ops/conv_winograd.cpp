@@ -265,10 +265,19 @@ bool conv_winograd_forward_applies(const ConvShape& s, DType dtype) {
   return winograd_fits(s, dtype) && chosen(winograd_wins(s.C, s.O, tile_count(s.N, s.OH, s.OW), kWeightPerTile));
 }
 
-bool conv_winograd_packed_applies(const ConvShape& s, DType dtype) {
+bool conv_winograd_pays(const Tensor& input, const Tensor& weight, const IntList& stride, const IntList& padding,
+                        const IntList& dilation, int64_t groups) {
+  if (input.dim() != 4 || weight.dim() != 4 || stride != IntList{1, 1} || dilation != IntList{1, 1} || groups != 1 ||
+      padding.size() != 2 || padding[0] < 0 || padding[1] < 0 || input.size(1) != weight.size(1) ||
+      input.dtype() != weight.dtype())
+    return false;
+  const int64_t OH = input.size(2) + 2 * padding[0] - 2, OW = input.size(3) + 2 * padding[1] - 2;
+  if (OH <= 0 || OW <= 0) return false;
+  const ConvShape s{input.size(0), input.size(1), input.size(2), input.size(3), weight.size(0), weight.size(2),
+                    weight.size(3), OH, OW, 1, 1, padding[0], padding[1], 1, 1, 1};
   const int64_t tiles = tile_count(s.N, s.OH, s.OW);
-  return winograd_fits(s, dtype) && chosen(winograd_wins(s.C, s.O, tiles, kPackedWeightPerTile) &&
-                                           s.N * s.OH * s.OW >= kMinPixelsPerTile * tiles);
+  return winograd_fits(s, input.dtype()) && chosen(winograd_wins(s.C, s.O, tiles, kPackedWeightPerTile) &&
+                                                   s.N * s.OH * s.OW >= kMinPixelsPerTile * tiles);
 }
 
 bool conv_winograd_backward_data_applies(const ConvShape& s, DType dtype) {

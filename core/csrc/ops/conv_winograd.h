@@ -8,6 +8,7 @@
 // per chunk, G^T . G back to the 3x3 taps.
 #pragma once
 #include "kernels/conv.h"
+#include "ops/value.h"
 #include "tensor/tensor.h"
 
 namespace tz {
@@ -16,8 +17,11 @@ namespace tz {
 // dilation 1, groups 1, float32/64, where the measured table in conv_winograd.cpp says it
 // wins (or forced: core._C._set_conv_algorithm('winograd')).
 bool conv_winograd_forward_applies(const ConvShape& s, DType dtype);
-// The same for a weight transformed once by conv_winograd_pack (its own measured line).
-bool conv_winograd_packed_applies(const ConvShape& s, DType dtype);
+// Whether a convolution of input with this weight (stride, padding, dilation, groups as
+// conv2d's) runs Winograd on a weight transformed once by conv_winograd_pack (its own
+// measured line): what _conv2d_fused's callers ask before they hand it one.
+bool conv_winograd_pays(const Tensor& input, const Tensor& weight, const IntList& stride, const IntList& padding,
+                        const IntList& dilation, int64_t groups);
 bool conv_winograd_backward_data_applies(const ConvShape& s, DType dtype);
 bool conv_winograd_backward_weight_applies(const ConvShape& s, DType dtype);
 

@@ -88,8 +88,7 @@ def fused_conv_bn(conv, bn, input, activation="none", residual=None):
 def _winograd_weight(conv, bn, weight, input):
     """The folded weight (just cached by _folded) transformed for Winograd, made once with it,
     where this convolution of input runs Winograd on it; else None."""
-    if conv.kernel_size != (3, 3) or conv.stride != (1, 1) or conv.dilation != (1, 1) or conv.groups != 1 \
-            or not _winograd_pays(input, weight, list(conv.padding)):
+    if not _winograd_pays(input, weight, list(conv.stride), list(conv.padding), list(conv.dilation), conv.groups):
         return None
     cached = _folds[bn]
     if cached[3] is None:

@@ -254,19 +254,23 @@ def test_transformed_weight_with_a_nonfinite_weight():
 
 def test_winograd_pays_by_the_table():
     x, w = core.randn(1, 256, 14, 14), core.randn(256, 256, 3, 3)
-    assert _pays(x, w, [1, 1])  # ResNet-50's layer3 at batch 1
-    assert not _pays(core.randn(1, 1024, 4, 4), core.randn(1024, 1024, 3, 3), [1, 1])  # one tile, 38e6 per tile
-    assert not _pays(core.randn(1, 8, 14, 14), core.randn(8, 8, 3, 3), [1, 1])  # too few channels
-    assert not _pays(x, core.randn(256, 128, 3, 3), [1, 1])  # channels do not match
-    assert not _pays(x, core.randn(256, 256, 5, 5), [2, 2])  # not 3x3
-    assert not _pays(x.double(), w, [1, 1])  # dtypes differ
-    assert not _pays(core.randn(1, 256, 2, 2), w, [0, 0])  # no output
-    assert not _pays(core.randn(1, 256, 2, 2), w, [1, 1])  # 2x2 outputs: a quarter of a tile
-    assert _pays(core.randn(1, 256, 3, 3), w, [1, 1])  # 3x3: more than half
+    one = ([1, 1], [1, 1], [1, 1], 1)  # stride, padding, dilation, groups
+    assert _pays(x, w, *one)  # ResNet-50's layer3 at batch 1
+    assert not _pays(core.randn(1, 1024, 4, 4), core.randn(1024, 1024, 3, 3), *one)  # one tile, 38e6 per tile
+    assert not _pays(x, w, [2, 2], [1, 1], [1, 1], 1)  # stride 2
+    assert not _pays(x, w, [1, 1], [2, 2], [2, 2], 1)  # dilation 2
+    assert not _pays(x, core.randn(256, 128, 3, 3), [1, 1], [1, 1], [1, 1], 2)  # groups 2
+    assert not _pays(core.randn(1, 8, 14, 14), core.randn(8, 8, 3, 3), [1, 1], [1, 1], [1, 1], 1)  # too few channels
+    assert not _pays(x, core.randn(256, 128, 3, 3), [1, 1], [1, 1], [1, 1], 1)  # channels do not match
+    assert not _pays(x, core.randn(256, 256, 5, 5), [1, 1], [2, 2], [1, 1], 1)  # not 3x3
+    assert not _pays(x.double(), w, [1, 1], [1, 1], [1, 1], 1)  # dtypes differ
+    assert not _pays(core.randn(1, 256, 2, 2), w, [1, 1], [0, 0], [1, 1], 1)  # no output
+    assert not _pays(core.randn(1, 256, 2, 2), w, [1, 1], [1, 1], [1, 1], 1)  # 2x2 outputs: a quarter of a tile
+    assert _pays(core.randn(1, 256, 3, 3), w, [1, 1], [1, 1], [1, 1], 1)  # 3x3: more than half
     for algorithm, expected in (("winograd", True), ("tile", False), ("gemm", False)):
         core._C._set_conv_algorithm(algorithm)
         try:
-            assert _pays(core.randn(1, 8, 14, 14), core.randn(8, 8, 3, 3), [1, 1]) == expected
+            assert _pays(core.randn(1, 8, 14, 14), core.randn(8, 8, 3, 3), [1, 1], [1, 1], [1, 1], 1) == expected
         finally:
             core._C._set_conv_algorithm("auto")
 

@@ -17,6 +17,9 @@ Passes, in order (each a function below):
   fold_excitation
                  squeeze-excitation's channel scale at batch 1 goes into the next 1x1
                  convolution's weight (packed or not) instead of over the activation
+  fuse_expand_depthwise
+                 an inverted-residual block's 1x1 expansion and depthwise convolution run
+                 as one op, the expanded tensor made band by band into cache
   in_place       other activations, adds and muls write over an operand that dies there
   lower          slots for values, each freed at its last use (the allocator hands the
                  memory to the next value of that size: the buffer plan)
@@ -425,6 +428,45 @@ def _is_channel_scale(a):
         and a.value.shape[0] == 1 and tuple(a.value.shape[2:]) == (1, 1) and a.value.dtype.is_floating_point
 
 
+def fuse_expand_depthwise(steps, outputs):
+    """An inverted-residual block's 1x1 expansion (prepacked, read only by) a depthwise
+    convolution becomes one _conv2d_expand_depthwise, which makes the expanded rows band by
+    band into a scratch the depthwise kernel reads while they are in cache: the expanded
+    tensor (6x or more the block's input) is neither written out nor read back."""
+    live_outputs = _link_users(steps, outputs)
+    dead = set()
+    for dw in steps:
+        expand = _expansion_of(dw, live_outputs)
+        if expand is None:
+            continue
+        x, packed, expand_bias, expanded, _, _, _, expand_act, _ = expand.args
+        _, w, b, stride, padding, dilation, _, act, _ = _conv_call(dw)
+        dw.op, dw.kwargs = "_conv2d_expand_depthwise", {}
+        dw.args = (x, packed, expand_bias, expanded, expand_act, w, b, list(_pair(stride)), list(_pair(padding)),
+                   list(_pair(dilation)), act)
+        dead.add(expand)
+    return [s for s in steps if s not in dead], outputs
+
+
+def _expansion_of(dw, live_outputs):
+    """The prepacked 1x1 expansion step that depthwise step dw alone reads, else None."""
+    if dw.op not in ("conv2d", "_conv2d_fused") or not isinstance(dw.value, core.Tensor):
+        return None
+    if not isinstance(_conv_call(dw)[1], core.Tensor):
+        return None
+    x, w, b, stride, padding, dilation, groups, _, residual = _conv_call(dw)
+    if not (isinstance(x, Step) and x.op == "_conv2d_prepacked" and len(x.users) == 1 and x not in live_outputs
+            and w.dim() == 4 and groups == w.shape[0] == x.args[3] and w.shape[1] == 1 and residual is None
+            and (len(dw.args) < 10 or dw.args[9] is None) and not isinstance(b, Step) and not isinstance(padding, str)
+            and w.dtype == x.value.dtype):
+        return None
+    _, packed, _, _, x_stride, x_padding, _, _, x_residual = x.args
+    if tuple(packed.shape[1:3]) != (1, 1) or _pair(x_stride) != (1, 1) or _pair(x_padding) != (0, 0) \
+            or x_residual is not None:
+        return None
+    return x
+
+
 def in_place(steps, outputs):
     """Activations, adds and muls write over an operand that nobody reads afterwards."""
     live_outputs = _link_users(steps, outputs)
@@ -448,7 +490,7 @@ def in_place(steps, outputs):
 
 
 # ops whose result is a new tensor (never a view or an input handed back)
-_FRESH = {"conv2d", "_conv2d_fused", "_conv2d_prepacked", "addmm", "mm", "matmul", "add", "sub", "mul", "div",
+_FRESH = {"conv2d", "_conv2d_fused", "_conv2d_prepacked", "_conv2d_expand_depthwise", "addmm", "mm", "matmul", "add", "sub", "mul", "div",
           "adaptive_avg_pool2d", "max_pool2d", "avg_pool2d", "mean", "cat", "softmax", "log_softmax",
           "upsample_bilinear2d", "upsample_nearest2d"} | _ACTIVATIONS
 
@@ -459,7 +501,8 @@ def _fresh(step):
     return step.op in _FRESH
 
 
-PASSES = (constants, fold_bn, drop_identity, fuse_conv, channels_last, prepack, fold_excitation, in_place)
+PASSES = (constants, fold_bn, drop_identity, fuse_conv, channels_last, prepack, fold_excitation, fuse_expand_depthwise,
+          in_place)
 
 
 # ---------------------------------------------------------------- lowering

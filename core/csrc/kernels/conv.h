@@ -73,6 +73,9 @@ struct DepthwiseArgs {
   const void* bias;  // fwd only, may be null; NHWC: (mult, C) like the weight
   void* out;         // fwd: output; bwd_input: grad_input; bwd_weight: weight grad (accumulated)
   ConvAct act = ConvAct::None;  // fwd NHWC only: applied to the outputs in registers, before the store
+  // fwd NHWC only: elements from one output pixel to the next (0: O, dense rows); wider when
+  // the output is a group of channels of a wider tensor.
+  int64_t y_step = 0;
 };
 // Runs tasks [begin, end):
 //   fwd:        NHWC: output rows (n, oh);  NCHW: output planes (n, o)

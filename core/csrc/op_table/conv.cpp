@@ -3,6 +3,7 @@
 // their derivatives are made of, so double backward works), and F.unfold / F.fold's
 // _im2col / _col2im.
 #include "ops/conv.h"
+#include "ops/conv_expand_depthwise.h"
 #include "ops/conv_tile.h"
 #include "ops/conv_winograd.h"
 #include "derivatives/conv.h"
@@ -64,6 +65,16 @@ const OpDef kConvOps[] = {
      OP {
        return conv2d_prepacked(a[0].tensor(), a[1].tensor(), a[2].opt_tensor(), a[3].to_int(), a[4].int_list(),
                                a[5].int_list(), a[6].int_list(), conv_act_from_name(a[7].str()), a[8].opt_tensor());
+     }, ""},
+    // An inverted-residual block's 1x1 expansion (on a packed weight) and its depthwise
+    // convolution in one call, the expanded tensor kept in cache band by band.
+    {"_conv2d_expand_depthwise(Tensor input, Tensor expand_weight, Tensor? expand_bias, int expanded_channels, str expand_activation, Tensor depthwise_weight, Tensor? depthwise_bias, int[2] stride, int[2] padding, int[2] dilation, str activation) -> Tensor",
+     kInternal, N::Keep,
+     OP {
+       return conv2d_expand_depthwise(a[0].tensor(), a[1].tensor(), a[2].opt_tensor(), a[3].to_int(),
+                                      conv_act_from_name(a[4].str()), a[5].tensor(), a[6].opt_tensor(),
+                                      a[7].int_list(), a[8].int_list(), a[9].int_list(),
+                                      conv_act_from_name(a[10].str()));
      }, ""},
     // The derivatives' building blocks: a convolution or its transpose, and the weight gradient.
     {"_convolution(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, int[] dilation, bool transposed, int[] output_padding, int groups) -> Tensor",

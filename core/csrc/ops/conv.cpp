@@ -181,7 +181,8 @@ __attribute__((noinline)) void transpose_dw_weight(const T* __restrict src, T* _
   }
 }
 
-// Depthwise NHWC weight (mult, KH, KW, C) from (C*mult, 1, KH, KW); bias (mult, C).
+}  // namespace
+
 Tensor dw_weight_nhwc(const Tensor& w_, int64_t C) {
   const int64_t mult = w_.size(0) / C, KK = w_.size(2) * w_.size(3);
   Tensor w = contiguous(w_);
@@ -192,6 +193,8 @@ Tensor dw_weight_nhwc(const Tensor& w_, int64_t C) {
   });
   return out;
 }
+
+namespace {
 
 // Fills each (n, pixel) with the bias: NCHW planes or NHWC rows.
 template <typename T> void fill_bias(T* y, const T* bias, const ConvShape& s, int64_t n0, int64_t n1, bool nhwc) {

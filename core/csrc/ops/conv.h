@@ -40,6 +40,10 @@ Tensor convolution(const Tensor& input, const Tensor& weight, const Tensor& bias
                    const IntList& output_padding, int64_t groups, const char* op,
                    const ConvInference* inference = nullptr);
 
+// A depthwise weight (C * mult, 1, KH, KW) as the NHWC kernels read it: (mult, KH, KW, C)
+// (a bias goes with it as (mult, C)).
+Tensor dw_weight_nhwc(const Tensor& weight, int64_t C);
+
 // Gradient of the weight of the regular convolution of `input` giving `grad_output`
 // (a transposed convolution's weight gradient is this with the roles swapped).
 Tensor conv_backward_weight(const Tensor& input, const Tensor& grad_output, const IntList& weight_size,

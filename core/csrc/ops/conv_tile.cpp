@@ -131,18 +131,27 @@ constexpr int64_t kPixelsOuterMaxWeightBytes = 32 << 10;
 // per block of output channels, 1.5x slower than BLAS.
 constexpr int64_t kChunkInputBytes = 256 << 10;
 
-// Runs every task of `a` over the pool with the weight wp, packed as the kernel reads it.
-void run_packed(TileConvArgs a, const Tensor& wp, DType dt) {
-  const int64_t block = conv_tile_block_stub(dt);
+}  // namespace
+
+TileConvArgs with_packed_weight(TileConvArgs a, const Tensor& wp) {
   a.w = wp.raw_data();
-  const int64_t blocks = wp.size(0);
-  if (blocks == 0) return;  // no output channels
+  const int64_t blocks = std::max<int64_t>(1, wp.size(0));
   // (no input channels: a weight of no bytes, and outputs that are their bias)
   const int64_t block_bytes = std::max<int64_t>(1, wp.numel() / blocks * wp.itemsize());
   a.group_blocks = std::clamp<int64_t>(kPixelsOuterMaxWeightBytes / block_bytes, 1, blocks);
   // each output pixel reads KH input rows of C values
   a.chunk_tiles =
       std::max<int64_t>(1, kChunkInputBytes / std::max<int64_t>(1, kConvTilePixels * a.s.KH * a.s.C * wp.itemsize()));
+  return a;
+}
+
+namespace {
+
+// Runs every task of `a` over the pool with the weight wp, packed as the kernel reads it.
+void run_packed(const TileConvArgs& args, const Tensor& wp, DType dt) {
+  const int64_t block = conv_tile_block_stub(dt);
+  if (wp.size(0) == 0) return;  // no output channels
+  const TileConvArgs a = with_packed_weight(args, wp);
   const int64_t work = kConvTilePixels * a.group_blocks * block * a.s.KH * a.s.KW * a.s.C;  // multiply-adds per task
   parallel_for(0, conv_tile_tasks(a.s, block, a.group_blocks), std::max<int64_t>(1, (int64_t(1) << 18) / work),
                [&](int64_t begin, int64_t end) { conv_tile_stub(dt, a, begin, end); });
@@ -299,10 +308,7 @@ Tensor conv_tile_pack(const Tensor& weight) {
   return packed_weight(forward_view(weight), dt, conv_tile_block_stub(dt));
 }
 
-Tensor conv2d_prepacked(const Tensor& x, const Tensor& packed, const Tensor& bias, int64_t out_channels,
-                        const IntList& stride, const IntList& padding, const IntList& dilation, ConvAct act,
-                        const Tensor& residual) {
-  const char* op = "_conv2d_prepacked";
+void check_prepacked(const Tensor& x, const Tensor& packed, int64_t out_channels, const char* op) {
   TZ_CHECK(x.dim() == 4, Runtime, op, "(): expected a 4-d (N, C, H, W) input, got shape ", shape_str(x.sizes()));
   TZ_CHECK(packed.dim() == 5 && packed.is_contiguous(), Runtime, op,
            "(): expected a weight packed by _conv_tile_pack, got shape ", shape_str(packed.sizes()));
@@ -317,6 +323,14 @@ Tensor conv2d_prepacked(const Tensor& x, const Tensor& packed, const Tensor& bia
            " channels, the packed weight expects ", packed.size(3));
   TZ_CHECK(out_channels > 0 && (out_channels + block - 1) / block == packed.size(0), Runtime, op, "(): ",
            out_channels, " output channels do not fill the packed weight's ", packed.size(0), " blocks of ", block);
+}
+
+Tensor conv2d_prepacked(const Tensor& x, const Tensor& packed, const Tensor& bias, int64_t out_channels,
+                        const IntList& stride, const IntList& padding, const IntList& dilation, ConvAct act,
+                        const Tensor& residual) {
+  const char* op = "_conv2d_prepacked";
+  check_prepacked(x, packed, out_channels, op);
+  const DType dt = x.dtype();
   TZ_CHECK(stride.size() == 2 && padding.size() == 2 && dilation.size() == 2, Runtime, op,
            "(): stride, padding and dilation take two values each");
   TZ_CHECK(stride[0] > 0 && stride[1] > 0 && dilation[0] > 0 && dilation[1] > 0 && padding[0] >= 0 && padding[1] >= 0,

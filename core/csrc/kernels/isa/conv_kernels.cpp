@@ -102,7 +102,7 @@ TZ_VINLINE void pixel_blocks(const ConvShape& s, ConvRange kh_r, ConvRange kw_r,
 // so loads and stores need no lane count and the accumulators stay in registers.
 template <ConvAct A, typename T, bool kFull>
 TZ_VINLINE void four_pixels(const ConvShape& s, ConvRange kh_r, const T* x, const T* w, const T* bias, T* y,
-                            int64_t nl, int64_t mult) {
+                            int64_t ystep, int64_t nl, int64_t mult) {
   using V = vec<T>;
   const int64_t C = s.C, xstep = s.sw * C, xrow = s.W * C;
   const Lanes<T, kFull> lanes{nl, mult};
@@ -123,16 +123,17 @@ TZ_VINLINE void four_pixels(const ConvShape& s, ConvRange kh_r, const T* x, cons
     }
   }
   store(y, a0);
-  store(y + s.O, a1);
-  store(y + 2 * s.O, a2);
-  store(y + 3 * s.O, a3);
+  store(y + ystep, a1);
+  store(y + 2 * ystep, a2);
+  store(y + 3 * ystep, a3);
 }
 
 // four_pixels for a whole vector of contiguous channels with the kernel width KW and stride
 // SW known (undilated): each kernel row's inputs are loaded once into registers and serve
 // every tap that reads them (3 of 9 loads per row at 3x3 stride 1), in the same FMA order.
 template <ConvAct A, typename T, int KW, int SW>
-TZ_VINLINE void four_pixels_fixed(const ConvShape& s, ConvRange kh_r, const T* x, const T* w, const T* bias, T* y) {
+TZ_VINLINE void four_pixels_fixed(const ConvShape& s, ConvRange kh_r, const T* x, const T* w, const T* bias, T* y,
+                                  int64_t ystep) {
   using V = vec<T>;
   constexpr int kInputs = 3 * SW + KW;  // input pixels the four outputs' taps of a row read
   const int64_t C = s.C, xrow = s.W * C;
@@ -152,14 +153,15 @@ TZ_VINLINE void four_pixels_fixed(const ConvShape& s, ConvRange kh_r, const T* x
     }
   }
 #pragma GCC unroll 4
-  for (int p = 0; p < 4; ++p) vm::store(y + p * s.O, conv_activate<A>(acc[p]));
+  for (int p = 0; p < 4; ++p) vm::store(y + p * ystep, conv_activate<A>(acc[p]));
 }
 
 // Eight interior output pixels of one whole vector of contiguous channels, KW and SW known
 // (undilated): eight FMA chains, enough to cover the FMA latency (four leave half the FMA
 // units idle), the inputs read from L1 tap by tap; the same FMA order as four_pixels.
 template <ConvAct A, typename T, int KW, int SW>
-TZ_VINLINE void eight_pixels_fixed(const ConvShape& s, ConvRange kh_r, const T* x, const T* w, const T* bias, T* y) {
+TZ_VINLINE void eight_pixels_fixed(const ConvShape& s, ConvRange kh_r, const T* x, const T* w, const T* bias, T* y,
+                                   int64_t ystep) {
   using V = vec<T>;
   const int64_t C = s.C, xrow = s.W * C;
   const V bv = bias ? vm::load(bias) : V{};
@@ -177,7 +179,7 @@ TZ_VINLINE void eight_pixels_fixed(const ConvShape& s, ConvRange kh_r, const T* 
     }
   }
 #pragma GCC unroll 8
-  for (int p = 0; p < 8; ++p) vm::store(y + p * s.O, conv_activate<A>(acc[p]));
+  for (int p = 0; p < 8; ++p) vm::store(y + p * ystep, conv_activate<A>(acc[p]));
 }
 
 // The kernel shapes with fixed-size forms (undilated 3x3 and 5x5, stride 1 or 2).
@@ -185,10 +187,12 @@ bool has_fixed_form(const ConvShape& s) { return s.dw == 1 && (s.KW == 3 || s.KW
 
 // four_pixels_fixed (Q == 4) or eight_pixels_fixed (Q == 8) for a shape with has_fixed_form.
 template <ConvAct A, int Q, typename T>
-TZ_VINLINE void pixels_fixed(const ConvShape& s, ConvRange kh_r, const T* x, const T* w, const T* bias, T* y) {
+TZ_VINLINE void pixels_fixed(const ConvShape& s, ConvRange kh_r, const T* x, const T* w, const T* bias, T* y,
+                             int64_t ystep) {
   auto run = [&](auto kw, auto sw) {
-    if constexpr (Q == 8) eight_pixels_fixed<A, T, decltype(kw)::value, decltype(sw)::value>(s, kh_r, x, w, bias, y);
-    else four_pixels_fixed<A, T, decltype(kw)::value, decltype(sw)::value>(s, kh_r, x, w, bias, y);
+    if constexpr (Q == 8)
+      eight_pixels_fixed<A, T, decltype(kw)::value, decltype(sw)::value>(s, kh_r, x, w, bias, y, ystep);
+    else four_pixels_fixed<A, T, decltype(kw)::value, decltype(sw)::value>(s, kh_r, x, w, bias, y, ystep);
   };
   using I3 = std::integral_constant<int, 3>;
   using I5 = std::integral_constant<int, 5>;
@@ -201,7 +205,7 @@ TZ_VINLINE void pixels_fixed(const ConvShape& s, ConvRange kh_r, const T* x, con
 template <typename T, ConvAct A>
 void fwd_nhwc_act(const DepthwiseArgs& a, int64_t begin, int64_t end) {
   const ConvShape& s = a.s;
-  const int64_t C = s.C, O = s.O, mult = O / C, KK = s.KH * s.KW;
+  const int64_t C = s.C, O = s.O, mult = O / C, KK = s.KH * s.KW, ystep = a.y_step ? a.y_step : O;
   const T* x = static_cast<const T*>(a.in);
   const T* w = static_cast<const T*>(a.w);
   const T* bias = static_cast<const T*>(a.bias);
@@ -215,7 +219,7 @@ void fwd_nhwc_act(const DepthwiseArgs& a, int64_t begin, int64_t end) {
   for (int64_t task = begin; task < end; ++task) {
     const int64_t n = task / s.OH, oh = task % s.OH;
     const T* xn = x + n * s.H * xrow;
-    T* yrow = y + task * s.OW * O;
+    T* yrow = y + task * s.OW * ystep;
     const ConvRange kh_r = conv_valid_range(s.KH, s.H, s.dh, oh * s.sh - s.ph);
     const T* x0 = xn + (oh * s.sh - s.ph) * xrow;  // row of kh = 0 (may lie outside)
     // One border output pixel (some taps outside the input), four channel blocks at a time.
@@ -225,7 +229,7 @@ void fwd_nhwc_act(const DepthwiseArgs& a, int64_t begin, int64_t end) {
       for (int64_t m = 0; m < mult; ++m) {
         const T* wm = w + m * KK * C;
         const T* bm = bias ? bias + m * C : nullptr;
-        T* yp = yrow + ow * O + m;
+        T* yp = yrow + ow * ystep + m;
         int64_t b = 0;
         for (; b + 4 <= blk.count; b += 4) {
           const int64_t c[4] = {blk.start(b), blk.start(b + 1), blk.start(b + 2), blk.start(b + 3)};
@@ -248,10 +252,10 @@ void fwd_nhwc_act(const DepthwiseArgs& a, int64_t begin, int64_t end) {
           const T* xb = x0 + c0 + (ow * s.sw - s.pw) * C;
           const T* wb = w + m * KK * C + c0;
           const T* bb = bias ? bias + m * C + c0 : nullptr;
-          T* yb = yrow + ow * O + c0 * mult + m;
-          if (fixed) pixels_fixed<A, Q>(s, kh_r, xb, wb, bb, yb);
-          else if (full) four_pixels<A, T, true>(s, kh_r, xb, wb, bb, yb, nl, mult);
-          else four_pixels<A, T, false>(s, kh_r, xb, wb, bb, yb, nl, mult);
+          T* yb = yrow + ow * ystep + c0 * mult + m;
+          if (fixed) pixels_fixed<A, Q>(s, kh_r, xb, wb, bb, yb, ystep);
+          else if (full) four_pixels<A, T, true>(s, kh_r, xb, wb, bb, yb, ystep, nl, mult);
+          else four_pixels<A, T, false>(s, kh_r, xb, wb, bb, yb, ystep, nl, mult);
         }
     };
     int64_t ow = 0;

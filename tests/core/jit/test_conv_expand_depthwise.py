@@ -1,6 +1,9 @@
 """_conv2d_expand_depthwise (an inverted-residual block's expansion and depthwise convolution in
 one call, band by band): the same bits as the two calls it replaces, a numpy reference, the
 compiler's use of it, and its refusals."""
+import os
+import sys
+
 import numpy as np
 import pytest
 
@@ -147,3 +150,33 @@ def test_compiled_mobilenet_runs_its_blocks_fused(batch):
     with core.no_grad():
         want = model(x)
     assert core.allclose(compiled(x), want, rtol=1e-4, atol=1e-4)
+
+
+_ISA_SCRIPT = """
+import hashlib, json
+import core
+op, pack = core._C._op("_conv2d_expand_depthwise"), core._C._op("_conv_tile_pack")
+out = {"cap": core._C._cpu_capability()}
+for threads in (1, 2):
+    core.set_num_threads(threads)
+    for i, (xs, e, k, s, p) in enumerate([((1, 8, 9, 11), 24, 3, 1, 1), ((1, 16, 20, 40), 64, 3, 2, 1),
+                                          ((2, 6, 10, 9), 20, 5, 2, 2), ((1, 4, 7, 6), 72, 5, 1, 2)]):
+        for dt in (core.float32, core.float64):
+            core.manual_seed(i)
+            x = core.randn(*xs, dtype=dt).contiguous(memory_format=core.channels_last)
+            w1, eb = core.randn(e, xs[1], 1, 1, dtype=dt), core.randn(e, dtype=dt)
+            dw, db = core.randn(e, 1, k, k, dtype=dt), core.randn(e, dtype=dt)
+            y = op(x, pack(w1), eb, e, "hardswish", dw, db, (s, s), (p, p), (1, 1), "relu")
+            out[f"{i}-{dt}-{threads}"] = hashlib.sha256(y.contiguous().numpy().tobytes()).hexdigest()
+print(json.dumps(out))
+"""
+
+
+def test_isa_builds_are_bit_identical():
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+    from support import assert_isa_builds_agree
+
+    ref = assert_isa_builds_agree(_ISA_SCRIPT)
+    for key in ref:  # the way the threads share the work changes no bit
+        if key.endswith("-1"):
+            assert ref[key] == ref[key[:-1] + "2"], key

@@ -17,9 +17,9 @@ Passes, in order (each a function below):
   fold_excitation
                  squeeze-excitation's channel scale at batch 1 goes into the next 1x1
                  convolution's weight (packed or not) instead of over the activation
-  fuse_expand_depthwise
-                 an inverted-residual block's 1x1 expansion and depthwise convolution run
-                 as one op, the expanded tensor made band by band into cache
+  fuse_inverted_residual
+                 an inverted-residual block's 1x1 expansion, depthwise convolution and (where
+                 its output is large) 1x1 projection run as one op, band by band in cache
   in_place       other activations, adds and muls write over an operand that dies there
   lower          slots for values, each freed at its last use (the allocator hands the
                  memory to the next value of that size: the buffer plan)
@@ -428,43 +428,65 @@ def _is_channel_scale(a):
         and a.value.shape[0] == 1 and tuple(a.value.shape[2:]) == (1, 1) and a.value.dtype.is_floating_point
 
 
-def fuse_expand_depthwise(steps, outputs):
-    """An inverted-residual block's 1x1 expansion (prepacked, read only by) a depthwise
-    convolution becomes one _conv2d_expand_depthwise, which makes the expanded rows band by
-    band into a scratch the depthwise kernel reads while they are in cache: the expanded
-    tensor (6x or more the block's input) is neither written out nor read back."""
+# A depthwise output at least this large (the whole batch's) has its projection fused: smaller
+# ones stay in L2 between the two steps.
+_PROJECTION_FUSION_MIN_BYTES = 512 << 10
+
+
+def fuse_inverted_residual(steps, outputs):
+    """An inverted-residual block's depthwise convolution takes in the prepacked 1x1 expansion
+    it alone reads, and the prepacked 1x1 projection (+ residual) that alone reads it where its
+    output is large: one _conv2d_inverted_residual, which runs them band by band of output rows
+    with the rows in cache. The expanded tensor (6x or more the block's input) and the
+    depthwise output are neither written out nor read back."""
     live_outputs = _link_users(steps, outputs)
     dead = set()
     for dw in steps:
-        expand = _expansion_of(dw, live_outputs)
-        if expand is None:
+        if not _is_depthwise(dw):
             continue
-        x, packed, expand_bias, expanded, _, _, _, expand_act, _ = expand.args
-        _, w, b, stride, padding, dilation, _, act, _ = _conv_call(dw)
-        dw.op, dw.kwargs = "_conv2d_expand_depthwise", {}
-        dw.args = (x, packed, expand_bias, expanded, expand_act, w, b, list(_pair(stride)), list(_pair(padding)),
-                   list(_pair(dilation)), act)
-        dead.add(expand)
+        x, w, b, stride, padding, dilation, _, act, _ = _conv_call(dw)
+        expand = x if _is_plain_pointwise(x, live_outputs) else None
+        project = dw.users[0] if len(dw.users) == 1 and dw not in live_outputs else None
+        if not (_is_plain_pointwise(project, live_outputs, projection=True) and project.args[0] is dw
+                and dw.value.numel() * dw.value.element_size() >= _PROJECTION_FUSION_MIN_BYTES):
+            project = None
+        if expand is None and project is None:
+            continue
+        if expand is not None:
+            x = expand.args[0]
+            dead.add(expand)
+        head = (expand.args[1], expand.args[2], expand.args[3], expand.args[7]) if expand else (None, None, w.shape[0], "none")
+        tail = (project.args[1], project.args[2], project.args[3], project.args[8]) if project else (None, None, w.shape[0], None)
+        fused = project if project is not None else dw
+        fused.args = (x, *head, w, b, list(_pair(stride)), list(_pair(padding)), list(_pair(dilation)), act, *tail)
+        fused.op, fused.kwargs = "_conv2d_inverted_residual", {}
+        if project is not None:
+            dead.add(dw)
     return [s for s in steps if s not in dead], outputs
 
 
-def _expansion_of(dw, live_outputs):
-    """The prepacked 1x1 expansion step that depthwise step dw alone reads, else None."""
-    if dw.op not in ("conv2d", "_conv2d_fused") or not isinstance(dw.value, core.Tensor):
-        return None
-    if not isinstance(_conv_call(dw)[1], core.Tensor):
-        return None
-    x, w, b, stride, padding, dilation, groups, _, residual = _conv_call(dw)
-    if not (isinstance(x, Step) and x.op == "_conv2d_prepacked" and len(x.users) == 1 and x not in live_outputs
-            and w.dim() == 4 and groups == w.shape[0] == x.args[3] and w.shape[1] == 1 and residual is None
-            and (len(dw.args) < 10 or dw.args[9] is None) and not isinstance(b, Step) and not isinstance(padding, str)
-            and w.dtype == x.value.dtype):
-        return None
-    _, packed, _, _, x_stride, x_padding, _, _, x_residual = x.args
-    if tuple(packed.shape[1:3]) != (1, 1) or _pair(x_stride) != (1, 1) or _pair(x_padding) != (0, 0) \
-            or x_residual is not None:
-        return None
-    return x
+def _is_depthwise(step):
+    """A depthwise convolution (groups == channels) with a constant weight and no residual."""
+    if step.op not in ("conv2d", "_conv2d_fused") or not isinstance(step.value, core.Tensor):
+        return False
+    x, w, b, _, padding, _, groups, _, residual = _conv_call(step)
+    return (isinstance(x, Step) and isinstance(w, core.Tensor) and w.dim() == 4 and w.shape[1] == 1
+            and groups == w.shape[0] == x.value.shape[1] and residual is None and not isinstance(b, Step)
+            and not isinstance(padding, str) and (len(step.args) < 10 or step.args[9] is None)
+            and w.dtype == x.value.dtype and step.value.dim() == 4)
+
+
+def _is_plain_pointwise(step, live_outputs, projection=False):
+    """A prepacked 1x1 convolution of stride 1 without padding: as an expansion, read by one
+    step only, without a residual; as a projection, without an activation."""
+    if not (isinstance(step, Step) and step.op == "_conv2d_prepacked"):
+        return False
+    _, packed, _, _, stride, padding, _, act, residual = step.args
+    if projection:
+        fits = act == "none"
+    else:
+        fits = len(step.users) == 1 and step not in live_outputs and residual is None
+    return fits and tuple(packed.shape[1:3]) == (1, 1) and _pair(stride) == (1, 1) and _pair(padding) == (0, 0)
 
 
 def in_place(steps, outputs):
@@ -490,7 +512,7 @@ def in_place(steps, outputs):
 
 
 # ops whose result is a new tensor (never a view or an input handed back)
-_FRESH = {"conv2d", "_conv2d_fused", "_conv2d_prepacked", "_conv2d_expand_depthwise", "addmm", "mm", "matmul", "add", "sub", "mul", "div",
+_FRESH = {"conv2d", "_conv2d_fused", "_conv2d_prepacked", "_conv2d_inverted_residual", "addmm", "mm", "matmul", "add", "sub", "mul", "div",
           "adaptive_avg_pool2d", "max_pool2d", "avg_pool2d", "mean", "cat", "softmax", "log_softmax",
           "upsample_bilinear2d", "upsample_nearest2d"} | _ACTIVATIONS
 
@@ -501,7 +523,7 @@ def _fresh(step):
     return step.op in _FRESH
 
 
-PASSES = (constants, fold_bn, drop_identity, fuse_conv, channels_last, prepack, fold_excitation, fuse_expand_depthwise,
+PASSES = (constants, fold_bn, drop_identity, fuse_conv, channels_last, prepack, fold_excitation, fuse_inverted_residual,
           in_place)
 
 

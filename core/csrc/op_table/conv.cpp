@@ -3,7 +3,7 @@
 // their derivatives are made of, so double backward works), and F.unfold / F.fold's
 // _im2col / _col2im.
 #include "ops/conv.h"
-#include "ops/conv_expand_depthwise.h"
+#include "ops/conv_inverted_residual.h"
 #include "ops/conv_tile.h"
 #include "ops/conv_winograd.h"
 #include "derivatives/conv.h"
@@ -37,6 +37,18 @@ Value conv_fused_op(Stack& a) {
                      a[5].int_list(), false, {}, a[6].to_int(), "_conv2d_fused", &inference);
 }
 
+Value inverted_residual_op(Stack& a) {
+  InvertedResidual block;
+  block.expand_weight = a[1].opt_tensor(), block.expand_bias = a[2].opt_tensor();
+  block.expanded_channels = a[3].to_int(), block.expand_act = conv_act_from_name(a[4].str());
+  block.dw_weight = a[5].tensor(), block.dw_bias = a[6].opt_tensor();
+  block.stride = a[7].int_list(), block.padding = a[8].int_list(), block.dilation = a[9].int_list();
+  block.act = conv_act_from_name(a[10].str());
+  block.project_weight = a[11].opt_tensor(), block.project_bias = a[12].opt_tensor();
+  block.out_channels = a[13].to_int(), block.residual = a[14].opt_tensor();
+  return conv2d_inverted_residual(a[0].tensor(), block);
+}
+
 const OpDef kConvOps[] = {
     {"conv1d(Tensor input, Tensor weight, Tensor? bias=None, int[1] stride=1, int[1] padding=0, int[1] dilation=1, int groups=1) -> Tensor",
      kFunction, N::Custom, OP { return conv_op(a, "conv1d"); }, "conv1d", "input weight", &conv_grad},
@@ -66,16 +78,10 @@ const OpDef kConvOps[] = {
        return conv2d_prepacked(a[0].tensor(), a[1].tensor(), a[2].opt_tensor(), a[3].to_int(), a[4].int_list(),
                                a[5].int_list(), a[6].int_list(), conv_act_from_name(a[7].str()), a[8].opt_tensor());
      }, ""},
-    // An inverted-residual block's 1x1 expansion (on a packed weight) and its depthwise
-    // convolution in one call, the expanded tensor kept in cache band by band.
-    {"_conv2d_expand_depthwise(Tensor input, Tensor expand_weight, Tensor? expand_bias, int expanded_channels, str expand_activation, Tensor depthwise_weight, Tensor? depthwise_bias, int[2] stride, int[2] padding, int[2] dilation, str activation) -> Tensor",
-     kInternal, N::Keep,
-     OP {
-       return conv2d_expand_depthwise(a[0].tensor(), a[1].tensor(), a[2].opt_tensor(), a[3].to_int(),
-                                      conv_act_from_name(a[4].str()), a[5].tensor(), a[6].opt_tensor(),
-                                      a[7].int_list(), a[8].int_list(), a[9].int_list(),
-                                      conv_act_from_name(a[10].str()));
-     }, ""},
+    // An inverted-residual block's depthwise convolution with its 1x1 expansion before it and
+    // projection (+ residual) after it, each optional, band by band with the rows in cache.
+    {"_conv2d_inverted_residual(Tensor input, Tensor? expand_weight, Tensor? expand_bias, int expanded_channels, str expand_activation, Tensor depthwise_weight, Tensor? depthwise_bias, int[2] stride, int[2] padding, int[2] dilation, str activation, Tensor? project_weight, Tensor? project_bias, int out_channels, Tensor? residual) -> Tensor",
+     kInternal, N::Keep, OP { return inverted_residual_op(a); }, ""},
     // The derivatives' building blocks: a convolution or its transpose, and the weight gradient.
     {"_convolution(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, int[] dilation, bool transposed, int[] output_padding, int groups) -> Tensor",
      kInternal, N::Keep,

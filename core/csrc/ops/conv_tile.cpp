@@ -308,18 +308,17 @@ Tensor conv_tile_pack(const Tensor& weight) {
   return packed_weight(forward_view(weight), dt, conv_tile_block_stub(dt));
 }
 
-void check_prepacked(const Tensor& x, const Tensor& packed, int64_t out_channels, const char* op) {
-  TZ_CHECK(x.dim() == 4, Runtime, op, "(): expected a 4-d (N, C, H, W) input, got shape ", shape_str(x.sizes()));
+void check_prepacked(const Tensor& packed, int64_t in_channels, DType dt, int64_t out_channels, const char* op,
+                     const char* input) {
   TZ_CHECK(packed.dim() == 5 && packed.is_contiguous(), Runtime, op,
            "(): expected a weight packed by _conv_tile_pack, got shape ", shape_str(packed.sizes()));
-  const DType dt = x.dtype();
-  TZ_CHECK((dt == DType::Float32 || dt == DType::Float64) && packed.dtype() == dt, Type, op,
-           "(): the input and packed weight must share float32 or float64, got ", dtype_name(dt), " and ",
+  TZ_CHECK((dt == DType::Float32 || dt == DType::Float64) && packed.dtype() == dt, Type, op, "(): ", input,
+           " and packed weight must share float32 or float64, got ", dtype_name(dt), " and ",
            dtype_name(packed.dtype()));
   const int64_t block = conv_tile_block_stub(dt);
   TZ_CHECK(packed.size(4) == block, Runtime, op, "(): the weight was packed in blocks of ", packed.size(4),
            " channels, this CPU's kernels read blocks of ", block, ": pack it again here");
-  TZ_CHECK(x.size(1) == packed.size(3), Runtime, op, "(): the input has ", x.size(1),
+  TZ_CHECK(in_channels == packed.size(3), Runtime, op, "(): ", input, " has ", in_channels,
            " channels, the packed weight expects ", packed.size(3));
   TZ_CHECK(out_channels > 0 && (out_channels + block - 1) / block == packed.size(0), Runtime, op, "(): ",
            out_channels, " output channels do not fill the packed weight's ", packed.size(0), " blocks of ", block);
@@ -329,7 +328,8 @@ Tensor conv2d_prepacked(const Tensor& x, const Tensor& packed, const Tensor& bia
                         const IntList& stride, const IntList& padding, const IntList& dilation, ConvAct act,
                         const Tensor& residual) {
   const char* op = "_conv2d_prepacked";
-  check_prepacked(x, packed, out_channels, op);
+  TZ_CHECK(x.dim() == 4, Runtime, op, "(): expected a 4-d (N, C, H, W) input, got shape ", shape_str(x.sizes()));
+  check_prepacked(packed, x.size(1), x.dtype(), out_channels, op);
   const DType dt = x.dtype();
   TZ_CHECK(stride.size() == 2 && padding.size() == 2 && dilation.size() == 2, Runtime, op,
            "(): stride, padding and dilation take two values each");

@@ -52,9 +52,10 @@ Tensor conv_tile_forward(const Tensor& x, const Tensor& w, const Tensor& bias, c
 // (O, C, KH, KW) packed once as this build's tile kernel reads it, (ceil(O / block), KH, KW, C,
 // block), and convolutions that run on it, NHWC out, with the epilogue act(y + residual).
 Tensor conv_tile_pack(const Tensor& weight);
-// Raises (naming `op`) unless x is a 4-d float input whose channels, dtype and this CPU's block
-// width fit `packed`, a weight of out_channels packed by conv_tile_pack.
-void check_prepacked(const Tensor& x, const Tensor& packed, int64_t out_channels, const char* op);
+// Raises (naming `op`) unless an input (named `input` in messages) of in_channels and float dtype
+// dt, and this CPU's block width, fit `packed`, a weight of out_channels packed by conv_tile_pack.
+void check_prepacked(const Tensor& packed, int64_t in_channels, DType dt, int64_t out_channels, const char* op,
+                     const char* input = "the input");
 // `a` given the packed weight wp and the task order for its size (TileConvArgs::group_blocks,
 // chunk_tiles): what conv_tile_stub needs beyond the geometry.
 TileConvArgs with_packed_weight(TileConvArgs a, const Tensor& wp);

@@ -49,10 +49,10 @@ EXEMPT = {
     **{name: Exempt("inference only, no derivative: the packed weight's results bit for bit against the tile "
                     "kernel's _conv2d_fused and close to conv2d, and its errors", tested_in="core/jit/test_conv_fused.py")
        for name in ("_conv_tile_pack", "_conv2d_prepacked")},
-    "_conv2d_expand_depthwise": Exempt("inference only, no derivative: the same bits as the prepacked expansion "
-                                       "and depthwise _conv2d_fused it replaces (every split of the work), close to "
-                                       "numpy, the compiler's use of it, and its errors",
-                                       tested_in="core/jit/test_conv_expand_depthwise.py"),
+    "_conv2d_inverted_residual": Exempt("inference only, no derivative: the same bits as the prepacked 1x1 and "
+                                        "depthwise _conv2d_fused calls it replaces (each part optional, every split "
+                                        "of the work, every ISA build), close to numpy, the compiler's use of it, "
+                                        "and its errors", tested_in="core/jit/test_conv_inverted_residual.py"),
     **{name: Exempt("inference only, no derivative: _conv2d_fused on the transformed weight bit for bit against "
                     "the forced Winograd path and close to numpy, every ISA build, the table's answers, and its errors",
                     tested_in="core/nn/test_conv_winograd.py")

@@ -1,0 +1,279 @@
+#include "ops/conv_inverted_residual.h"
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "iter/thread_pool.h"
+#include "ops/conv.h"
+#include "ops/conv_tile.h"
+#include "ops/conversion.h"
+#include "ops/views.h"
+#include "tensor/memory_format.h"
+
+namespace tz {
+
+namespace {
+
+constexpr const char* kOp = "_conv2d_inverted_residual";
+
+// A band's expanded rows and depthwise output rows, about: with the band's input and output,
+// inside a 512 KiB L2.
+constexpr int64_t kScratchBytes = 192 << 10;
+
+void check_pair(const IntList& v, const char* what, int64_t least) {
+  TZ_CHECK(v.size() == 2, Runtime, kOp, "(): ", what, " takes two values, got ", v.size());
+  TZ_CHECK(v[0] >= least && v[1] >= least, Runtime, kOp, "(): ", what, " must be at least ", least, ", got [", v[0],
+           ", ", v[1], "]");
+}
+
+void check_channel_vector(const Tensor& b, int64_t channels, DType dt, const char* what) {
+  if (!b.defined()) return;
+  TZ_CHECK(b.dim() == 1 && b.size(0) == channels && b.dtype() == dt, Runtime, kOp, "(): expected ", what, " of ",
+           channels, " ", dtype_name(dt), " values, got ", dtype_name(b.dtype()), " of shape ", shape_str(b.sizes()));
+}
+
+void check_1x1(const Tensor& packed, const char* which) {
+  TZ_CHECK(packed.size(1) == 1 && packed.size(2) == 1, Runtime, kOp, "(): the ", which,
+           " must be a 1x1 convolution, its packed weight is ", packed.size(1), "x", packed.size(2));
+}
+
+// The arguments' consistency (x a 4-d float tensor); returns the depthwise output's (OH, OW).
+IntList check_arguments(const Tensor& x, const InvertedResidual& b) {
+  TZ_CHECK(x.dim() == 4, Runtime, kOp, "(): expected a 4-d (N, C, H, W) input, got shape ", shape_str(x.sizes()));
+  const DType dt = x.dtype();
+  const int64_t E = b.expanded_channels;
+  if (b.expand_weight.defined()) {
+    check_prepacked(b.expand_weight, x.size(1), dt, E, kOp);
+    check_1x1(b.expand_weight, "expansion");
+  } else {
+    TZ_CHECK(dt == DType::Float32 || dt == DType::Float64, Type, kOp, "(): float32 or float64 input, got ",
+             dtype_name(dt));
+    TZ_CHECK(E == x.size(1), Runtime, kOp, "(): without an expansion the depthwise convolution reads the input's ",
+             x.size(1), " channels, but expanded_channels is ", E);
+    TZ_CHECK(!b.expand_bias.defined(), Runtime, kOp, "(): an expansion bias without an expansion weight");
+  }
+  check_channel_vector(b.expand_bias, E, dt, "an expansion bias");
+  const Tensor& w = b.dw_weight;
+  TZ_CHECK(w.dim() == 4 && w.size(0) == E && w.size(1) == 1 && w.dtype() == dt, Runtime, kOp,
+           "(): expected a depthwise weight (", E, ", 1, KH, KW) of ", dtype_name(dt), ", got ", dtype_name(w.dtype()),
+           " of shape ", shape_str(w.sizes()));
+  check_channel_vector(b.dw_bias, E, dt, "a depthwise bias");
+  check_pair(b.stride, "stride", 1);
+  check_pair(b.padding, "padding", 0);
+  check_pair(b.dilation, "dilation", 1);
+  const ConvExtents e = conv_extents({x.size(2), x.size(3)}, {w.size(2), w.size(3)}, b.stride, b.padding,
+                                     b.dilation, kOp);
+  TZ_CHECK(e.fits, Runtime, kOp, "(): the depthwise kernel (", w.size(2), "x", w.size(3),
+           ", dilated) is larger than the padded input ", shape_str(x.sizes()));
+  const int64_t P = b.out_channels;
+  if (b.project_weight.defined()) {
+    check_prepacked(b.project_weight, E, dt, P, kOp, "the depthwise output");
+    check_1x1(b.project_weight, "projection");
+  } else {
+    TZ_CHECK(P == E, Runtime, kOp, "(): without a projection the output has the ", E,
+             " depthwise channels, but out_channels is ", P);
+    TZ_CHECK(!b.project_bias.defined() && !b.residual.defined(), Runtime, kOp,
+             "(): a projection bias or residual without a projection weight");
+  }
+  check_channel_vector(b.project_bias, P, dt, "a projection bias");
+  if (b.residual.defined()) {
+    const Shape out{x.size(0), P, e.out[0], e.out[1]};
+    TZ_CHECK(b.residual.sizes() == out && b.residual.dtype() == dt, Runtime, kOp, "(): the residual must be ",
+             dtype_name(dt), " of the output's shape ", shape_str(out), ", got ", dtype_name(b.residual.dtype()), " ",
+             shape_str(b.residual.sizes()));
+  }
+  return e.out;
+}
+
+// Channels [c0, c0 + channels) of the expanded tensor: whole blocks of the packed expansion
+// weight from `block0`, and their depthwise weight as the NHWC kernel reads it.
+struct ChannelGroup {
+  int64_t c0, channels, block0;
+  Tensor dw_weight;
+};
+
+// How the work is cut for the threads: channel groups x images x row parts per image. Every
+// part runs its bands in order with one scratch, which keeps the rows two bands share.
+struct Split {
+  int64_t groups, parts;
+};
+
+// Images spread over the threads where they divide evenly or are many; otherwise channel groups
+// (nothing is made twice: an expanded channel feeds only its own depthwise channel) where whole
+// blocks share out evenly and nothing needs every channel at once (a projection does; the
+// depthwise kernel reads the input's own rows where there is no expansion); and else row parts
+// (each makes the rows its first band reads, which the part before it made too).
+Split choose_split(int64_t N, int64_t OH, int64_t E, int64_t block, int64_t threads, bool groups_allowed) {
+  if (threads == 1 || N % threads == 0 || N >= 4 * threads) return {1, 1};
+  const int64_t blocks = (E + block - 1) / block, groups = std::min(threads, blocks);
+  const int64_t widest = std::min(E, (blocks + groups - 1) / groups * block);
+  if (groups_allowed && groups > 1 && 4 * widest * groups <= 5 * E) return {groups, 1};  // within 1.25x of even
+  return {1, std::min(threads, OH)};
+}
+
+// What every part needs: the geometry, the pointers, and the kernels' arguments, filled in per
+// band: the tile kernel's for the expansion and the projection, the depthwise kernel's.
+struct Bands {
+  ConvShape dw;          // the whole depthwise convolution (its input: the expanded tensor)
+  int64_t in_channels;   // the block input's
+  int64_t out_channels;  // the output's: the projection's, or the depthwise convolution's
+  Split split;
+  std::vector<ChannelGroup> groups;
+  const char* x;         // NHWC input
+  char* y;               // NHWC output
+  const char* residual;  // NHWC, like y, or null
+  const char* expand_bias;
+  const char* dw_bias;
+  TileConvArgs expand{};   // packed weight (null: no expansion), activation and task order set
+  TileConvArgs project{};  // packed weight (null: no projection), bias and task order set
+  ConvAct act;
+  DType dtype;
+  int64_t itemsize, expand_block_bytes = 0;
+
+  bool expands() const { return expand.w != nullptr; }
+  bool projects() const { return project.w != nullptr; }
+  int64_t reach() const { return (dw.KH - 1) * dw.dh + 1; }  // input rows one output row reads
+  // The input rows [lo, hi) that output rows [oh0, oh1) read (clipped to the image).
+  int64_t first_row(int64_t oh0) const { return std::max<int64_t>(0, oh0 * dw.sh - dw.ph); }
+  int64_t end_row(int64_t oh1) const { return std::min(dw.H, (oh1 - 1) * dw.sh - dw.ph + reach()); }
+  int64_t expanded_rows(int64_t band) const { return std::min(dw.H, (band - 1) * dw.sh + reach()); }
+
+  // Output rows per band (at most `most`) whose scratch rows fit kScratchBytes.
+  int64_t band_rows(const ChannelGroup& g, int64_t most) const {
+    auto bytes = [&](int64_t band) {
+      return ((expands() ? expanded_rows(band) * dw.W : 0) + (projects() ? band * dw.OW : 0)) * g.channels * itemsize;
+    };
+    int64_t band = 1;
+    while (band < most && bytes(band + 1) <= kScratchBytes) ++band;
+    return band;
+  }
+
+  // Rows [r0, r1) of image n expanded into dst (rows of W * g.channels values).
+  void expand_rows(const ChannelGroup& g, int64_t n, int64_t r0, int64_t r1, char* dst) const {
+    const int64_t rows = r1 - r0, block = conv_tile_block_stub(dtype);
+    TileConvArgs a = expand;
+    a.s = ConvShape{1, in_channels, rows, dw.W, g.channels, 1, 1, rows, dw.W, 1, 1, 0, 0, 1, 1, 1};
+    a.Hp = rows, a.Wp = dw.W;
+    a.x = x + (n * dw.H + r0) * dw.W * in_channels * itemsize;
+    a.w = static_cast<const char*>(expand.w) + g.block0 * expand_block_bytes;
+    a.bias = expand_bias ? expand_bias + g.c0 * itemsize : nullptr;
+    a.y = dst;
+    a.group_blocks = std::min(a.group_blocks, (g.channels + block - 1) / block);
+    conv_tile_stub(dtype, a, 0, conv_tile_tasks(a.s, block, a.group_blocks));
+  }
+
+  // Output rows [oh0, oh1) of the depthwise convolution from its input rows [lo, hi) at `in`
+  // (rows of W * g.channels values, or the block input's rows), into `out`, pixels E apart.
+  void depthwise_rows(const ChannelGroup& g, int64_t oh0, int64_t oh1, int64_t lo, int64_t hi, const char* in,
+                      char* out) const {
+    DepthwiseArgs a{dw, in, g.dw_weight.raw_data(), dw_bias ? dw_bias + g.c0 * itemsize : nullptr, out, act};
+    a.s.N = 1, a.s.C = a.s.O = a.s.groups = g.channels;
+    a.s.H = std::max<int64_t>(0, hi - lo), a.s.OH = oh1 - oh0;
+    a.s.ph = dw.ph + lo - oh0 * dw.sh;  // >= 0: lo is the first row oh0 reads, or 0
+    a.y_step = dw.O;
+    dw_fwd_nhwc_stub(dtype, a, 0, oh1 - oh0);
+  }
+
+  // Output rows [oh0, oh1) of image n: the projection of the depthwise rows at `rows`.
+  void project_rows(int64_t n, int64_t oh0, int64_t oh1, const char* rows) const {
+    const int64_t count = oh1 - oh0, block = conv_tile_block_stub(dtype);
+    const int64_t at = (n * dw.OH + oh0) * dw.OW * out_channels * itemsize;
+    TileConvArgs a = project;
+    a.s = ConvShape{1, dw.O, count, dw.OW, out_channels, 1, 1, count, dw.OW, 1, 1, 0, 0, 1, 1, 1};
+    a.Hp = count, a.Wp = dw.OW;
+    a.x = rows, a.y = y + at;
+    a.residual = residual ? residual + at : nullptr;
+    conv_tile_stub(dtype, a, 0, conv_tile_tasks(a.s, block, a.group_blocks));
+  }
+
+  // One part: its bands in order. Expanded rows the previous band made and this one reads move
+  // to the scratch's start instead of being made again.
+  void run(int64_t part) const {
+    const ChannelGroup& g = groups[part % split.groups];
+    const int64_t n = part / split.groups / split.parts, r = part / split.groups % split.parts;
+    const int64_t begin = dw.OH * r / split.parts, end = dw.OH * (r + 1) / split.parts;
+    const int64_t band = band_rows(g, std::max<int64_t>(1, end - begin));
+    const int64_t row_bytes = dw.W * g.channels * itemsize;  // an expanded row
+    Tensor expanded, depthwise;
+    if (expands()) expanded = Tensor::empty({expanded_rows(band) * dw.W * g.channels}, dtype);
+    if (projects()) depthwise = Tensor::empty({band * dw.OW * dw.O}, dtype);
+    char* s = expands() ? static_cast<char*>(expanded.raw_data()) : nullptr;
+    int64_t have_lo = 0, have_hi = 0;  // the expanded rows in the scratch
+    for (int64_t oh0 = begin; oh0 < end; oh0 += band) {
+      const int64_t oh1 = std::min(end, oh0 + band), lo = first_row(oh0), hi = end_row(oh1);
+      const char* in = x + (n * dw.H + lo) * row_bytes;  // no expansion: the input's rows (g is all of them)
+      if (expands()) {
+        int64_t from = lo;
+        if (lo >= have_lo && lo < have_hi && hi > lo) {
+          from = std::min(have_hi, hi);
+          std::memmove(s, s + (lo - have_lo) * row_bytes, (from - lo) * row_bytes);
+        }
+        if (hi > from) expand_rows(g, n, from, hi, s + (from - lo) * row_bytes);
+        have_lo = lo, have_hi = std::max(lo, hi);
+        in = s;
+      }
+      char* out = projects() ? static_cast<char*>(depthwise.raw_data())
+                             : y + ((n * dw.OH + oh0) * dw.OW * dw.O + g.c0) * itemsize;
+      depthwise_rows(g, oh0, oh1, lo, hi, in, out);
+      if (projects()) project_rows(n, oh0, oh1, out);
+    }
+  }
+};
+
+// The tile kernel's arguments for a packed 1x1 weight over (N, H, W) pixels of C channels.
+TileConvArgs pointwise_args(const Tensor& packed, int64_t N, int64_t C, int64_t H, int64_t W, int64_t O,
+                            const Tensor& bias, ConvAct act) {
+  const ConvShape s{N, C, H, W, O, 1, 1, H, W, 1, 1, 0, 0, 1, 1, 1};
+  return with_packed_weight(TileConvArgs{s, H, W, nullptr, nullptr, bias.defined() ? bias.raw_data() : nullptr,
+                                         nullptr, act},
+                            packed);
+}
+
+}  // namespace
+
+Tensor conv2d_inverted_residual(const Tensor& x_, const InvertedResidual& block) {
+  const IntList out = check_arguments(x_, block);
+  const DType dt = x_.dtype();
+  const int64_t N = x_.size(0), H = x_.size(2), W = x_.size(3), OH = out[0], OW = out[1];
+  const int64_t E = block.expanded_channels, P = block.out_channels;
+  Tensor y = Tensor::empty({N, OH, OW, P}, dt);
+  if (N == 0 || OH == 0 || OW == 0) return permute(y, {0, 3, 1, 2});
+  const Tensor x = contiguous(x_, MemoryFormat::ChannelsLast);
+  const Tensor eb = block.expand_bias.defined() ? contiguous(block.expand_bias) : Tensor();
+  const Tensor db = block.dw_bias.defined() ? contiguous(block.dw_bias) : Tensor();
+  const Tensor pb = block.project_bias.defined() ? contiguous(block.project_bias) : Tensor();
+  const Tensor res = block.residual.defined() ? contiguous(block.residual, MemoryFormat::ChannelsLast) : Tensor();
+  const Tensor wt = dw_weight_nhwc(block.dw_weight, E);
+
+  Bands b{};
+  b.dw = ConvShape{N, E, H, W, E, block.dw_weight.size(2), block.dw_weight.size(3), OH, OW, block.stride[0],
+                   block.stride[1], block.padding[0], block.padding[1], block.dilation[0], block.dilation[1], E};
+  b.in_channels = x.size(1), b.out_channels = P, b.dtype = dt, b.itemsize = x.itemsize(), b.act = block.act;
+  b.x = static_cast<const char*>(x.raw_data()), b.y = static_cast<char*>(y.raw_data());
+  b.residual = res.defined() ? static_cast<const char*>(res.raw_data()) : nullptr;
+  b.expand_bias = eb.defined() ? static_cast<const char*>(eb.raw_data()) : nullptr;
+  b.dw_bias = db.defined() ? static_cast<const char*>(db.raw_data()) : nullptr;
+  if (block.expand_weight.defined()) {
+    b.expand = pointwise_args(block.expand_weight, N, b.in_channels, H, W, E, Tensor(), block.expand_act);
+    b.expand_block_bytes = block.expand_weight.numel() / block.expand_weight.size(0) * b.itemsize;
+  }
+  if (block.project_weight.defined())
+    b.project = pointwise_args(block.project_weight, N, E, OH, OW, P, pb, ConvAct::None);
+
+  const int64_t tile_block = conv_tile_block_stub(dt), threads = get_num_threads();
+  b.split = choose_split(N, OH, E, tile_block, threads, b.expands() && !b.projects());
+  const int64_t blocks = b.expands() ? block.expand_weight.size(0) : 1;
+  for (int64_t g = 0; g < b.split.groups; ++g) {
+    const int64_t block0 = blocks * g / b.split.groups, block1 = blocks * (g + 1) / b.split.groups;
+    const int64_t c0 = b.split.groups == 1 ? 0 : block0 * tile_block;
+    const int64_t channels = b.split.groups == 1 ? E : std::min(E, block1 * tile_block) - c0;
+    b.groups.push_back({c0, channels, block0, b.split.groups == 1 ? wt : contiguous(narrow(wt, 3, c0, channels))});
+  }
+  parallel_for(0, b.split.groups * N * b.split.parts, 1, [&](int64_t p0, int64_t p1) {
+    for (int64_t p = p0; p < p1; ++p) b.run(p);
+  });
+  return permute(y, {0, 3, 1, 2});
+}
+
+}  // namespace tz

@@ -1,0 +1,35 @@
+// The inference compiler's fused inverted-residual block (MobileNetV2/V3): a depthwise
+// convolution with an optional 1x1 expansion before it and an optional 1x1 projection (plus a
+// residual) after it, both on weights packed for the tile kernel, run band by band of output
+// rows. The rows a band's depthwise convolution reads are expanded into a per-thread scratch of
+// L2's size just before it reads them, and its output rows are projected while they are still
+// in cache: neither the expanded tensor (3.2 MB at MobileNetV3's first expansion) nor the
+// depthwise output goes out to memory and back. Expanded rows the next band reads again are
+// kept rather than made again.
+#pragma once
+#include "kernels/conv.h"
+#include "ops/value.h"
+#include "tensor/tensor.h"
+
+namespace tz {
+
+// What runs around the depthwise convolution, and its own arguments.
+struct InvertedResidual {
+  Tensor expand_weight;  // undefined (no expansion), or conv_tile_pack of an (E, C, 1, 1) weight
+  Tensor expand_bias;    // (E) or undefined
+  int64_t expanded_channels = 0;  // E; the input's C where there is no expansion
+  ConvAct expand_act = ConvAct::None;
+  Tensor dw_weight, dw_bias;  // (E, 1, KH, KW); (E) or undefined
+  IntList stride, padding, dilation;
+  ConvAct act = ConvAct::None;
+  Tensor project_weight;  // undefined (no projection), or conv_tile_pack of a (P, E, 1, 1) weight
+  Tensor project_bias;    // (P) or undefined
+  int64_t out_channels = 0;  // P; E where there is no projection
+  Tensor residual;           // added to the projection: undefined, or the output's shape
+};
+
+// project(act(depthwise(expand_act(expand(x))))) + residual as an (N, P, OH, OW) tensor in
+// channels-last memory; x (N, C, H, W) in any layout.
+Tensor conv2d_inverted_residual(const Tensor& x, const InvertedResidual& block);
+
+}  // namespace tz

@@ -1,0 +1,245 @@
+"""_conv2d_inverted_residual (an inverted-residual block's depthwise convolution with its 1x1
+expansion and projection, each optional, in one call, band by band): the same bits as the calls
+it replaces, a numpy reference, the compiler's use of it, and its refusals."""
+import os
+import sys
+
+import numpy as np
+import pytest
+
+import core
+import vision
+
+_op = core._C._op("_conv2d_inverted_residual")
+_pack = core._C._op("_conv_tile_pack")
+_prepacked = core._C._op("_conv2d_prepacked")
+_fused = core._C._op("_conv2d_fused")
+
+# (name, input (N, C, H, W), expanded channels, kernel, stride, padding, dilation)
+_CASES = [
+    ("3x3_stride1", (1, 8, 9, 11), 24, 3, 1, 1, 1),
+    ("3x3_stride2", (2, 6, 10, 9), 20, 3, 2, 1, 1),
+    ("5x5_stride2", (1, 8, 13, 13), 24, 5, 2, 2, 1),
+    ("5x5_stride1", (1, 4, 7, 6), 12, 5, 1, 2, 1),
+    ("dilated", (1, 8, 12, 12), 16, 3, 1, 2, 2),
+    ("unpadded", (1, 8, 8, 8), 16, 3, 1, 0, 1),
+    ("one_pixel", (3, 8, 1, 1), 16, 3, 1, 1, 1),  # every tap but the centre in the padding
+    ("wide_rows", (1, 16, 40, 112), 64, 3, 2, 1, 1),  # a band of two output rows: rows kept across bands
+    ("tall_rows", (2, 24, 60, 56), 72, 5, 1, 2, 1),  # many bands, each keeping four rows
+    ("wide_padding", (1, 4, 3, 3), 8, 3, 1, 3, 1),  # bands with output rows that read no input row
+]
+
+
+_PARTS = [(True, False), (True, True), (False, True), (False, False)]  # (expansion, projection)
+_PART_IDS = ["expand", "expand_project", "project", "depthwise_only"]
+
+
+def _block(channels, expanded, k, dtype, expand, project, out_channels=12):
+    """Packed weights and biases of the parts asked for (None for the others)."""
+    core.manual_seed(channels * expanded + k)
+    b = dict(dw=core.randn(expanded, 1, k, k, dtype=dtype) * 0.5, db=core.randn(expanded, dtype=dtype),
+             ew=None, eb=None, pw=None, pb=None, out=expanded)
+    if expand:
+        b.update(ew=_pack(core.randn(expanded, channels, 1, 1, dtype=dtype) * 0.5),
+                 eb=core.randn(expanded, dtype=dtype))
+    if project:
+        b.update(pw=_pack(core.randn(out_channels, expanded, 1, 1, dtype=dtype) * 0.3),
+                 pb=core.randn(out_channels, dtype=dtype), out=out_channels)
+    return b
+
+
+def _call(x, b, expanded, conv, expand_act="relu", act="hardswish", residual=None, bias=True):
+    return _op(x, b["ew"], b["eb"] if bias else None, expanded, expand_act, b["dw"], b["db"] if bias else None,
+               *conv, act, b["pw"], b["pb"] if bias else None, b["out"], residual)
+
+
+def _separate_calls(x, b, expanded, conv, expand_act="relu", act="hardswish", residual=None, bias=True):
+    """The steps the op replaces, one call each."""
+    if b["ew"] is not None:
+        x = _prepacked(x, b["ew"], b["eb"] if bias else None, expanded, (1, 1), (0, 0), (1, 1), expand_act, None)
+    y = _fused(x, b["dw"], b["db"] if bias else None, *conv, expanded, act, None)
+    if b["pw"] is not None:
+        y = _prepacked(y, b["pw"], b["pb"] if bias else None, b["out"], (1, 1), (0, 0), (1, 1), "none", residual)
+    return y
+
+
+@pytest.mark.parametrize("parts", _PARTS, ids=_PART_IDS)
+@pytest.mark.parametrize("case", _CASES, ids=[c[0] for c in _CASES])
+@pytest.mark.parametrize("dtype", [core.float32, core.float64])
+@pytest.mark.parametrize("threads", [1, 2])
+def test_same_bits_as_the_separate_calls(parts, case, dtype, threads):
+    _, xs, expanded, k, stride, padding, dilation = case
+    expand, project = parts
+    if not expand:
+        expanded = xs[1]
+    core.manual_seed(0)
+    x = (core.randn(*xs, dtype=dtype) * 2).contiguous(memory_format=core.channels_last)
+    b = _block(xs[1], expanded, k, dtype, expand, project)
+    conv = ((stride, stride), (padding, padding), (dilation, dilation))
+    previous = core.get_num_threads()
+    try:
+        core.set_num_threads(threads)
+        plain = _separate_calls(x, b, expanded, conv)
+        residuals = [None, core.randn(*plain.shape, dtype=dtype)] if project else [None]
+        for expand_act, act in (("relu", "hardswish"), ("hardswish", "relu"), ("none", "none"), ("relu6", "relu6")):
+            for bias in (True, False):
+                for residual in residuals:
+                    want = _separate_calls(x, b, expanded, conv, expand_act, act, residual, bias)
+                    got = _call(x, b, expanded, conv, expand_act, act, residual, bias)
+                    assert got.shape == want.shape and got.dtype == dtype
+                    assert got.is_contiguous(memory_format=core.channels_last)
+                    assert core.equal(got, want), (expand_act, act, bias, residual is None)
+    finally:
+        core.set_num_threads(previous)
+
+
+def _reference(x, ew, eb, dw, db, pw, pb, residual, stride, padding, dilation):
+    """project(relu6(depthwise(relu(expand(x))))) + residual in float64 numpy, tap by tap."""
+    e = np.maximum(np.einsum("nchw,oc->nohw", x, ew[:, :, 0, 0]) + eb[None, :, None, None], 0)
+    n, c, h, w = e.shape
+    k = dw.shape[-1]
+    ep = np.zeros((n, c, h + 2 * padding, w + 2 * padding))
+    ep[:, :, padding:padding + h, padding:padding + w] = e
+    oh = (h + 2 * padding - dilation * (k - 1) - 1) // stride + 1
+    ow = (w + 2 * padding - dilation * (k - 1) - 1) // stride + 1
+    y = np.zeros((n, c, oh, ow)) + db[None, :, None, None]
+    for i in range(k):
+        for j in range(k):
+            rows = ep[:, :, i * dilation:i * dilation + stride * (oh - 1) + 1:stride,
+                      j * dilation:j * dilation + stride * (ow - 1) + 1:stride]
+            y += rows * dw[None, :, 0, i, j, None, None]
+    y = np.clip(y, 0, 6)
+    return np.einsum("nchw,oc->nohw", y, pw[:, :, 0, 0]) + pb[None, :, None, None] + residual
+
+
+@pytest.mark.parametrize("case", _CASES, ids=[c[0] for c in _CASES])
+def test_matches_numpy_reference(case):
+    _, xs, expanded, k, stride, padding, dilation = case
+    core.manual_seed(1)
+    f64 = core.float64
+    x = core.randn(*xs, dtype=f64)
+    ew, eb, dw, db = core.randn(expanded, xs[1], 1, 1, dtype=f64), core.randn(expanded, dtype=f64), \
+        core.randn(expanded, 1, k, k, dtype=f64), core.randn(expanded, dtype=f64)
+    pw, pb = core.randn(7, expanded, 1, 1, dtype=f64), core.randn(7, dtype=f64)
+    oh = (xs[2] + 2 * padding - dilation * (k - 1) - 1) // stride + 1
+    ow = (xs[3] + 2 * padding - dilation * (k - 1) - 1) // stride + 1
+    residual = core.randn(xs[0], 7, oh, ow, dtype=f64)
+    got = _op(x, _pack(ew), eb, expanded, "relu", dw, db, (stride, stride), (padding, padding), (dilation, dilation),
+              "relu6", _pack(pw), pb, 7, residual)
+    want = _reference(x.numpy(), ew.numpy(), eb.numpy(), dw.numpy(), db.numpy(), pw.numpy(), pb.numpy(),
+                      residual.numpy(), stride, padding, dilation)
+    np.testing.assert_allclose(got.numpy(), want, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("parts", _PARTS, ids=_PART_IDS)
+def test_empty_batch(parts):
+    expanded = 8 if parts[0] else 4
+    b = _block(4, expanded, 3, core.float32, *parts)
+    got = _call(core.randn(0, 4, 5, 5), b, expanded, ((2, 2), (1, 1), (1, 1)))
+    assert got.shape == (0, b["out"], 3, 3)
+
+
+def test_refuses_bad_arguments():
+    x = core.randn(1, 4, 6, 6)
+    full = _block(4, 8, 3, core.float32, True, True, out_channels=5)
+
+    def call(expanded=8, x=x, residual=None, act="relu", conv=((1, 1), (1, 1), (1, 1)), **changes):
+        return _call(x, {**full, **changes}, expanded, conv, act=act, residual=residual)
+
+    with pytest.raises(RuntimeError, match="the input has 5 channels"):
+        call(x=core.randn(1, 5, 6, 6))
+    with pytest.raises(RuntimeError, match="the expansion must be a 1x1 convolution"):
+        call(ew=_pack(core.randn(8, 4, 3, 3)))
+    with pytest.raises(RuntimeError, match="the projection must be a 1x1 convolution"):
+        call(pw=_pack(core.randn(5, 8, 3, 3)))
+    with pytest.raises(RuntimeError, match="do not fill the packed weight"):
+        call(expanded=1000)
+    with pytest.raises(RuntimeError, match="the depthwise output has 8 channels, the packed weight expects 6"):
+        call(pw=_pack(core.randn(5, 6, 1, 1)))
+    with pytest.raises(RuntimeError, match="without an expansion the depthwise convolution reads the input's 4"):
+        call(ew=None, eb=None)
+    with pytest.raises(RuntimeError, match="an expansion bias without an expansion weight"):
+        call(ew=None, expanded=4, dw=core.randn(4, 1, 3, 3), db=None, pw=_pack(core.randn(5, 4, 1, 1)))
+    with pytest.raises(RuntimeError, match="without a projection the output has the 8 depthwise channels"):
+        call(pw=None, pb=None)
+    with pytest.raises(RuntimeError, match="a projection bias or residual without a projection weight"):
+        call(pw=None, out=8)
+    with pytest.raises(RuntimeError, match=r"expected a depthwise weight \(8, 1, KH, KW\)"):
+        call(dw=core.randn(8, 2, 3, 3))
+    with pytest.raises(RuntimeError, match="expected a depthwise bias of 8"):
+        call(db=core.randn(7))
+    with pytest.raises(RuntimeError, match="expected an expansion bias of 8"):
+        call(eb=core.randn(8, dtype=core.float64))
+    with pytest.raises(RuntimeError, match="expected a projection bias of 5"):
+        call(pb=core.randn(6))
+    with pytest.raises(RuntimeError, match=r"the residual must be float32 of the output's shape \[1, 5, 6, 6\], got float32 \[1, 5, 6, 5\]"):
+        call(residual=core.randn(1, 5, 6, 5))
+    with pytest.raises(TypeError, match="must share float32 or float64"):
+        call(x=x.double())
+    with pytest.raises(RuntimeError, match="stride must be at least 1"):
+        call(conv=((0, 1), (1, 1), (1, 1)))
+    with pytest.raises(RuntimeError, match="padding must be at least 0"):
+        call(conv=((1, 1), (-1, 0), (1, 1)))
+    with pytest.raises(RuntimeError, match="larger than the padded input"):
+        call(dw=core.randn(8, 1, 9, 9), conv=((1, 1), (0, 0), (1, 1)))
+    with pytest.raises(ValueError, match="unknown activation"):
+        call(act="gelu")
+
+
+def _ops_of(program):
+    return [program._program.name(i) for i in range(len(program))]
+
+
+@pytest.mark.parametrize("batch, size, projected", [(1, 64, 0), (2, 224, 3), (8, 160, 7)])
+def test_compiled_mobilenet_runs_its_blocks_fused(batch, size, projected):
+    """Every block with an expansion runs it fused with its depthwise convolution, and the
+    blocks without squeeze-excitation whose depthwise output (the batch's) is 512 KiB or more
+    fuse their projection too: at 2x224x224 the first three, at 8x160x160 also the four at
+    10x10. The first block, without an expansion, is fused only with its projection."""
+    core.manual_seed(0)
+    model = vision.models.mobilenet_v3_large().eval()
+    x = core.randn(batch, 3, size, size)
+    with_pass = _ops_of(core.jit._compile.compile_program(model, (x,)))
+    passes = tuple(p for p in core.jit._compile.PASSES if p is not core.jit._compile.fuse_inverted_residual)
+    without = _ops_of(core.jit._compile.compile_program(model, (x,), passes))
+    first_block = 1 if projected else 0
+    assert with_pass.count("_conv2d_inverted_residual") == 14 + first_block
+    assert without.count("_conv2d_prepacked") - with_pass.count("_conv2d_prepacked") == 14 + projected
+    compiled = core.compile(model, x)
+    with core.no_grad():
+        want = model(x)
+    assert core.allclose(compiled(x), want, rtol=1e-4, atol=1e-4)
+
+
+_ISA_SCRIPT = """
+import hashlib, json
+import core
+op, pack = core._C._op("_conv2d_inverted_residual"), core._C._op("_conv_tile_pack")
+out = {"cap": core._C._cpu_capability()}
+for threads in (1, 2):
+    core.set_num_threads(threads)
+    for i, (xs, e, k, s, p) in enumerate([((1, 8, 9, 11), 24, 3, 1, 1), ((1, 16, 20, 40), 64, 3, 2, 1),
+                                          ((2, 6, 10, 9), 20, 5, 2, 2), ((1, 4, 7, 6), 72, 5, 1, 2)]):
+        for dt in (core.float32, core.float64):
+            core.manual_seed(i)
+            x = core.randn(*xs, dtype=dt).contiguous(memory_format=core.channels_last)
+            ew, eb = pack(core.randn(e, xs[1], 1, 1, dtype=dt)), core.randn(e, dtype=dt)
+            dw, db = core.randn(e, 1, k, k, dtype=dt), core.randn(e, dtype=dt)
+            pw, pb = pack(core.randn(9, e, 1, 1, dtype=dt)), core.randn(9, dtype=dt)
+            conv = ((s, s), (p, p), (1, 1))
+            y = op(x, ew, eb, e, "hardswish", dw, db, *conv, "relu", None, None, e, None)
+            out[f"{i}-{dt}-expand-{threads}"] = hashlib.sha256(y.contiguous().numpy().tobytes()).hexdigest()
+            y = op(x, ew, eb, e, "hardswish", dw, db, *conv, "relu", pw, pb, 9, None)
+            out[f"{i}-{dt}-project-{threads}"] = hashlib.sha256(y.contiguous().numpy().tobytes()).hexdigest()
+print(json.dumps(out))
+"""
+
+
+def test_isa_builds_are_bit_identical():
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+    from support import assert_isa_builds_agree
+
+    ref = assert_isa_builds_agree(_ISA_SCRIPT)
+    for key in ref:  # the way the threads share the work changes no bit
+        if key.endswith("-1"):
+            assert ref[key] == ref[key[:-1] + "2"], key

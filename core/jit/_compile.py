@@ -455,8 +455,10 @@ def fuse_inverted_residual(steps, outputs):
         if expand is not None:
             x = expand.args[0]
             dead.add(expand)
-        head = (expand.args[1], expand.args[2], expand.args[3], expand.args[7]) if expand else (None, None, w.shape[0], "none")
-        tail = (project.args[1], project.args[2], project.args[3], project.args[8]) if project else (None, None, w.shape[0], None)
+        channels = w.shape[0]
+        # (weight, bias, channels, activation) of the expansion; (weight, bias, channels, residual) of the projection
+        head = tuple(expand.args[i] for i in (1, 2, 3, 7)) if expand else (None, None, channels, "none")
+        tail = tuple(project.args[i] for i in (1, 2, 3, 8)) if project else (None, None, channels, None)
         fused = project if project is not None else dw
         fused.args = (x, *head, w, b, list(_pair(stride)), list(_pair(padding)), list(_pair(dilation)), act, *tail)
         fused.op, fused.kwargs = "_conv2d_inverted_residual", {}
@@ -512,7 +514,8 @@ def in_place(steps, outputs):
 
 
 # ops whose result is a new tensor (never a view or an input handed back)
-_FRESH = {"conv2d", "_conv2d_fused", "_conv2d_prepacked", "_conv2d_inverted_residual", "addmm", "mm", "matmul", "add", "sub", "mul", "div",
+_FRESH = {"conv2d", "_conv2d_fused", "_conv2d_prepacked", "_conv2d_inverted_residual", "addmm", "mm", "matmul",
+          "add", "sub", "mul", "div",
           "adaptive_avg_pool2d", "max_pool2d", "avg_pool2d", "mean", "cat", "softmax", "log_softmax",
           "upsample_bilinear2d", "upsample_nearest2d"} | _ACTIVATIONS
 

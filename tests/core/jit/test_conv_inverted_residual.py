@@ -172,7 +172,7 @@ def test_refuses_bad_arguments():
         call(eb=core.randn(8, dtype=core.float64))
     with pytest.raises(RuntimeError, match="expected a projection bias of 5"):
         call(pb=core.randn(6))
-    with pytest.raises(RuntimeError, match=r"the residual must be float32 of the output's shape \[1, 5, 6, 6\], got float32 \[1, 5, 6, 5\]"):
+    with pytest.raises(RuntimeError, match=r"the residual must be float32 of the output's shape \[1, 5, 6, 6\], got"):
         call(residual=core.randn(1, 5, 6, 5))
     with pytest.raises(TypeError, match="must share float32 or float64"):
         call(x=x.double())

@@ -46,6 +46,8 @@ IntList check_arguments(const Tensor& x, const InvertedResidual& b) {
   if (b.expand_weight.defined()) {
     check_prepacked(b.expand_weight, x.size(1), dt, E, kOp);
     check_1x1(b.expand_weight, "expansion");
+    TZ_CHECK(x.size(2) > 0 && x.size(3) > 0, Runtime, kOp,  // as _conv2d_prepacked refuses it
+             "(): the 1x1 expansion needs an input of at least one row and column, got shape ", shape_str(x.sizes()));
   } else {
     TZ_CHECK(dt == DType::Float32 || dt == DType::Float64, Type, kOp, "(): float32 or float64 input, got ",
              dtype_name(dt));
@@ -238,7 +240,7 @@ Tensor conv2d_inverted_residual(const Tensor& x_, const InvertedResidual& block)
   const int64_t N = x_.size(0), H = x_.size(2), W = x_.size(3), OH = out[0], OW = out[1];
   const int64_t E = block.expanded_channels, P = block.out_channels;
   Tensor y = Tensor::empty({N, OH, OW, P}, dt);
-  if (N == 0 || OH == 0 || OW == 0) return permute(y, {0, 3, 1, 2});
+  if (y.numel() == 0) return permute(y, {0, 3, 1, 2});  // (no channels: no blocks to share out either)
   const Tensor x = contiguous(x_, MemoryFormat::ChannelsLast);
   const Tensor eb = block.expand_bias.defined() ? contiguous(block.expand_bias) : Tensor();
   const Tensor db = block.dw_bias.defined() ? contiguous(block.dw_bias) : Tensor();

@@ -139,6 +139,22 @@ def test_empty_batch(parts):
     assert got.shape == (0, b["out"], 3, 3)
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+def test_empty_channels_and_images(threads):
+    previous = core.get_num_threads()
+    try:
+        core.set_num_threads(threads)
+        got = _op(core.randn(1, 0, 5, 5), None, None, 0, "none", core.randn(0, 1, 3, 3), None, (1, 1), (1, 1), (1, 1),
+                  "relu", None, None, 0, None)
+        assert got.shape == (1, 0, 5, 5)
+        x, dw, db = core.randn(2, 3, 0, 5), core.randn(3, 1, 3, 3), core.randn(3)  # rows of padding only
+        got = _op(x, None, None, 3, "none", dw, db, (1, 1), (2, 2), (1, 1), "relu", None, None, 3, None)
+        assert got.shape == (2, 3, 2, 7)
+        assert core.equal(got, _fused(x, dw, db, (1, 1), (2, 2), (1, 1), 3, "relu", None))
+    finally:
+        core.set_num_threads(previous)
+
+
 def test_refuses_bad_arguments():
     x = core.randn(1, 4, 6, 6)
     full = _block(4, 8, 3, core.float32, True, True, out_channels=5)
@@ -148,6 +164,8 @@ def test_refuses_bad_arguments():
 
     with pytest.raises(RuntimeError, match="the input has 5 channels"):
         call(x=core.randn(1, 5, 6, 6))
+    with pytest.raises(RuntimeError, match="the 1x1 expansion needs an input of at least one row and column"):
+        call(x=core.randn(1, 4, 5, 0))
     with pytest.raises(RuntimeError, match="the expansion must be a 1x1 convolution"):
         call(ew=_pack(core.randn(8, 4, 3, 3)))
     with pytest.raises(RuntimeError, match="the projection must be a 1x1 convolution"):

@@ -25,6 +25,10 @@ import harness  # noqa: E402
 _HERE = os.path.dirname(os.path.abspath(__file__))
 
 RUNTIMES = ("ours eager", "ours compiled", "torch eager", "torch frozen", "onnxruntime")
+# The pause before each runtime's turn. ONNX Runtime's intra-op workers spin after a run: our
+# 2-thread compiled MobileNetV3-Large took 22-29 ms when run within 20 ms of an ORT call, 13.0 ms
+# 50 ms after it (the harness's default pause) and 11.7 ms without ORT (the 2-core EPYC).
+_SETTLE_SECONDS = 0.2
 
 
 def _ort_session(model, x, threads):
@@ -92,7 +96,7 @@ def _row(name, batch, threads, repeats):
         got = got.detach().numpy() if hasattr(got, "detach") else np.asarray(got)
         if not np.allclose(got, want, rtol=1e-3, atol=1e-4 * max(1.0, float(np.abs(want).max()))):
             raise SystemExit(f"{name} batch {batch}: {label} disagrees with our eager output")
-    return harness.time_interleaved(fns, repeats=repeats)
+    return harness.time_interleaved(fns, repeats=repeats, settle=_SETTLE_SECONDS)
 
 
 def _profile(threads):

@@ -32,18 +32,20 @@ TensorList convolution_grad(BackwardContext& c) {
 // optional residual and activation applied block by block inside the kernels; on a weight
 // transformed for Winograd once, when given. No derivative.
 Value conv_fused_op(Stack& a) {
-  const ConvInference inference{conv_act_from_name(a[7].str()), a[8].opt_tensor(), a[9].opt_tensor()};
+  const ConvInference inference{conv_act_from_name(a[7].str(), "_conv2d_fused"), a[8].opt_tensor(),
+                                a[9].opt_tensor()};
   return convolution(a[0].tensor(), a[1].tensor(), a[2].opt_tensor(), a[3].int_list(), a[4].int_list(),
                      a[5].int_list(), false, {}, a[6].to_int(), "_conv2d_fused", &inference);
 }
 
 Value inverted_residual_op(Stack& a) {
+  const char* op = "_conv2d_inverted_residual";
   InvertedResidual block;
   block.expand_weight = a[1].opt_tensor(), block.expand_bias = a[2].opt_tensor();
-  block.expanded_channels = a[3].to_int(), block.expand_act = conv_act_from_name(a[4].str());
+  block.expanded_channels = a[3].to_int(), block.expand_act = conv_act_from_name(a[4].str(), op);
   block.dw_weight = a[5].tensor(), block.dw_bias = a[6].opt_tensor();
   block.stride = a[7].int_list(), block.padding = a[8].int_list(), block.dilation = a[9].int_list();
-  block.act = conv_act_from_name(a[10].str());
+  block.act = conv_act_from_name(a[10].str(), op);
   block.project_weight = a[11].opt_tensor(), block.project_bias = a[12].opt_tensor();
   block.out_channels = a[13].to_int(), block.residual = a[14].opt_tensor();
   return conv2d_inverted_residual(a[0].tensor(), block);
@@ -76,7 +78,8 @@ const OpDef kConvOps[] = {
      kInternal, N::Keep,
      OP {
        return conv2d_prepacked(a[0].tensor(), a[1].tensor(), a[2].opt_tensor(), a[3].to_int(), a[4].int_list(),
-                               a[5].int_list(), a[6].int_list(), conv_act_from_name(a[7].str()), a[8].opt_tensor());
+                               a[5].int_list(), a[6].int_list(), conv_act_from_name(a[7].str(), "_conv2d_prepacked"),
+                               a[8].opt_tensor());
      }, ""},
     // An inverted-residual block's depthwise convolution with its 1x1 expansion before it and
     // projection (+ residual) after it, each optional, band by band with the rows in cache.

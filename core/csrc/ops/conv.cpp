@@ -759,13 +759,13 @@ ConvExtents conv_extents(const IntList& in, const IntList& kernel, const IntList
   return e;
 }
 
-ConvAct conv_act_from_name(const std::string& name) {
+ConvAct conv_act_from_name(const std::string& name, const char* op) {
   if (name == "none") return ConvAct::None;
   if (name == "relu") return ConvAct::Relu;
   if (name == "relu6") return ConvAct::Relu6;
   if (name == "hardswish") return ConvAct::Hardswish;
   if (name == "hardsigmoid") return ConvAct::Hardsigmoid;
-  fail(ErrorKind::Value, "_conv2d_fused(): unknown activation '", name,
+  fail(ErrorKind::Value, op, "(): unknown activation '", name,
        "' (expected none, relu, relu6, hardswish or hardsigmoid)");
 }
 

@@ -18,7 +18,8 @@ namespace tz {
 // y = act(conv(x, w) + bias + residual), applied to each block of output while the kernel that
 // wrote it still has it in cache (ConvAct: kernels/conv.h); and optionally the weight already
 // transformed for Winograd (conv_winograd_pack), which the convolution then runs on.
-ConvAct conv_act_from_name(const std::string& name);  // "none", "relu", "relu6", "hardswish", "hardsigmoid"
+// "none", "relu", "relu6", "hardswish" or "hardsigmoid"; `op` names the caller in the error.
+ConvAct conv_act_from_name(const std::string& name, const char* op);
 struct ConvInference {
   ConvAct act = ConvAct::None;
   Tensor residual;         // undefined, or the output's shape

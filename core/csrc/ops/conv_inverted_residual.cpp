@@ -21,18 +21,6 @@ constexpr const char* kOp = "_conv2d_inverted_residual";
 // inside a 512 KiB L2.
 constexpr int64_t kScratchBytes = 192 << 10;
 
-void check_pair(const IntList& v, const char* what, int64_t least) {
-  TZ_CHECK(v.size() == 2, Runtime, kOp, "(): ", what, " takes two values, got ", v.size());
-  TZ_CHECK(v[0] >= least && v[1] >= least, Runtime, kOp, "(): ", what, " must be at least ", least, ", got [", v[0],
-           ", ", v[1], "]");
-}
-
-void check_channel_vector(const Tensor& b, int64_t channels, DType dt, const char* what) {
-  if (!b.defined()) return;
-  TZ_CHECK(b.dim() == 1 && b.size(0) == channels && b.dtype() == dt, Runtime, kOp, "(): expected ", what, " of ",
-           channels, " ", dtype_name(dt), " values, got ", dtype_name(b.dtype()), " of shape ", shape_str(b.sizes()));
-}
-
 void check_1x1(const Tensor& packed, const char* which) {
   TZ_CHECK(packed.size(1) == 1 && packed.size(2) == 1, Runtime, kOp, "(): the ", which,
            " must be a 1x1 convolution, its packed weight is ", packed.size(1), "x", packed.size(2));
@@ -55,15 +43,15 @@ IntList check_arguments(const Tensor& x, const InvertedResidual& b) {
              x.size(1), " channels, but expanded_channels is ", E);
     TZ_CHECK(!b.expand_bias.defined(), Runtime, kOp, "(): an expansion bias without an expansion weight");
   }
-  check_channel_vector(b.expand_bias, E, dt, "an expansion bias");
+  check_channel_vector(b.expand_bias, E, dt, "an expansion bias", kOp);
   const Tensor& w = b.dw_weight;
   TZ_CHECK(w.dim() == 4 && w.size(0) == E && w.size(1) == 1 && w.dtype() == dt, Runtime, kOp,
            "(): expected a depthwise weight (", E, ", 1, KH, KW) of ", dtype_name(dt), ", got ", dtype_name(w.dtype()),
            " of shape ", shape_str(w.sizes()));
-  check_channel_vector(b.dw_bias, E, dt, "a depthwise bias");
-  check_pair(b.stride, "stride", 1);
-  check_pair(b.padding, "padding", 0);
-  check_pair(b.dilation, "dilation", 1);
+  check_channel_vector(b.dw_bias, E, dt, "a depthwise bias", kOp);
+  check_conv_pair(b.stride, "stride", 1, kOp);
+  check_conv_pair(b.padding, "padding", 0, kOp);
+  check_conv_pair(b.dilation, "dilation", 1, kOp);
   const ConvExtents e = conv_extents({x.size(2), x.size(3)}, {w.size(2), w.size(3)}, b.stride, b.padding,
                                      b.dilation, kOp);
   TZ_CHECK(e.fits, Runtime, kOp, "(): the depthwise kernel (", w.size(2), "x", w.size(3),
@@ -78,13 +66,8 @@ IntList check_arguments(const Tensor& x, const InvertedResidual& b) {
     TZ_CHECK(!b.project_bias.defined() && !b.residual.defined(), Runtime, kOp,
              "(): a projection bias or residual without a projection weight");
   }
-  check_channel_vector(b.project_bias, P, dt, "a projection bias");
-  if (b.residual.defined()) {
-    const Shape out{x.size(0), P, e.out[0], e.out[1]};
-    TZ_CHECK(b.residual.sizes() == out && b.residual.dtype() == dt, Runtime, kOp, "(): the residual must be ",
-             dtype_name(dt), " of the output's shape ", shape_str(out), ", got ", dtype_name(b.residual.dtype()), " ",
-             shape_str(b.residual.sizes()));
-  }
+  check_channel_vector(b.project_bias, P, dt, "a projection bias", kOp);
+  check_residual(b.residual, Shape{x.size(0), P, e.out[0], e.out[1]}, dt, kOp);
   return e.out;
 }
 

@@ -324,6 +324,26 @@ void check_prepacked(const Tensor& packed, int64_t in_channels, DType dt, int64_
            out_channels, " output channels do not fill the packed weight's ", packed.size(0), " blocks of ", block);
 }
 
+void check_conv_pair(const IntList& v, const char* what, int64_t least, const char* op) {
+  TZ_CHECK(v.size() == 2, Runtime, op, "(): ", what, " takes two values, got ", v.size());
+  TZ_CHECK(v[0] >= least && v[1] >= least, Runtime, op, "(): ", what, " must be at least ", least, ", got [", v[0],
+           ", ", v[1], "]");
+}
+
+void check_channel_vector(const Tensor& vector, int64_t channels, DType dt, const char* what, const char* op) {
+  if (!vector.defined()) return;
+  TZ_CHECK(vector.dim() == 1 && vector.size(0) == channels && vector.dtype() == dt, Runtime, op, "(): expected ",
+           what, " of ", channels, " ", dtype_name(dt), " values, got ", dtype_name(vector.dtype()), " of shape ",
+           shape_str(vector.sizes()));
+}
+
+void check_residual(const Tensor& residual, const Shape& out, DType dt, const char* op) {
+  if (!residual.defined()) return;
+  TZ_CHECK(residual.sizes() == out && residual.dtype() == dt, Runtime, op, "(): the residual must be ",
+           dtype_name(dt), " of the output's shape ", shape_str(out), ", got ", dtype_name(residual.dtype()), " ",
+           shape_str(residual.sizes()));
+}
+
 Tensor conv2d_prepacked(const Tensor& x, const Tensor& packed, const Tensor& bias, int64_t out_channels,
                         const IntList& stride, const IntList& padding, const IntList& dilation, ConvAct act,
                         const Tensor& residual) {
@@ -331,10 +351,9 @@ Tensor conv2d_prepacked(const Tensor& x, const Tensor& packed, const Tensor& bia
   TZ_CHECK(x.dim() == 4, Runtime, op, "(): expected a 4-d (N, C, H, W) input, got shape ", shape_str(x.sizes()));
   check_prepacked(packed, x.size(1), x.dtype(), out_channels, op);
   const DType dt = x.dtype();
-  TZ_CHECK(stride.size() == 2 && padding.size() == 2 && dilation.size() == 2, Runtime, op,
-           "(): stride, padding and dilation take two values each");
-  TZ_CHECK(stride[0] > 0 && stride[1] > 0 && dilation[0] > 0 && dilation[1] > 0 && padding[0] >= 0 && padding[1] >= 0,
-           Runtime, op, "(): strides and dilations must be positive and paddings non-negative");
+  check_conv_pair(stride, "stride", 1, op);
+  check_conv_pair(padding, "padding", 0, op);
+  check_conv_pair(dilation, "dilation", 1, op);
   const int64_t KH = packed.size(1), KW = packed.size(2);
   const ConvExtents e = conv_extents({x.size(2), x.size(3)}, {KH, KW}, stride, padding, dilation, op);
   TZ_CHECK(e.fits, Runtime, op, "(): the kernel (", KH, "x", KW, ", dilated) is larger than the padded input ",
@@ -342,18 +361,9 @@ Tensor conv2d_prepacked(const Tensor& x, const Tensor& packed, const Tensor& bia
   const int64_t OH = e.out[0], OW = e.out[1];
   const ConvShape s{x.size(0), x.size(1), x.size(2), x.size(3), out_channels, KH, KW, OH, OW,
                     stride[0], stride[1], padding[0], padding[1], dilation[0], dilation[1], 1};
-  if (bias.defined())
-    TZ_CHECK(bias.dim() == 1 && bias.size(0) == out_channels && bias.dtype() == dt, Runtime, op,
-             "(): expected a bias of ", out_channels, " ", dtype_name(dt), " values, got ", dtype_name(bias.dtype()),
-             " of shape ", shape_str(bias.sizes()));
-  Tensor r;
-  if (residual.defined()) {
-    const Shape out{s.N, out_channels, OH, OW};
-    TZ_CHECK(residual.sizes() == out && residual.dtype() == dt, Runtime, op, "(): the residual must be ",
-             dtype_name(dt), " of the output's shape ", shape_str(out), ", got ", dtype_name(residual.dtype()), " ",
-             shape_str(residual.sizes()));
-    r = contiguous(residual, MemoryFormat::ChannelsLast);
-  }
+  check_channel_vector(bias, out_channels, dt, "a bias", op);
+  check_residual(residual, Shape{s.N, out_channels, OH, OW}, dt, op);
+  const Tensor r = residual.defined() ? contiguous(residual, MemoryFormat::ChannelsLast) : Tensor();
   if (s.N == 0) return contiguous(Tensor::empty({0, out_channels, OH, OW}, dt), MemoryFormat::ChannelsLast);
   return run_tiles(kernel_input(x, s), WeightView{}, bias, s, true, act, r, packed);
 }

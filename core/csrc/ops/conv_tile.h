@@ -59,6 +59,13 @@ void check_prepacked(const Tensor& packed, int64_t in_channels, DType dt, int64_
 // `a` given the packed weight wp and the task order for its size (TileConvArgs::group_blocks,
 // chunk_tiles): what conv_tile_stub needs beyond the geometry.
 TileConvArgs with_packed_weight(TileConvArgs a, const Tensor& wp);
+// Checks the ops on packed weights share, naming `op` in their messages: `v` (the stride,
+// padding or dilation, named `what`) holds two values of at least `least`; `vector` (named
+// `what`: "a bias", ...) is undefined or `channels` values of dtype dt; `residual` is undefined
+// or of the output's shape `out` and dtype dt.
+void check_conv_pair(const IntList& v, const char* what, int64_t least, const char* op);
+void check_channel_vector(const Tensor& vector, int64_t channels, DType dt, const char* what, const char* op);
+void check_residual(const Tensor& residual, const Shape& out, DType dt, const char* op);
 Tensor conv2d_prepacked(const Tensor& x, const Tensor& packed, const Tensor& bias, int64_t out_channels,
                         const IntList& stride, const IntList& padding, const IntList& dilation, ConvAct act,
                         const Tensor& residual);

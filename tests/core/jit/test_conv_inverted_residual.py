@@ -10,6 +10,12 @@ import pytest
 import core
 import vision
 
+_TESTS = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(_TESTS, "core"))
+sys.path.insert(0, _TESTS)
+from op_matrix.refs_conv import conv_ref  # noqa: E402
+from support import assert_isa_builds_agree  # noqa: E402
+
 _op = core._C._op("_conv2d_inverted_residual")
 _pack = core._C._op("_conv_tile_pack")
 _prepacked = core._C._op("_conv2d_prepacked")
@@ -95,21 +101,9 @@ def test_same_bits_as_the_separate_calls(parts, case, dtype, threads):
 
 def _reference(x, ew, eb, dw, db, pw, pb, residual, stride, padding, dilation):
     """project(relu6(depthwise(relu(expand(x))))) + residual in float64 numpy, tap by tap."""
-    e = np.maximum(np.einsum("nchw,oc->nohw", x, ew[:, :, 0, 0]) + eb[None, :, None, None], 0)
-    n, c, h, w = e.shape
-    k = dw.shape[-1]
-    ep = np.zeros((n, c, h + 2 * padding, w + 2 * padding))
-    ep[:, :, padding:padding + h, padding:padding + w] = e
-    oh = (h + 2 * padding - dilation * (k - 1) - 1) // stride + 1
-    ow = (w + 2 * padding - dilation * (k - 1) - 1) // stride + 1
-    y = np.zeros((n, c, oh, ow)) + db[None, :, None, None]
-    for i in range(k):
-        for j in range(k):
-            rows = ep[:, :, i * dilation:i * dilation + stride * (oh - 1) + 1:stride,
-                      j * dilation:j * dilation + stride * (ow - 1) + 1:stride]
-            y += rows * dw[None, :, 0, i, j, None, None]
-    y = np.clip(y, 0, 6)
-    return np.einsum("nchw,oc->nohw", y, pw[:, :, 0, 0]) + pb[None, :, None, None] + residual
+    e = np.maximum(conv_ref(x, ew, eb), 0)
+    y = np.clip(conv_ref(e, dw, db, stride, padding, dilation, groups=dw.shape[0]), 0, 6)
+    return conv_ref(y, pw, pb) + residual
 
 
 @pytest.mark.parametrize("case", _CASES, ids=[c[0] for c in _CASES])
@@ -254,9 +248,6 @@ print(json.dumps(out))
 
 
 def test_isa_builds_are_bit_identical():
-    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
-    from support import assert_isa_builds_agree
-
     ref = assert_isa_builds_agree(_ISA_SCRIPT)
     for key in ref:  # the way the threads share the work changes no bit
         if key.endswith("-1"):

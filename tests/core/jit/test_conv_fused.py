@@ -128,7 +128,9 @@ def test_prepacked_weight_gives_the_tile_kernels_result(case, layout, dtype):
     w, b = core.randn(*ws, dtype=dtype) * 0.2, core.randn(ws[0], dtype=dtype)
     packed = _pack(w)
     args = ((stride, stride), (padding, padding), (dilation, dilation))
-    residual = core.randn(*F.conv2d(x, w, b, stride, padding, dilation).shape, dtype=dtype)
+    plain = F.conv2d(x, w, b, *args)
+    residual = core.randn(*plain.shape, dtype=dtype)
+    tol = 1e-4 if dtype == core.float32 else 1e-12
     core._C._set_conv_algorithm("tile")
     try:
         for act in ("none", "relu", "hardswish"):
@@ -137,10 +139,13 @@ def test_prepacked_weight_gives_the_tile_kernels_result(case, layout, dtype):
                 got = _prepacked(x, packed, b, ws[0], *args, act, res)
                 assert got.is_contiguous(memory_format=core.channels_last)
                 assert core.equal(got, want), (act, res is None)
+                # and against conv2d, then the residual and activation (whole and partial blocks)
+                reference = _ACTS[act](plain if res is None else plain + res)
+                assert core.allclose(got, reference, rtol=tol, atol=tol), (act, res is None)
     finally:
         core._C._set_conv_algorithm("auto")
     assert core.allclose(_prepacked(x, packed, None, ws[0], *args, "none", None), F.conv2d(x, w, None, *args),
-                         rtol=1e-4, atol=1e-4)
+                         rtol=tol, atol=tol)
 
 
 def test_prepacked_refuses_bad_arguments():

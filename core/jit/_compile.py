@@ -333,12 +333,16 @@ def prepack(steps, outputs):
       ResNet's at batch 1 and 8, 0.4-0.95x their time) keep _conv2d_fused, given that weight
       (_conv_winograd_pack);
     - the others on the tile kernel with the weight packed (_conv_tile_pack), where BLAS or the
-      tile kernel would pack it: every 1x1 convolution, and the others on small images; not
-      those of a single output pixel, which BLAS's matrix-vector product runs faster
-      (squeeze-excitation at batch 1: 960 -> 240 21 vs 26 us; from 2 pixels on the tile kernel
-      wins, 30 vs 76 us). Measured per layer on the 2-core AVX2 EPYC, one thread, against
-      _conv2d_fused (batch 1 / 8): MobileNetV3-Large's 1x1 layers 0.85-1.01x / 0.78-1.03x their
-      time, ResNet-50's 0.79-1.13x / 0.83-1.02x, its 3x3 ones at 7x7 0.76x / 0.89x."""
+      tile kernel would pack it: every 1x1 convolution, and the others on small images of more
+      than one output pixel in all (a single one reads mostly padding at every tap).
+      Measured per layer on the 2-core AVX2 EPYC, one thread, against _conv2d_fused (batch 1 /
+      8): MobileNetV3-Large's 1x1 layers 0.85-1.01x / 0.78-1.03x their time, ResNet-50's
+      0.79-1.13x / 0.83-1.02x, its 3x3 ones at 7x7 0.76x / 0.89x. That includes those of a
+      single output pixel (squeeze-excitation at batch 1), though BLAS's matrix-vector product
+      is faster alone with the weight in cache (960 -> 240: 21 vs 26 us): in the program their
+      weights come from memory, and BLAS's path packs them first, reading them twice
+      (MobileNetV3-Large at batch 1, 2 threads: 960 -> 240 109 -> 57 us, 240 -> 960 83 -> 57
+      us, the program 0.94-0.96x its time)."""
     for step in steps:
         if step.op not in ("conv2d", "_conv2d_fused") or not isinstance(step.args[1], core.Tensor):
             continue
@@ -353,8 +357,8 @@ def prepack(steps, outputs):
             step.args = (x, w, b, list(_pair(stride)), list(_pair(padding)), [1, 1], 1, act, residual,
                          _C._internal["_conv_winograd_pack"](w.detach()))
             continue
-        if not ((tuple(w.shape[2:]) == (1, 1) or y.shape[2] * y.shape[3] <= _PREPACKED_MAX_PIXELS)
-                and y.shape[0] * y.shape[2] * y.shape[3] > 1):
+        if not (tuple(w.shape[2:]) == (1, 1)
+                or (y.shape[2] * y.shape[3] <= _PREPACKED_MAX_PIXELS and y.shape[0] * y.shape[2] * y.shape[3] > 1)):
             continue
         packed = _C._internal["_conv_tile_pack"](w.detach())
         step.op, step.kwargs = "_conv2d_prepacked", {}

@@ -111,6 +111,41 @@ def test_prepack_takes_1x1_convolutions_and_small_images():
     assert ops.count("_conv2d_prepacked") == 4 and ops.count("_conv2d_fused") == 1 and ops.count("conv2d") == 2
 
 
+@pytest.mark.parametrize("dtype", [core.float32, core.float64])
+def test_linear_layers_over_rows_run_as_packed_1x1_convolutions(dtype):
+    model = randomised(nn.Sequential(nn.Linear(40, 24), nn.Hardswish(), nn.Linear(24, 10), nn.Linear(10, 7, bias=False)))
+    model = model.to(dtype)
+    for batch, as_conv in ((1, False), (2, True), (7, True)):
+        steps = _steps_after_passes(model, core.randn(batch, 40, dtype=dtype))
+        ops = [step.op for step in steps]
+        # over several rows each is viewed as (N, C, 1, 1), convolved and viewed back (the
+        # Hardswish applied after, in place); one row stays on addmm (matmul without a bias)
+        assert ops.count("_conv2d_prepacked") == (3 if as_conv else 0)
+        assert ops.count("addmm") == (0 if as_conv else 2) and ops.count("matmul") == (0 if as_conv else 1)
+        for step in steps:
+            if step.op == "_conv2d_prepacked":
+                assert step.args[0].op == "reshape" and step.users[0].op == "reshape"
+
+
+def test_linear_as_conv_leaves_other_matrix_products():
+    class Products(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc = nn.Linear(12, 5)
+            self.weight = nn.Parameter(core.randn(12, 5))
+
+        def forward(self, x, y):
+            return (self.fc(x),  # 3-d rows: matmul, not addmm
+                    core.addmm(self.fc.bias, y, self.weight, beta=0.5),  # scaled: not a Linear layer
+                    core.addmm(y @ self.weight, y, self.weight),  # a bias the program computes
+                    y.int() @ self.weight.int())  # not float
+
+    steps = _steps_after_passes(Products().eval(), (core.randn(2, 3, 12), core.randn(4, 12)))
+    ops = [step.op for step in steps]
+    # only y @ weight (rows by a constant) runs as a convolution; the 3-d and integer matmuls stay
+    assert ops.count("_conv2d_prepacked") == 1 and ops.count("addmm") == 2 and ops.count("matmul") == 2
+
+
 def _steps_after_passes(model, x, passes=_compile.PASSES):
     """The steps the passes leave, after checking the compiled model against eager."""
     captured = {}
@@ -120,8 +155,11 @@ def _steps_after_passes(model, x, passes=_compile.PASSES):
         return steps, outputs
 
     compiled = _compile.CompiledModule(model, passes=(*passes, capture))
+    inputs = x if isinstance(x, tuple) else (x,)
     with core.no_grad():
-        assert_close(compiled(x), model(x))
+        got, want = compiled(*inputs), model(*inputs)
+    for g, w in zip(got, want) if isinstance(want, tuple) else ((got, want),):
+        assert_close(g, w)
     return captured["steps"]
 
 

@@ -111,6 +111,10 @@ _PREPACKED_CASES = [
     ((2, 24, 9, 11), (20, 24, 3, 3), 2, 1, 1),
     ((1, 16, 10, 10), (24, 16, 3, 3), 1, 2, 2),
     ((8, 128, 28, 28), (80, 128, 1, 1), 1, 0, 1),  # 13 chunks of tiles, the last one short
+    # 1x1 of stride 1 into rows of pixels: runs of tiles per kernel call, and the tiles left over
+    ((2, 24, 13, 11), (8, 24, 1, 1), 1, 0, 1),  # one narrow block (two tiles at a time on AVX2)
+    ((1, 16, 30, 31), (32, 16, 1, 1), 1, 0, 1),  # whole blocks only
+    ((3, 16, 7, 9), (40, 16, 1, 1), 1, 0, 1),  # whole blocks then a narrower one (AVX2): tile by tile
 ]
 
 

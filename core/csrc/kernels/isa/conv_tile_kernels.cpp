@@ -28,79 +28,102 @@ template <typename T> constexpr int64_t kBlock = kBlockVectors * kLanes<T>;
 
 int64_t block_width(DType dtype) { return dtype == DType::Float64 ? kBlock<double> : kBlock<float>; }
 
+// Consecutive tiles one call runs: `count` of them, each tile's pixels x and y (and residual)
+// elements on from the last's. Where pixels follow each other in memory (a 1x1 convolution of
+// stride 1 into a dense output) a run of tiles costs one call, not one per tile (16 -> 16
+// channels at 112x112 took twice a plain loop's time with a call per tile).
+struct TileSteps {
+  int64_t count = 1, x = 0, y = 0;
+};
+
 // P pixels (P <= kPixels, or two tiles' worth where kWideFits) of `blocks` consecutive blocks
-// of NV vectors from w (packed) and bias (may be null): x[p] is pixel p's input at tap (0, 0),
-// y[p] (r[p]: its residual, or null) its output at the first block's first channel. Each
-// block is whole but the last, of which `count` channels are real. Several blocks per call
-// keep the pixels' pointers in registers across them.
+// of NV vectors from w (packed) and bias (may be null), then the next `st.count - 1` tiles' P
+// pixels: x[p] is pixel p's input at tap (0, 0), y[p] (r[p]: its residual, or null; all of
+// them or none) its output at the first block's first channel. Each block is whole but the
+// last, of which `count` channels are real. Several blocks per call keep the pixels'
+// pointers in registers across them.
 template <typename T, int P, int NV, ConvAct A>
 TZ_VINLINE void tile(const TileConvArgs& a, const T* const* x, const T* w, const T* bias, int64_t blocks,
-                     int64_t count, T* const* y, const T* const* r) {
+                     int64_t count, T* const* y, const T* const* r, TileSteps st) {
   using V = vec<T>;
   constexpr int L = kLanes<T>;
   constexpr int64_t B = kBlock<T>, NL = NV * L;
   const ConvShape& s = a.s;
   const int64_t C = s.C, KH = s.KH, KW = s.KW, step = (s.dh * a.Wp) * C, wstep = s.dw * C;
+  const bool has_residual = r[0] != nullptr;
   const T* xs[P];
+  T* ys[P];
+  const T* rs[P];
 #pragma GCC unroll 16
-  for (int p = 0; p < P; ++p) xs[p] = x[p];
-  for (int64_t blk = 0; blk < blocks; ++blk, w += KH * KW * C * B) {
-    const int64_t o = blk * B, real = blk + 1 == blocks ? count : NL;
-    V init[NV];
-    if (!bias) {
-      for (int v = 0; v < NV; ++v) init[v] = V{};
-    } else if (real == NL) {
-      for (int v = 0; v < NV; ++v) init[v] = vm::load(bias + o + v * L);
-    } else {
-      alignas(vm::kVecBytes) T lanes[NL] = {};
-      std::memcpy(lanes, bias + o, real * sizeof(T));
-      for (int v = 0; v < NV; ++v) init[v] = vm::load(lanes + v * L);
+  for (int p = 0; p < P; ++p) xs[p] = x[p], ys[p] = y[p], rs[p] = r[p];
+  const T* const w0 = w;
+  for (int64_t t = 0; t < st.count; ++t) {
+    if (t > 0) {
+#pragma GCC unroll 16
+      for (int p = 0; p < P; ++p) {
+        xs[p] += st.x, ys[p] += st.y;
+        if (has_residual) rs[p] += st.y;
+      }
     }
-    V acc[P][NV];
+    w = w0;
+    for (int64_t blk = 0; blk < blocks; ++blk, w += KH * KW * C * B) {
+      const int64_t o = blk * B, real = blk + 1 == blocks ? count : NL;
+      V init[NV];
+      if (!bias) {
+        for (int v = 0; v < NV; ++v) init[v] = V{};
+      } else if (real == NL) {
+        for (int v = 0; v < NV; ++v) init[v] = vm::load(bias + o + v * L);
+      } else {
+        alignas(vm::kVecBytes) T lanes[NL] = {};
+        std::memcpy(lanes, bias + o, real * sizeof(T));
+        for (int v = 0; v < NV; ++v) init[v] = vm::load(lanes + v * L);
+      }
+      V acc[P][NV];
 #pragma GCC unroll 16
-    for (int p = 0; p < P; ++p)
+      for (int p = 0; p < P; ++p)
 #pragma GCC unroll 4
-      for (int v = 0; v < NV; ++v) acc[p][v] = init[v];
-    const T* wt = w;
-    for (int64_t kh = 0; kh < KH; ++kh)
-      for (int64_t kw = 0; kw < KW; ++kw) {
-        const int64_t off = kh * step + kw * wstep;
-        for (int64_t c = 0; c < C; ++c, wt += B) {
-          V wv[NV];
+        for (int v = 0; v < NV; ++v) acc[p][v] = init[v];
+      const T* wt = w;
+      for (int64_t kh = 0; kh < KH; ++kh)
+        for (int64_t kw = 0; kw < KW; ++kw) {
+          const int64_t off = kh * step + kw * wstep;
+          for (int64_t c = 0; c < C; ++c, wt += B) {
+            V wv[NV];
 #pragma GCC unroll 4
-          for (int v = 0; v < NV; ++v) wv[v] = vm::load(wt + v * L);
+            for (int v = 0; v < NV; ++v) wv[v] = vm::load(wt + v * L);
 #pragma GCC unroll 16
-          for (int p = 0; p < P; ++p) {
-            const V xv = vm::splat<V>(xs[p][off + c]);
+            for (int p = 0; p < P; ++p) {
+              const V xv = vm::splat<V>(xs[p][off + c]);
 #pragma GCC unroll 4
-            for (int v = 0; v < NV; ++v) acc[p][v] = vfma(xv, wv[v], acc[p][v]);
+              for (int v = 0; v < NV; ++v) acc[p][v] = vfma(xv, wv[v], acc[p][v]);
+            }
           }
         }
-      }
-    // Every pixel of a tile has a residual or none: one test per block keeps the stores
-    // straight-line (a test per pixel and vector cost 10-20% of 1x1 convolutions of 24-80
-    // input channels, issue 22).
-    if (real == NL && !r[0]) {
+      // Every pixel of a tile has a residual or none: one test per block keeps the stores
+      // straight-line (a test per pixel and vector cost 10-20% of 1x1 convolutions of 24-80
+      // input channels, issue 22).
+      if (real == NL && !has_residual) {
 #pragma GCC unroll 16
-      for (int p = 0; p < P; ++p)
+        for (int p = 0; p < P; ++p)
 #pragma GCC unroll 4
-        for (int v = 0; v < NV; ++v) vm::store(y[p] + o + v * L, conv_activate<A>(acc[p][v]));
-    } else if (real == NL) {
+          for (int v = 0; v < NV; ++v) vm::store(ys[p] + o + v * L, conv_activate<A>(acc[p][v]));
+      } else if (real == NL) {
 #pragma GCC unroll 16
-      for (int p = 0; p < P; ++p)
+        for (int p = 0; p < P; ++p)
 #pragma GCC unroll 4
-        for (int v = 0; v < NV; ++v)
-          vm::store(y[p] + o + v * L, conv_activate<A>(acc[p][v] + vm::load(r[p] + o + v * L)));
-    } else {
-      for (int p = 0; p < P; ++p) {
-        alignas(vm::kVecBytes) T lanes[NL] = {}, res[NL] = {};
-        if (r[p]) std::memcpy(res, r[p] + o, real * sizeof(T));
-        for (int v = 0; v < NV; ++v) {
-          V out = acc[p][v];
-          if (r[p]) out = out + vm::load(res + v * L);
-          vm::store(lanes + v * L, conv_activate<A>(out));
+          for (int v = 0; v < NV; ++v)
+            vm::store(ys[p] + o + v * L, conv_activate<A>(acc[p][v] + vm::load(rs[p] + o + v * L)));
+      } else {
+        for (int p = 0; p < P; ++p) {
+          alignas(vm::kVecBytes) T lanes[NL] = {}, res[NL] = {};
+          if (has_residual) std::memcpy(res, rs[p] + o, real * sizeof(T));
+          for (int v = 0; v < NV; ++v) {
+            V out = acc[p][v];
+            if (has_residual) out = out + vm::load(res + v * L);
+            vm::store(lanes + v * L, conv_activate<A>(out));
+          }
+          std::memcpy(ys[p] + o, lanes, real * sizeof(T));
         }
-        std::memcpy(y[p] + o, lanes, real * sizeof(T));
       }
     }
   }
@@ -109,14 +132,14 @@ TZ_VINLINE void tile(const TileConvArgs& a, const T* const* x, const T* w, const
 // The tile for P pixels of blocks of NV vectors.
 template <typename T, int NV, ConvAct A>
 void tile_of(int64_t P, const TileConvArgs& a, const T* const* x, const T* w, const T* bias, int64_t blocks,
-             int64_t count, T* const* y, const T* const* r) {
+             int64_t count, T* const* y, const T* const* r, TileSteps st) {
   switch (P) {
-    case 6: return tile<T, 6, NV, A>(a, x, w, bias, blocks, count, y, r);
-    case 5: return tile<T, 5, NV, A>(a, x, w, bias, blocks, count, y, r);
-    case 4: return tile<T, 4, NV, A>(a, x, w, bias, blocks, count, y, r);
-    case 3: return tile<T, 3, NV, A>(a, x, w, bias, blocks, count, y, r);
-    case 2: return tile<T, 2, NV, A>(a, x, w, bias, blocks, count, y, r);
-    default: return tile<T, 1, NV, A>(a, x, w, bias, blocks, count, y, r);
+    case 6: return tile<T, 6, NV, A>(a, x, w, bias, blocks, count, y, r, st);
+    case 5: return tile<T, 5, NV, A>(a, x, w, bias, blocks, count, y, r, st);
+    case 4: return tile<T, 4, NV, A>(a, x, w, bias, blocks, count, y, r, st);
+    case 3: return tile<T, 3, NV, A>(a, x, w, bias, blocks, count, y, r, st);
+    case 2: return tile<T, 2, NV, A>(a, x, w, bias, blocks, count, y, r, st);
+    default: return tile<T, 1, NV, A>(a, x, w, bias, blocks, count, y, r, st);
   }
 }
 
@@ -132,11 +155,11 @@ constexpr bool wide_fits(int64_t nv) { return nv == 1 ? kWideFits<1> : nv == 2 &
 // tile_of, or the two-tile form for P == kWidePixels.
 template <typename T, int NV, ConvAct A>
 void narrow_tile_of(int64_t P, const TileConvArgs& a, const T* const* x, const T* w, const T* bias, int64_t blocks,
-                    int64_t count, T* const* y, const T* const* r) {
+                    int64_t count, T* const* y, const T* const* r, TileSteps st) {
   if constexpr (kWideFits<NV>) {
-    if (P == kWidePixels) return tile<T, kWidePixels, NV, A>(a, x, w, bias, blocks, count, y, r);
+    if (P == kWidePixels) return tile<T, kWidePixels, NV, A>(a, x, w, bias, blocks, count, y, r, st);
   }
-  tile_of<T, NV, A>(P, a, x, w, bias, blocks, count, y, r);
+  tile_of<T, NV, A>(P, a, x, w, bias, blocks, count, y, r, st);
 }
 
 // P pixels (P <= kWidePixels, two tiles only where the blocks' vectors fit them) of the
@@ -144,7 +167,7 @@ void narrow_tile_of(int64_t P, const TileConvArgs& a, const T* const* x, const T
 // outputs and residuals at channel 0.
 template <typename T, ConvAct A>
 TZ_VINLINE void run_blocks(const TileConvArgs& a, int64_t b0, int64_t b1, int64_t nv, int64_t P, const T* const* xp,
-                           T* const* yp, const T* const* rp) {
+                           T* const* yp, const T* const* rp, TileSteps st) {
   const ConvShape& s = a.s;
   constexpr int64_t B = kBlock<T>;
   const int64_t o0 = b0 * B, count = std::min(B, s.O - (b1 - 1) * B), blocks = b1 - b0;
@@ -154,10 +177,10 @@ TZ_VINLINE void run_blocks(const TileConvArgs& a, int64_t b0, int64_t b1, int64_
   const T* rb[kWidePixels];
   for (int64_t p = 0; p < P; ++p) yb[p] = yp[p] + o0, rb[p] = rp[p] ? rp[p] + o0 : nullptr;
   switch (nv) {  // vectors these blocks need
-    case 1: narrow_tile_of<T, 1, A>(P, a, xp, wb, bb, blocks, count, yb, rb); break;
-    case 2: narrow_tile_of<T, 2, A>(P, a, xp, wb, bb, blocks, count, yb, rb); break;
-    case 3: if constexpr (kBlockVectors >= 3) tile_of<T, 3, A>(P, a, xp, wb, bb, blocks, count, yb, rb); break;
-    default: tile_of<T, kBlockVectors, A>(P, a, xp, wb, bb, blocks, count, yb, rb); break;
+    case 1: narrow_tile_of<T, 1, A>(P, a, xp, wb, bb, blocks, count, yb, rb, st); break;
+    case 2: narrow_tile_of<T, 2, A>(P, a, xp, wb, bb, blocks, count, yb, rb, st); break;
+    case 3: if constexpr (kBlockVectors >= 3) tile_of<T, 3, A>(P, a, xp, wb, bb, blocks, count, yb, rb, st); break;
+    default: tile_of<T, kBlockVectors, A>(P, a, xp, wb, bb, blocks, count, yb, rb, st); break;
   }
 }
 
@@ -166,18 +189,19 @@ template <typename T> int64_t vectors_of(const ConvShape& s, int64_t b) {
   return (std::min(kBlock<T>, s.O - b * kBlock<T>) + kLanes<T> - 1) / kLanes<T>;
 }
 
-// P pixels of the blocks [b0, b1): the whole blocks in one call, the last (narrower) one
-// in another; where P is two tiles, blocks whose vectors do not fit them take one at a time.
+// P pixels of the blocks [b0, b1) (and the next st.count - 1 steps' P pixels): the whole blocks
+// in one call, the last (narrower) one in another; where P is two tiles, blocks whose vectors
+// do not fit them take one at a time.
 template <typename T, ConvAct A>
 void blocks_of(const TileConvArgs& a, int64_t b0, int64_t b1, int64_t P, const T* const* xp, T* const* yp,
-               const T* const* rp) {
+               const T* const* rp, TileSteps st = {}) {
   const int64_t last_nv = vectors_of<T>(a.s, b1 - 1);
   const int64_t whole_end = last_nv == kBlockVectors ? b1 : b1 - 1;
   auto run = [&](int64_t c0, int64_t c1, int64_t nv) {
     if (c1 <= c0) return;
-    if (P <= kPixels || wide_fits(nv)) return run_blocks<T, A>(a, c0, c1, nv, P, xp, yp, rp);
-    run_blocks<T, A>(a, c0, c1, nv, kPixels, xp, yp, rp);
-    run_blocks<T, A>(a, c0, c1, nv, P - kPixels, xp + kPixels, yp + kPixels, rp + kPixels);
+    if (P <= kPixels || wide_fits(nv)) return run_blocks<T, A>(a, c0, c1, nv, P, xp, yp, rp, st);
+    run_blocks<T, A>(a, c0, c1, nv, kPixels, xp, yp, rp, st);
+    run_blocks<T, A>(a, c0, c1, nv, P - kPixels, xp + kPixels, yp + kPixels, rp + kPixels, st);
   };
   run(b0, whole_end, kBlockVectors);
   run(whole_end, b1, last_nv);
@@ -205,36 +229,68 @@ void tiles(const TileConvArgs& a, int64_t begin, int64_t end) {
   };
   const int64_t group = std::clamp<int64_t>(a.group_blocks, 1, nblocks), groups = (nblocks + group - 1) / group;
   const int64_t chunk = a.chunk_tiles > 0 ? std::min(a.chunk_tiles, ntiles) : ntiles;
-  for (int64_t task = begin; task < end; ++task) {
-    // (chunk, group, tile within the chunk); every chunk but the last has `chunk` tiles
+  // pixel q's input at q * C and its output at q * O (a 1x1 convolution of stride 1, unpadded,
+  // into a dense output): a run's whole tiles go to the kernel in one call
+  const bool in_rows = s.KH == 1 && s.KW == 1 && s.sh == 1 && s.sw == 1 && a.Hp == s.OH && a.Wp == s.OW && dense;
+  for (int64_t task = begin; task < end;) {
+    // (chunk, group, tile within the chunk) of this task, divided out once per run of tasks:
+    // those up to run_end are the same group's next tiles; every chunk but the last has
+    // `chunk` tiles
     const int64_t c = task / (groups * chunk), rem = task - c * groups * chunk;
-    const int64_t len = std::min(chunk, ntiles - c * chunk), at_tile = rem % len;
+    const int64_t len = std::min(chunk, ntiles - c * chunk);
+    int64_t at_tile = rem % len;
     const int64_t b0 = rem / len * group, b1 = std::min(nblocks, b0 + group);
-    const int64_t first = (c * chunk + at_tile) * kPixels;
-    // two whole tiles in this range (of this group and chunk; several blocks each take them
-    // at once where their vectors fit)
-    const bool wide = (b1 - b0 > 1 || wide_fits(vectors_of<T>(s, b0))) && task + 1 < end && at_tile + 1 < len &&
-                      first + kWidePixels <= pixels;
-    const int64_t P = wide ? kWidePixels : std::min<int64_t>(kPixels, pixels - first);
-    task += wide;
-    const T* xp[kWidePixels];
-    T* yp[kWidePixels];
-    const T* rp[kWidePixels];
-    if (at != first) ow = first % s.OW, oh = first / s.OW % s.OH, n = first / (s.OW * s.OH), locate();
-    at = first + P;
-    for (int64_t p = 0; p < P; ++p) {
-      xp[p] = x + xo;
-      yp[p] = y + yo;
-      rp[p] = residual ? residual + yo : nullptr;
-      if (++ow == s.OW) {
-        ow = 0;
-        if (++oh == s.OH) oh = 0, ++n;
-        locate();
-      } else {
-        xo += x_step, yo += y_step;
+    const int64_t run_end = task + std::min(end - task, len - at_tile);
+    const bool wide_blocks = b1 - b0 > 1 || wide_fits(vectors_of<T>(s, b0));
+    // Runs of tiles in one call where every block of the group takes the same tile: all whole,
+    // or one narrow block (a narrower last block would go over the run's pixels a second time).
+    const bool one_form = b1 - b0 == 1 || vectors_of<T>(s, b1 - 1) == kBlockVectors;
+    const int64_t run_pixels = b1 - b0 == 1 && wide_fits(vectors_of<T>(s, b0)) ? kWidePixels : kPixels;
+    while (task < run_end) {
+      const int64_t first = (c * chunk + at_tile) * kPixels;
+      if (in_rows && one_form) {
+        const int64_t P = run_pixels;
+        const int64_t steps = std::min((run_end - task) * kPixels, pixels - first) / P;
+        if (steps > 0) {
+          const T* xp[kWidePixels];
+          T* yp[kWidePixels];
+          const T* rp[kWidePixels];
+          for (int64_t p = 0; p < P; ++p) {
+            xp[p] = x + (first + p) * s.C;
+            yp[p] = y + (first + p) * s.O;
+            rp[p] = residual ? residual + (first + p) * s.O : nullptr;
+          }
+          blocks_of<T, A>(a, b0, b1, P, xp, yp, rp, TileSteps{steps, P * s.C, P * s.O});
+          const int64_t done = steps * (P / kPixels);
+          task += done, at_tile += done;
+          continue;
+        }
       }
+      // two whole tiles in this run (several blocks each take them at once where their
+      // vectors fit)
+      const bool wide = wide_blocks && task + 1 < run_end && first + kWidePixels <= pixels;
+      const int64_t P = wide ? kWidePixels : std::min<int64_t>(kPixels, pixels - first);
+      const T* xp[kWidePixels];
+      T* yp[kWidePixels];
+      const T* rp[kWidePixels];
+      if (at != first) ow = first % s.OW, oh = first / s.OW % s.OH, n = first / (s.OW * s.OH), locate();
+      at = first + P;
+      for (int64_t p = 0; p < P; ++p) {
+        xp[p] = x + xo;
+        yp[p] = y + yo;
+        rp[p] = residual ? residual + yo : nullptr;
+        if (++ow == s.OW) {
+          ow = 0;
+          if (++oh == s.OH) oh = 0, ++n;
+          locate();
+        } else {
+          xo += x_step, yo += y_step;
+        }
+      }
+      blocks_of<T, A>(a, b0, b1, P, xp, yp, rp);
+      const int64_t done = wide ? 2 : 1;
+      task += done, at_tile += done;
     }
-    blocks_of<T, A>(a, b0, b1, P, xp, yp, rp);
   }
 }
 

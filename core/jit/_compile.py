@@ -349,7 +349,15 @@ def channels_last(steps, outputs):
             if groups == 1 and w.dim() == 4:
                 w = _input_major(w) if _is_pointwise(step) else w.contiguous(memory_format=core.channels_last)
                 step.args = (step.args[0], w, *step.args[2:])
+            elif w.dim() == 4 and w.shape[1] == 1 and groups == w.shape[0]:
+                step.args = (step.args[0], _taps_major(w), *step.args[2:])
     return out, outputs
+
+
+def _taps_major(w):
+    """A depthwise (C, 1, KH, KW) weight over (KH, KW, C) memory, the NHWC kernels' order: they
+    read it as it is instead of transposing it at every call."""
+    return w.permute(1, 2, 3, 0).contiguous().permute(3, 0, 1, 2)
 
 
 def _pair(v):

@@ -185,6 +185,9 @@ __attribute__((noinline)) void transpose_dw_weight(const T* __restrict src, T* _
 
 Tensor dw_weight_nhwc(const Tensor& w_, int64_t C) {
   const int64_t mult = w_.size(0) / C, KK = w_.size(2) * w_.size(3);
+  // stored (KH, KW, C) already (the inference compiler's layout): a view, not a copy per call
+  const Tensor taps_major = permute(w_, {1, 2, 3, 0});
+  if (mult == 1 && taps_major.is_contiguous()) return taps_major;
   Tensor w = contiguous(w_);
   Tensor out = Tensor::empty({mult, w_.size(2), w_.size(3), C}, w.dtype());
   for_float(w.dtype(), [&](auto tag) {

@@ -42,7 +42,7 @@ Tensor convolution(const Tensor& input, const Tensor& weight, const Tensor& bias
                    const ConvInference* inference = nullptr);
 
 // A depthwise weight (C * mult, 1, KH, KW) as the NHWC kernels read it: (mult, KH, KW, C)
-// (a bias goes with it as (mult, C)).
+// (a bias goes with it as (mult, C)); a view where its memory is in that order already.
 Tensor dw_weight_nhwc(const Tensor& weight, int64_t C);
 
 // Gradient of the weight of the regular convolution of `input` giving `grad_output`

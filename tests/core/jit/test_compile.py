@@ -99,6 +99,17 @@ def test_excitation_folds_into_the_next_pointwise_weight_at_batch_1(packed):
         assert (conv.args[0].op in ("mul", "mul_")) == (not folds)
 
 
+def test_depthwise_weights_are_stored_taps_major():
+    import vision
+
+    model = randomised(vision.models.mobilenet_v3_small(num_classes=10))
+    steps = _steps_after_passes(model, core.randn(2, 3, 64, 64))
+    depthwise = [step.args[5] for step in steps if step.op == "_conv2d_inverted_residual"]
+    depthwise += [step.args[1] for step in steps if step.op == "_conv2d_fused" and step.args[6] > 1]
+    assert len(depthwise) == 11  # every block's
+    assert all(w.permute(1, 2, 3, 0).is_contiguous() for w in depthwise)
+
+
 def test_prepack_takes_1x1_convolutions_and_small_images():
     model = randomised(nn.Sequential(nn.Conv2d(3, 40, 3, padding=1), nn.Conv2d(40, 240, 1), nn.ReLU(),
                                      nn.Conv2d(240, 40, 1), nn.Conv2d(40, 16, 1, stride=2), nn.ReLU(),

@@ -175,3 +175,21 @@ def test_prepacked_refuses_bad_arguments():
                        None)
     with pytest.raises(TypeError, match="_conv_tile_pack.*float32 or float64"):
         _pack(core.ones(4, 8, 1, 1, dtype=core.int32))
+
+
+@pytest.mark.parametrize("layout", ["nchw", "nhwc"])
+def test_depthwise_weight_stored_taps_major_gives_the_same_bits(layout):
+    """The compiler stores depthwise weights over (KH, KW, C) memory, which the NHWC kernels read
+    as it is (no transpose per call); every path gives the bits of the contiguous weight."""
+    core.manual_seed(0)
+    x = core.randn(2, 24, 9, 10)
+    if layout == "nhwc":
+        x = x.contiguous(memory_format=core.channels_last)
+    w, b = core.randn(24, 1, 3, 3), core.randn(24)
+    taps_major = w.permute(1, 2, 3, 0).contiguous().permute(3, 0, 1, 2)
+    assert taps_major.permute(1, 2, 3, 0).is_contiguous() and core.equal(taps_major, w)
+    for act in ("none", "relu6"):
+        want = _fused(x, w, b, (2, 2), (1, 1), (1, 1), 24, act, None)
+        assert core.equal(_fused(x, taps_major, b, (2, 2), (1, 1), (1, 1), 24, act, None), want)
+    assert core.equal(F.conv2d(x, taps_major, b, 1, 1, 1, 24), F.conv2d(x, w, b, 1, 1, 1, 24))
+

@@ -10,8 +10,8 @@ Passes, in order (each a function below):
   fuse_conv      conv2d + bias [+ residual add] [+ ReLU/ReLU6/Hardswish/Hardsigmoid] becomes one
                  _conv2d_fused, its epilogue applied by the kernels block by block
   channels_last  convolution weights are stored the way the NHWC kernels read them (1x1 ones
-                 input-channel-major, as their GEMM reads them), so every activation after the
-                 first convolution is channels-last
+                 input-channel-major, as their GEMM reads them; depthwise ones taps-major), so
+                 every activation after the first convolution is channels-last
   prepack        stride-1 3x3 convolutions run Winograd on their weight transformed once, at
                  compile time, where that wins; 1x1 convolutions, and the others on small
                  images, the tile kernel on their weight packed once
@@ -329,9 +329,10 @@ def fuse_conv(steps, outputs):
 
 
 def channels_last(steps, outputs):
-    """Conv weights laid out for the NHWC kernels, so convolution outputs are channels-last
-    (and what follows them); a 4-d float input read by anything but convolutions is turned
-    channels-last once (the convolutions read either layout where it is)."""
+    """Conv weights laid out for the NHWC kernels (depthwise ones over (KH, KW, C) memory), so
+    convolution outputs are channels-last (and what follows them); a 4-d float input read by
+    anything but convolutions is turned channels-last once (the convolutions read either layout
+    where it is)."""
     _link_users(steps, outputs)
     out = []
     for step in steps:
@@ -587,8 +588,8 @@ def _fresh(step):
     return step.op in _FRESH
 
 
-PASSES = (constants, fold_bn, drop_identity, linear_as_conv, fuse_conv, channels_last, prepack, fold_excitation, fuse_inverted_residual,
-          in_place)
+PASSES = (constants, fold_bn, drop_identity, linear_as_conv, fuse_conv, channels_last, prepack, fold_excitation,
+          fuse_inverted_residual, in_place)
 
 
 # ---------------------------------------------------------------- lowering

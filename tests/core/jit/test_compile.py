@@ -124,8 +124,8 @@ def test_prepack_takes_1x1_convolutions_and_small_images():
 
 @pytest.mark.parametrize("dtype", [core.float32, core.float64])
 def test_linear_layers_over_rows_run_as_packed_1x1_convolutions(dtype):
-    model = randomised(nn.Sequential(nn.Linear(40, 24), nn.Hardswish(), nn.Linear(24, 10), nn.Linear(10, 7, bias=False)))
-    model = model.to(dtype)
+    layers = (nn.Linear(40, 24), nn.Hardswish(), nn.Linear(24, 10), nn.Linear(10, 7, bias=False))
+    model = randomised(nn.Sequential(*layers)).to(dtype)
     for batch, as_conv in ((1, False), (2, True), (7, True)):
         steps = _steps_after_passes(model, core.randn(batch, 40, dtype=dtype))
         ops = [step.op for step in steps]

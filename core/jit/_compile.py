@@ -554,22 +554,26 @@ def _is_plain_pointwise(step, live_outputs, projection=False):
 
 
 def in_place(steps, outputs):
-    """Activations, adds and muls write over an operand that nobody reads afterwards."""
+    """Activations, adds and muls write over an operand that nobody reads afterwards: its other
+    readers ran before, and made new tensors rather than views of it (squeeze-excitation's
+    scale multiplies the block's output in place after the pooling read it)."""
     live_outputs = _link_users(steps, outputs)
+    order = {step: i for i, step in enumerate(steps)}
 
-    def reusable(a, result):
-        return (isinstance(a, Step) and _fresh(a) and len(a.users) == 1 and a not in live_outputs
+    def reusable(a, result, step):
+        return (isinstance(a, Step) and _fresh(a) and a not in live_outputs
+                and all(u is step or (order.get(u, len(steps)) < order[step] and u.op in _FRESH) for u in a.users)
                 and isinstance(a.value, core.Tensor) and isinstance(result, core.Tensor)
                 and a.value.shape == result.shape and a.value.dtype == result.dtype)
 
     for step in steps:
-        if step.op in _ACTIVATIONS and f"{step.op}_" in _OPS and reusable(step.args[0], step.value):
+        if step.op in _ACTIVATIONS and f"{step.op}_" in _OPS and reusable(step.args[0], step.value, step):
             step.op += "_"
         elif step.op in ("add", "sub", "mul", "div") and f"{step.op}_" in _OPS and not step.kwargs:
             a, b = step.args[:2]
-            if reusable(a, step.value):
+            if reusable(a, step.value, step):
                 step.op += "_"
-            elif step.op in _COMMUTATIVE and reusable(b, step.value):
+            elif step.op in _COMMUTATIVE and reusable(b, step.value, step):
                 step.args = (b, a, *step.args[2:])
                 step.op += "_"
     return steps, outputs

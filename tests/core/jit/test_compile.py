@@ -110,6 +110,28 @@ def test_depthwise_weights_are_stored_taps_major():
     assert all(w.permute(1, 2, 3, 0).is_contiguous() for w in depthwise)
 
 
+class _ScaleAfterPool(nn.Module):
+    def __init__(self, view_read_after):
+        super().__init__()
+        self.conv, self.view_read_after = nn.Conv2d(8, 16, 3, padding=1), view_read_after
+
+    def forward(self, x):
+        y = F.relu(self.conv(x))
+        scale = core.sigmoid(F.adaptive_avg_pool2d(y, 1))  # reads y first: a new tensor
+        rows = y.flatten(2)  # a view of y
+        scaled = y * scale
+        return (scaled, rows.sum(-1)) if self.view_read_after else scaled
+
+
+@pytest.mark.parametrize("view_read_after", [False, True])
+def test_in_place_once_the_other_readers_have_run(view_read_after):
+    """A mul writes over y once y's other readers have run, unless one made a view of it that
+    is read later."""
+    model = randomised(_ScaleAfterPool(view_read_after)).eval()
+    ops = _ops_after_passes(model, core.randn(2, 8, 10, 10))
+    assert ("mul" in ops) == view_read_after and ("mul_" in ops) == (not view_read_after)
+
+
 def test_prepack_takes_1x1_convolutions_and_small_images():
     model = randomised(nn.Sequential(nn.Conv2d(3, 40, 3, padding=1), nn.Conv2d(40, 240, 1), nn.ReLU(),
                                      nn.Conv2d(240, 40, 1), nn.Conv2d(40, 16, 1, stride=2), nn.ReLU(),

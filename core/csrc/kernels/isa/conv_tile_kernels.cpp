@@ -56,7 +56,6 @@ TZ_VINLINE void tile(const TileConvArgs& a, const T* const* x, const T* w, const
   const T* rs[P];
 #pragma GCC unroll 16
   for (int p = 0; p < P; ++p) xs[p] = x[p], ys[p] = y[p], rs[p] = r[p];
-  const T* const w0 = w;
   for (int64_t t = 0; t < st.count; ++t) {
     if (t > 0) {
 #pragma GCC unroll 16
@@ -65,8 +64,8 @@ TZ_VINLINE void tile(const TileConvArgs& a, const T* const* x, const T* w, const
         if (has_residual) rs[p] += st.y;
       }
     }
-    w = w0;
-    for (int64_t blk = 0; blk < blocks; ++blk, w += KH * KW * C * B) {
+    const T* wb = w;
+    for (int64_t blk = 0; blk < blocks; ++blk, wb += KH * KW * C * B) {
       const int64_t o = blk * B, real = blk + 1 == blocks ? count : NL;
       V init[NV];
       if (!bias) {
@@ -83,7 +82,7 @@ TZ_VINLINE void tile(const TileConvArgs& a, const T* const* x, const T* w, const
       for (int p = 0; p < P; ++p)
 #pragma GCC unroll 4
         for (int v = 0; v < NV; ++v) acc[p][v] = init[v];
-      const T* wt = w;
+      const T* wt = wb;
       for (int64_t kh = 0; kh < KH; ++kh)
         for (int64_t kw = 0; kw < KW; ++kw) {
           const int64_t off = kh * step + kw * wstep;
@@ -194,7 +193,7 @@ template <typename T> int64_t vectors_of(const ConvShape& s, int64_t b) {
 // do not fit them take one at a time.
 template <typename T, ConvAct A>
 void blocks_of(const TileConvArgs& a, int64_t b0, int64_t b1, int64_t P, const T* const* xp, T* const* yp,
-               const T* const* rp, TileSteps st = {}) {
+               const T* const* rp, TileSteps st) {
   const int64_t last_nv = vectors_of<T>(a.s, b1 - 1);
   const int64_t whole_end = last_nv == kBlockVectors ? b1 : b1 - 1;
   auto run = [&](int64_t c0, int64_t c1, int64_t nv) {
@@ -248,28 +247,15 @@ void tiles(const TileConvArgs& a, int64_t begin, int64_t end) {
     const int64_t run_pixels = b1 - b0 == 1 && wide_fits(vectors_of<T>(s, b0)) ? kWidePixels : kPixels;
     while (task < run_end) {
       const int64_t first = (c * chunk + at_tile) * kPixels;
-      if (in_rows && one_form) {
-        const int64_t P = run_pixels;
-        const int64_t steps = std::min((run_end - task) * kPixels, pixels - first) / P;
-        if (steps > 0) {
-          const T* xp[kWidePixels];
-          T* yp[kWidePixels];
-          const T* rp[kWidePixels];
-          for (int64_t p = 0; p < P; ++p) {
-            xp[p] = x + (first + p) * s.C;
-            yp[p] = y + (first + p) * s.O;
-            rp[p] = residual ? residual + (first + p) * s.O : nullptr;
-          }
-          blocks_of<T, A>(a, b0, b1, P, xp, yp, rp, TileSteps{steps, P * s.C, P * s.O});
-          const int64_t done = steps * (P / kPixels);
-          task += done, at_tile += done;
-          continue;
-        }
+      // in rows: the run's whole steps of run_pixels in one call; otherwise one step, of two
+      // whole tiles in this run where the blocks take them (several blocks each take them at
+      // once where their vectors fit), else of one tile
+      int64_t P = run_pixels, steps = 0;
+      if (in_rows && one_form) steps = std::min((run_end - task) * kPixels, pixels - first) / P;
+      if (steps == 0) {
+        const bool wide = wide_blocks && task + 1 < run_end && first + kWidePixels <= pixels;
+        P = wide ? kWidePixels : std::min<int64_t>(kPixels, pixels - first), steps = 1;
       }
-      // two whole tiles in this run (several blocks each take them at once where their
-      // vectors fit)
-      const bool wide = wide_blocks && task + 1 < run_end && first + kWidePixels <= pixels;
-      const int64_t P = wide ? kWidePixels : std::min<int64_t>(kPixels, pixels - first);
       const T* xp[kWidePixels];
       T* yp[kWidePixels];
       const T* rp[kWidePixels];
@@ -287,8 +273,9 @@ void tiles(const TileConvArgs& a, int64_t begin, int64_t end) {
           xo += x_step, yo += y_step;
         }
       }
-      blocks_of<T, A>(a, b0, b1, P, xp, yp, rp);
-      const int64_t done = wide ? 2 : 1;
+      // (in rows the next step's pixels are P on; `at` then differs from the next task's first)
+      blocks_of<T, A>(a, b0, b1, P, xp, yp, rp, TileSteps{steps, P * s.C, P * s.O});
+      const int64_t done = steps * ((P + kPixels - 1) / kPixels);
       task += done, at_tile += done;
     }
   }

@@ -167,11 +167,13 @@ def test_set_conv_algorithm_rejects_unknown_names():
         core._C._set_conv_algorithm("fft")
 
 
-# The epilogue in registers (NHWC output): blocks of 1, 2, 3 and 4 vectors, partial lanes.
+# The epilogue in registers (NHWC output): blocks of 1, 2, 3 and 4 vectors, partial lanes (21
+# channels: a whole AVX2 block merged with five lanes of the next).
 _FUSED_EPILOGUES = r"""
 fused = core._C._op("_conv2d_fused")
 for i, (xs, ws, pad) in enumerate([((1, 6, 7, 5), (72, 6, 1, 1), 0), ((1, 5, 6, 6), (40, 5, 3, 3), 1),
-                                   ((1, 4, 5, 5), (24, 4, 1, 1), 0), ((1, 3, 5, 4), (56, 3, 3, 3), 1)]):
+                                   ((1, 4, 5, 5), (24, 4, 1, 1), 0), ((1, 3, 5, 4), (56, 3, 3, 3), 1),
+                                   ((2, 4, 5, 5), (21, 4, 1, 1), 0)]):
     for dt in (np.float32, np.float64):
         x = nhwc(rng.uniform(-3, 3, xs).astype(dt)); w = core.tensor(rng.uniform(-1, 1, ws).astype(dt))
         b = core.tensor(rng.uniform(-1, 1, ws[0]).astype(dt))

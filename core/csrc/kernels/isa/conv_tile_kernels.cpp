@@ -2,7 +2,7 @@
 // kernels/conv.h). A tile holds kConvTilePixels output pixels in (n, oh, ow) order, each with
 // its own input pointer, so tiles run on across rows and images; a block is kBlockVectors
 // vectors of output channels (the last block: as many as its channels need, over two tiles
-// at once where they fit the registers). Per input
+// at once where they fit the registers, or merged with the block before it). Per input
 // channel of a tap: the block's weight vectors are loaded once and each pixel's input value
 // is broadcast once, for pixels x vectors FMAs. The epilogue runs on the accumulators.
 #include <algorithm>
@@ -38,9 +38,10 @@ struct TileSteps {
 
 // P pixels (P <= kPixels, or two tiles' worth where kWideFits) of `blocks` consecutive blocks
 // of NV vectors from w (packed) and bias (may be null), then the next `st.count - 1` tiles' P
-// pixels: x[p] is pixel p's input at tap (0, 0), y[p] (r[p]: its residual, or null; all of
-// them or none) its output at the first block's first channel. Each block is whole but the
-// last, of which `count` channels are real. Several blocks per call keep the pixels'
+// pixels (NV > kBlockVectors: one whole block and the narrow last one after it, see
+// kMergedPixels): x[p] is pixel p's input at tap (0, 0), y[p] (r[p]: its residual, or null;
+// all of them or none) its output at the first block's first channel. Each block is whole but
+// the last, of which `count` channels are real. Several blocks per call keep the pixels'
 // pointers in registers across them.
 template <typename T, int P, int NV, ConvAct A>
 TZ_VINLINE void tile(const TileConvArgs& a, const T* const* x, const T* w, const T* bias, int64_t blocks,
@@ -50,6 +51,7 @@ TZ_VINLINE void tile(const TileConvArgs& a, const T* const* x, const T* w, const
   constexpr int64_t B = kBlock<T>, NL = NV * L;
   const ConvShape& s = a.s;
   const int64_t C = s.C, KH = s.KH, KW = s.KW, step = (s.dh * a.Wp) * C, wstep = s.dw * C;
+  const int64_t next_block = KH * KW * C * B;
   const bool has_residual = r[0] != nullptr;
   const T* xs[P];
   T* ys[P];
@@ -89,7 +91,7 @@ TZ_VINLINE void tile(const TileConvArgs& a, const T* const* x, const T* w, const
           for (int64_t c = 0; c < C; ++c, wt += B) {
             V wv[NV];
 #pragma GCC unroll 4
-            for (int v = 0; v < NV; ++v) wv[v] = vm::load(wt + v * L);
+            for (int v = 0; v < NV; ++v) wv[v] = vm::load(wt + v / kBlockVectors * next_block + v % kBlockVectors * L);
 #pragma GCC unroll 16
             for (int p = 0; p < P; ++p) {
               const V xv = vm::splat<V>(xs[p][off + c]);
@@ -112,10 +114,12 @@ TZ_VINLINE void tile(const TileConvArgs& a, const T* const* x, const T* w, const
 #pragma GCC unroll 4
           for (int v = 0; v < NV; ++v)
             vm::store(ys[p] + o + v * L, conv_activate<A>(acc[p][v] + vm::load(rs[p] + o + v * L)));
-      } else {
+      } else {  // (unrolled, as every loop over acc: one that is not keeps acc in memory throughout)
+#pragma GCC unroll 16
         for (int p = 0; p < P; ++p) {
           alignas(vm::kVecBytes) T lanes[NL] = {}, res[NL] = {};
           if (has_residual) std::memcpy(res, rs[p] + o, real * sizeof(T));
+#pragma GCC unroll 4
           for (int v = 0; v < NV; ++v) {
             V out = acc[p][v];
             if (has_residual) out = out + vm::load(res + v * L);
@@ -151,6 +155,29 @@ template <int NV> constexpr bool kWideFits = kWidePixels * NV + NV + 1 <= kRegis
 // Whether a block of nv vectors takes two tiles at once.
 constexpr bool wide_fits(int64_t nv) { return nv == 1 ? kWideFits<1> : nv == 2 && kWideFits<2>; }
 
+// A narrow last block of one vector (AVX2 and SSE2 blocks are two) runs with the whole block
+// before it as one block of three vectors, over tiles of kMergedPixels pixels: three weight
+// loads and four broadcasts per 12 FMAs. Alone, over two tiles at once, its one weight load per
+// twelve broadcasts made it cost more than a whole block: 24 -> 72 channels took 8% longer
+// than 24 -> 80 (1 thread, 448 pixels).
+constexpr bool kMergesNarrow = kBlockVectors == 2;
+constexpr int kMergedVectors = kBlockVectors + 1;
+constexpr int kMergedPixels = (kRegisters - kMergedVectors - 1) / kMergedVectors;
+static_assert(!kMergesNarrow || kMergedPixels == 4, "merged_tile_of dispatches tile sizes 1 to 4");
+
+// The merged block for P <= kMergedPixels pixels.
+template <typename T, ConvAct A>
+void merged_tile_of(int64_t P, const TileConvArgs& a, const T* const* x, const T* w, const T* bias, int64_t count,
+                    T* const* y, const T* const* r, TileSteps st) {
+  constexpr int NV = kMergedVectors;
+  switch (P) {
+    case 4: return tile<T, 4, NV, A>(a, x, w, bias, 1, count, y, r, st);
+    case 3: return tile<T, 3, NV, A>(a, x, w, bias, 1, count, y, r, st);
+    case 2: return tile<T, 2, NV, A>(a, x, w, bias, 1, count, y, r, st);
+    default: return tile<T, 1, NV, A>(a, x, w, bias, 1, count, y, r, st);
+  }
+}
+
 // tile_of, or the two-tile form for P == kWidePixels.
 template <typename T, int NV, ConvAct A>
 void narrow_tile_of(int64_t P, const TileConvArgs& a, const T* const* x, const T* w, const T* bias, int64_t blocks,
@@ -162,19 +189,25 @@ void narrow_tile_of(int64_t P, const TileConvArgs& a, const T* const* x, const T
 }
 
 // P pixels (P <= kWidePixels, two tiles only where the blocks' vectors fit them) of the
-// blocks [b0, b1), all of nv vectors: xp[p] the pixels' inputs, yp[p] and rp[p] their
-// outputs and residuals at channel 0.
+// blocks [b0, b1), all of nv vectors, or (nv == kMergedVectors, P <= kMergedPixels) of the
+// whole block b0 and the narrow b1 - 1 = b0 + 1 merged: xp[p] the pixels' inputs, yp[p] and
+// rp[p] their outputs and residuals at channel 0.
 template <typename T, ConvAct A>
 TZ_VINLINE void run_blocks(const TileConvArgs& a, int64_t b0, int64_t b1, int64_t nv, int64_t P, const T* const* xp,
                            T* const* yp, const T* const* rp, TileSteps st) {
   const ConvShape& s = a.s;
   constexpr int64_t B = kBlock<T>;
-  const int64_t o0 = b0 * B, count = std::min(B, s.O - (b1 - 1) * B), blocks = b1 - b0;
+  const bool merged = nv > kBlockVectors;
+  const int64_t o0 = b0 * B, count = merged ? s.O - o0 : std::min(B, s.O - (b1 - 1) * B), blocks = b1 - b0;
   const T* wb = static_cast<const T*>(a.w) + b0 * s.KH * s.KW * s.C * B;
   const T* bb = a.bias ? static_cast<const T*>(a.bias) + o0 : nullptr;
   T* yb[kWidePixels];
   const T* rb[kWidePixels];
   for (int64_t p = 0; p < P; ++p) yb[p] = yp[p] + o0, rb[p] = rp[p] ? rp[p] + o0 : nullptr;
+  if (merged) {
+    if constexpr (kMergesNarrow) merged_tile_of<T, A>(P, a, xp, wb, bb, count, yb, rb, st);
+    return;
+  }
   switch (nv) {  // vectors these blocks need
     case 1: narrow_tile_of<T, 1, A>(P, a, xp, wb, bb, blocks, count, yb, rb, st); break;
     case 2: narrow_tile_of<T, 2, A>(P, a, xp, wb, bb, blocks, count, yb, rb, st); break;
@@ -188,9 +221,14 @@ template <typename T> int64_t vectors_of(const ConvShape& s, int64_t b) {
   return (std::min(kBlock<T>, s.O - b * kBlock<T>) + kLanes<T> - 1) / kLanes<T>;
 }
 
+// Whether the blocks [b0, b1) end in a narrow block that runs merged with the one before it.
+template <typename T> bool merges_narrow(const ConvShape& s, int64_t b0, int64_t b1) {
+  return kMergesNarrow && b1 - b0 >= 2 && vectors_of<T>(s, b1 - 1) < kBlockVectors;
+}
+
 // P pixels of the blocks [b0, b1) (and the next st.count - 1 steps' P pixels): the whole blocks
-// in one call, the last (narrower) one in another; where P is two tiles, blocks whose vectors
-// do not fit them take one at a time.
+// in one call, the last (narrower) one in another, or with the whole one before it in tiles of
+// kMergedPixels; where P is two tiles, blocks whose vectors do not fit them take one at a time.
 template <typename T, ConvAct A>
 void blocks_of(const TileConvArgs& a, int64_t b0, int64_t b1, int64_t P, const T* const* xp, T* const* yp,
                const T* const* rp, TileSteps st) {
@@ -202,6 +240,13 @@ void blocks_of(const TileConvArgs& a, int64_t b0, int64_t b1, int64_t P, const T
     run_blocks<T, A>(a, c0, c1, nv, kPixels, xp, yp, rp, st);
     run_blocks<T, A>(a, c0, c1, nv, P - kPixels, xp + kPixels, yp + kPixels, rp + kPixels, st);
   };
+  if (merges_narrow<T>(a.s, b0, b1)) {
+    run(b0, whole_end - 1, kBlockVectors);
+    for (int64_t q = 0; q < P; q += kMergedPixels)
+      run_blocks<T, A>(a, whole_end - 1, b1, kMergedVectors, std::min<int64_t>(kMergedPixels, P - q), xp + q, yp + q,
+                       rp + q, st);
+    return;
+  }
   run(b0, whole_end, kBlockVectors);
   run(whole_end, b1, last_nv);
 }
@@ -242,9 +287,12 @@ void tiles(const TileConvArgs& a, int64_t begin, int64_t end) {
     const int64_t run_end = task + std::min(end - task, len - at_tile);
     const bool wide_blocks = b1 - b0 > 1 || wide_fits(vectors_of<T>(s, b0));
     // Runs of tiles in one call where every block of the group takes the same tile: all whole,
-    // or one narrow block (a narrower last block would go over the run's pixels a second time).
-    const bool one_form = b1 - b0 == 1 || vectors_of<T>(s, b1 - 1) == kBlockVectors;
-    const int64_t run_pixels = b1 - b0 == 1 && wide_fits(vectors_of<T>(s, b0)) ? kWidePixels : kPixels;
+    // one narrow block, or a narrow block merged with the one before (in steps of two tiles, which
+    // the merged tiles divide); a narrower last block alone would go over the run's pixels a
+    // second time.
+    const bool merged = merges_narrow<T>(s, b0, b1);
+    const bool one_form = b1 - b0 == 1 || vectors_of<T>(s, b1 - 1) == kBlockVectors || merged;
+    const int64_t run_pixels = (b1 - b0 == 1 && wide_fits(vectors_of<T>(s, b0))) || merged ? kWidePixels : kPixels;
     while (task < run_end) {
       const int64_t first = (c * chunk + at_tile) * kPixels;
       // in rows: the run's whole steps of run_pixels in one call; otherwise one step, of two

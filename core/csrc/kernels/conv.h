@@ -76,6 +76,9 @@ struct DepthwiseArgs {
   // fwd NHWC only: elements from one output pixel to the next (0: O, dense rows); wider when
   // the output is a group of channels of a wider tensor.
   int64_t y_step = 0;
+  // fwd NHWC only: elements from one tap's weights to the next (0: C); wider when the channels
+  // are a group of a wider weight (w then points at the group's first channel).
+  int64_t w_step = 0;
 };
 // Runs tasks [begin, end):
 //   fwd:        NHWC: output rows (n, oh);  NCHW: output planes (n, o)

@@ -72,10 +72,9 @@ IntList check_arguments(const Tensor& x, const InvertedResidual& b) {
 }
 
 // Channels [c0, c0 + channels) of the expanded tensor: whole blocks of the packed expansion
-// weight from `block0`, and their depthwise weight as the NHWC kernel reads it.
+// weight from `block0` (the depthwise kernel reads their weights in place, E apart per tap).
 struct ChannelGroup {
   int64_t c0, channels, block0;
-  Tensor dw_weight;
 };
 
 // How the work is cut for the threads: channel groups x images x row parts per image. Every
@@ -109,6 +108,7 @@ struct Bands {
   char* y;               // NHWC output
   const char* residual;  // NHWC, like y, or null
   const char* expand_bias;
+  const char* dw_weight;  // (KH, KW, E), as the NHWC depthwise kernel reads it
   const char* dw_bias;
   TileConvArgs expand{};   // packed weight (null: no expansion), activation and task order set
   TileConvArgs project{};  // packed weight (null: no projection), bias and task order set
@@ -152,8 +152,9 @@ struct Bands {
   // (rows of W * g.channels values, or the block input's rows), into `out`, pixels E apart.
   void depthwise_rows(const ChannelGroup& g, int64_t oh0, int64_t oh1, int64_t lo, int64_t hi, const char* in,
                       char* out) const {
-    DepthwiseArgs a{dw, in, g.dw_weight.raw_data(), dw_bias ? dw_bias + g.c0 * itemsize : nullptr, out, act};
+    DepthwiseArgs a{dw, in, dw_weight + g.c0 * itemsize, dw_bias ? dw_bias + g.c0 * itemsize : nullptr, out, act};
     a.s.N = 1, a.s.C = a.s.O = a.s.groups = g.channels;
+    a.w_step = dw.C;
     a.s.H = std::max<int64_t>(0, hi - lo), a.s.OH = oh1 - oh0;
     a.s.ph = dw.ph + lo - oh0 * dw.sh;  // >= 0: lo is the first row oh0 reads, or 0
     a.y_step = dw.O;
@@ -238,6 +239,7 @@ Tensor conv2d_inverted_residual(const Tensor& x_, const InvertedResidual& block)
   b.x = static_cast<const char*>(x.raw_data()), b.y = static_cast<char*>(y.raw_data());
   b.residual = res.defined() ? static_cast<const char*>(res.raw_data()) : nullptr;
   b.expand_bias = eb.defined() ? static_cast<const char*>(eb.raw_data()) : nullptr;
+  b.dw_weight = static_cast<const char*>(wt.raw_data());
   b.dw_bias = db.defined() ? static_cast<const char*>(db.raw_data()) : nullptr;
   if (block.expand_weight.defined()) {
     b.expand = pointwise_args(block.expand_weight, N, b.in_channels, H, W, E, Tensor(), block.expand_act);
@@ -253,7 +255,7 @@ Tensor conv2d_inverted_residual(const Tensor& x_, const InvertedResidual& block)
     const int64_t block0 = blocks * g / b.split.groups, block1 = blocks * (g + 1) / b.split.groups;
     const int64_t c0 = b.split.groups == 1 ? 0 : block0 * tile_block;
     const int64_t channels = b.split.groups == 1 ? E : std::min(E, block1 * tile_block) - c0;
-    b.groups.push_back({c0, channels, block0, b.split.groups == 1 ? wt : contiguous(narrow(wt, 3, c0, channels))});
+    b.groups.push_back({c0, channels, block0});
   }
   parallel_for(0, b.split.groups * N * b.split.parts, 1, [&](int64_t p0, int64_t p1) {
     for (int64_t p = p0; p < p1; ++p) b.run(p);

@@ -79,9 +79,10 @@ template <typename T, bool kFull> struct Lanes {
 };
 
 // One output pixel over the taps kh_r x kw_r, for NB channel blocks starting at c[0..NB)
-// (NB independent FMA chains).
+// (NB independent FMA chains). Here and below: a tap's weights are wc elements on from the
+// last tap's.
 template <ConvAct A, typename T, bool kFull, int NB>
-TZ_VINLINE void pixel_blocks(const ConvShape& s, ConvRange kh_r, ConvRange kw_r, const T* x, const T* w,
+TZ_VINLINE void pixel_blocks(const ConvShape& s, ConvRange kh_r, ConvRange kw_r, const T* x, const T* w, int64_t wc,
                              const T* bias, T* y, const int64_t* c, int64_t nl, int64_t mult) {
   using V = vec<T>;
   const int64_t C = s.C, xrow = s.W * C;
@@ -91,7 +92,7 @@ TZ_VINLINE void pixel_blocks(const ConvShape& s, ConvRange kh_r, ConvRange kw_r,
   for (int64_t kh = kh_r.lo; kh < kh_r.hi; ++kh)
     for (int64_t kw = kw_r.lo; kw < kw_r.hi; ++kw) {
       const T* xk = x + kh * s.dh * xrow + kw * s.dw * C;
-      const T* wk = w + (kh * s.KW + kw) * C;
+      const T* wk = w + (kh * s.KW + kw) * wc;
       for (int i = 0; i < NB; ++i) acc[i] = vfma(lanes.load(xk + c[i]), lanes.load(wk + c[i]), acc[i]);
     }
   for (int i = 0; i < NB; ++i) lanes.store(y + c[i] * mult, conv_activate<A>(acc[i]));
@@ -101,8 +102,8 @@ TZ_VINLINE void pixel_blocks(const ConvShape& s, ConvRange kh_r, ConvRange kw_r,
 // load serves four FMA chains. kFull: a whole vector of contiguous channels (the common case),
 // so loads and stores need no lane count and the accumulators stay in registers.
 template <ConvAct A, typename T, bool kFull>
-TZ_VINLINE void four_pixels(const ConvShape& s, ConvRange kh_r, const T* x, const T* w, const T* bias, T* y,
-                            int64_t ystep, int64_t nl, int64_t mult) {
+TZ_VINLINE void four_pixels(const ConvShape& s, ConvRange kh_r, const T* x, const T* w, int64_t wc, const T* bias,
+                            T* y, int64_t ystep, int64_t nl, int64_t mult) {
   using V = vec<T>;
   const int64_t C = s.C, xstep = s.sw * C, xrow = s.W * C;
   const Lanes<T, kFull> lanes{nl, mult};
@@ -112,9 +113,9 @@ TZ_VINLINE void four_pixels(const ConvShape& s, ConvRange kh_r, const T* x, cons
   V a0 = bv, a1 = bv, a2 = bv, a3 = bv;
   for (int64_t kh = kh_r.lo; kh < kh_r.hi; ++kh) {
     const T* xr = x + kh * s.dh * xrow;
-    const T* wr = w + kh * s.KW * C;
+    const T* wr = w + kh * s.KW * wc;
     for (int64_t kw = 0; kw < s.KW; ++kw) {
-      const V wv = load(wr + kw * C);
+      const V wv = load(wr + kw * wc);
       const T* p = xr + kw * s.dw * C;
       a0 = vfma(load(p), wv, a0);
       a1 = vfma(load(p + xstep), wv, a1);
@@ -132,8 +133,8 @@ TZ_VINLINE void four_pixels(const ConvShape& s, ConvRange kh_r, const T* x, cons
 // SW known (undilated): each kernel row's inputs are loaded once into registers and serve
 // every tap that reads them (3 of 9 loads per row at 3x3 stride 1), in the same FMA order.
 template <ConvAct A, typename T, int KW, int SW>
-TZ_VINLINE void four_pixels_fixed(const ConvShape& s, ConvRange kh_r, const T* x, const T* w, const T* bias, T* y,
-                                  int64_t ystep) {
+TZ_VINLINE void four_pixels_fixed(const ConvShape& s, ConvRange kh_r, const T* x, const T* w, int64_t wc,
+                                  const T* bias, T* y, int64_t ystep) {
   using V = vec<T>;
   constexpr int kInputs = 3 * SW + KW;  // input pixels the four outputs' taps of a row read
   const int64_t C = s.C, xrow = s.W * C;
@@ -141,13 +142,13 @@ TZ_VINLINE void four_pixels_fixed(const ConvShape& s, ConvRange kh_r, const T* x
   V acc[4] = {bv, bv, bv, bv};
   for (int64_t kh = kh_r.lo; kh < kh_r.hi; ++kh) {
     const T* xr = x + kh * s.dh * xrow;
-    const T* wr = w + kh * KW * C;
+    const T* wr = w + kh * KW * wc;
     V xv[kInputs];
 #pragma GCC unroll 16
     for (int i = 0; i < kInputs; ++i) xv[i] = vm::load(xr + i * C);
 #pragma GCC unroll 8
     for (int kw = 0; kw < KW; ++kw) {
-      const V wv = vm::load(wr + kw * C);
+      const V wv = vm::load(wr + kw * wc);
 #pragma GCC unroll 4
       for (int p = 0; p < 4; ++p) acc[p] = vfma(xv[p * SW + kw], wv, acc[p]);
     }
@@ -160,8 +161,8 @@ TZ_VINLINE void four_pixels_fixed(const ConvShape& s, ConvRange kh_r, const T* x
 // (undilated): eight FMA chains, enough to cover the FMA latency (four leave half the FMA
 // units idle), the inputs read from L1 tap by tap; the same FMA order as four_pixels.
 template <ConvAct A, typename T, int KW, int SW>
-TZ_VINLINE void eight_pixels_fixed(const ConvShape& s, ConvRange kh_r, const T* x, const T* w, const T* bias, T* y,
-                                   int64_t ystep) {
+TZ_VINLINE void eight_pixels_fixed(const ConvShape& s, ConvRange kh_r, const T* x, const T* w, int64_t wc,
+                                   const T* bias, T* y, int64_t ystep) {
   using V = vec<T>;
   const int64_t C = s.C, xrow = s.W * C;
   const V bv = bias ? vm::load(bias) : V{};
@@ -170,10 +171,10 @@ TZ_VINLINE void eight_pixels_fixed(const ConvShape& s, ConvRange kh_r, const T* 
   for (int p = 0; p < 8; ++p) acc[p] = bv;
   for (int64_t kh = kh_r.lo; kh < kh_r.hi; ++kh) {
     const T* xr = x + kh * s.dh * xrow;
-    const T* wr = w + kh * KW * C;
+    const T* wr = w + kh * KW * wc;
 #pragma GCC unroll 8
     for (int kw = 0; kw < KW; ++kw) {
-      const V wv = vm::load(wr + kw * C);
+      const V wv = vm::load(wr + kw * wc);
 #pragma GCC unroll 8
       for (int p = 0; p < 8; ++p) acc[p] = vfma(vm::load(xr + (p * SW + kw) * C), wv, acc[p]);
     }
@@ -187,12 +188,12 @@ bool has_fixed_form(const ConvShape& s) { return s.dw == 1 && (s.KW == 3 || s.KW
 
 // four_pixels_fixed (Q == 4) or eight_pixels_fixed (Q == 8) for a shape with has_fixed_form.
 template <ConvAct A, int Q, typename T>
-TZ_VINLINE void pixels_fixed(const ConvShape& s, ConvRange kh_r, const T* x, const T* w, const T* bias, T* y,
-                             int64_t ystep) {
+TZ_VINLINE void pixels_fixed(const ConvShape& s, ConvRange kh_r, const T* x, const T* w, int64_t wc, const T* bias,
+                             T* y, int64_t ystep) {
   auto run = [&](auto kw, auto sw) {
     if constexpr (Q == 8)
-      eight_pixels_fixed<A, T, decltype(kw)::value, decltype(sw)::value>(s, kh_r, x, w, bias, y, ystep);
-    else four_pixels_fixed<A, T, decltype(kw)::value, decltype(sw)::value>(s, kh_r, x, w, bias, y, ystep);
+      eight_pixels_fixed<A, T, decltype(kw)::value, decltype(sw)::value>(s, kh_r, x, w, wc, bias, y, ystep);
+    else four_pixels_fixed<A, T, decltype(kw)::value, decltype(sw)::value>(s, kh_r, x, w, wc, bias, y, ystep);
   };
   using I3 = std::integral_constant<int, 3>;
   using I5 = std::integral_constant<int, 5>;
@@ -206,6 +207,7 @@ template <typename T, ConvAct A>
 void fwd_nhwc_act(const DepthwiseArgs& a, int64_t begin, int64_t end) {
   const ConvShape& s = a.s;
   const int64_t C = s.C, O = s.O, mult = O / C, KK = s.KH * s.KW, ystep = a.y_step ? a.y_step : O;
+  const int64_t wc = a.w_step ? a.w_step : C;
   const T* x = static_cast<const T*>(a.in);
   const T* w = static_cast<const T*>(a.w);
   const T* bias = static_cast<const T*>(a.bias);
@@ -227,19 +229,19 @@ void fwd_nhwc_act(const DepthwiseArgs& a, int64_t begin, int64_t end) {
       const ConvRange kw_r = conv_valid_range(s.KW, s.W, s.dw, ow * s.sw - s.pw);
       const T* xp = x0 + (ow * s.sw - s.pw) * C;
       for (int64_t m = 0; m < mult; ++m) {
-        const T* wm = w + m * KK * C;
+        const T* wm = w + m * KK * wc;
         const T* bm = bias ? bias + m * C : nullptr;
         T* yp = yrow + ow * ystep + m;
         int64_t b = 0;
         for (; b + 4 <= blk.count; b += 4) {
           const int64_t c[4] = {blk.start(b), blk.start(b + 1), blk.start(b + 2), blk.start(b + 3)};
-          if (full) pixel_blocks<A, T, true, 4>(s, kh_r, kw_r, xp, wm, bm, yp, c, nl, mult);
-          else pixel_blocks<A, T, false, 4>(s, kh_r, kw_r, xp, wm, bm, yp, c, nl, mult);
+          if (full) pixel_blocks<A, T, true, 4>(s, kh_r, kw_r, xp, wm, wc, bm, yp, c, nl, mult);
+          else pixel_blocks<A, T, false, 4>(s, kh_r, kw_r, xp, wm, wc, bm, yp, c, nl, mult);
         }
         for (; b < blk.count; ++b) {
           const int64_t c[1] = {blk.start(b)};
-          if (full) pixel_blocks<A, T, true, 1>(s, kh_r, kw_r, xp, wm, bm, yp, c, nl, mult);
-          else pixel_blocks<A, T, false, 1>(s, kh_r, kw_r, xp, wm, bm, yp, c, nl, mult);
+          if (full) pixel_blocks<A, T, true, 1>(s, kh_r, kw_r, xp, wm, wc, bm, yp, c, nl, mult);
+          else pixel_blocks<A, T, false, 1>(s, kh_r, kw_r, xp, wm, wc, bm, yp, c, nl, mult);
         }
       }
     };
@@ -250,12 +252,12 @@ void fwd_nhwc_act(const DepthwiseArgs& a, int64_t begin, int64_t end) {
         for (int64_t b = 0; b < blk.count; ++b) {
           const int64_t c0 = blk.start(b);
           const T* xb = x0 + c0 + (ow * s.sw - s.pw) * C;
-          const T* wb = w + m * KK * C + c0;
+          const T* wb = w + m * KK * wc + c0;
           const T* bb = bias ? bias + m * C + c0 : nullptr;
           T* yb = yrow + ow * ystep + c0 * mult + m;
-          if (fixed) pixels_fixed<A, Q>(s, kh_r, xb, wb, bb, yb, ystep);
-          else if (full) four_pixels<A, T, true>(s, kh_r, xb, wb, bb, yb, ystep, nl, mult);
-          else four_pixels<A, T, false>(s, kh_r, xb, wb, bb, yb, ystep, nl, mult);
+          if (fixed) pixels_fixed<A, Q>(s, kh_r, xb, wb, wc, bb, yb, ystep);
+          else if (full) four_pixels<A, T, true>(s, kh_r, xb, wb, wc, bb, yb, ystep, nl, mult);
+          else four_pixels<A, T, false>(s, kh_r, xb, wb, wc, bb, yb, ystep, nl, mult);
         }
     };
     int64_t ow = 0;

@@ -287,12 +287,12 @@ void tiles(const TileConvArgs& a, int64_t begin, int64_t end) {
     const int64_t run_end = task + std::min(end - task, len - at_tile);
     const bool wide_blocks = b1 - b0 > 1 || wide_fits(vectors_of<T>(s, b0));
     // Runs of tiles in one call where every block of the group takes the same tile: all whole,
-    // one narrow block, or a narrow block merged with the one before (in steps of two tiles, which
-    // the merged tiles divide); a narrower last block alone would go over the run's pixels a
-    // second time.
-    const bool merged = merges_narrow<T>(s, b0, b1);
-    const bool one_form = b1 - b0 == 1 || vectors_of<T>(s, b1 - 1) == kBlockVectors || merged;
-    const int64_t run_pixels = (b1 - b0 == 1 && wide_fits(vectors_of<T>(s, b0))) || merged ? kWidePixels : kPixels;
+    // or one narrow block. A group whose blocks take tiles of different sizes (a narrower last
+    // block, alone or merged) goes over each step's pixels once per size: a run would stream its
+    // inputs and outputs through the cache that many times (72 -> 24 channels over a band of 448
+    // pixels in one run took twice as long as step by step).
+    const bool one_form = b1 - b0 == 1 || vectors_of<T>(s, b1 - 1) == kBlockVectors;
+    const int64_t run_pixels = b1 - b0 == 1 && wide_fits(vectors_of<T>(s, b0)) ? kWidePixels : kPixels;
     while (task < run_end) {
       const int64_t first = (c * chunk + at_tile) * kPixels;
       // in rows: the run's whole steps of run_pixels in one call; otherwise one step, of two

@@ -67,7 +67,7 @@ TZ_VINLINE void tile(const TileConvArgs& a, const T* const* x, const T* w, const
       }
     }
     const T* wb = w;
-    for (int64_t blk = 0; blk < blocks; ++blk, wb += KH * KW * C * B) {
+    for (int64_t blk = 0; blk < blocks; ++blk, wb += next_block) {
       const int64_t o = blk * B, real = blk + 1 == blocks ? count : NL;
       V init[NV];
       if (!bias) {

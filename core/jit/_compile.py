@@ -530,14 +530,16 @@ def fuse_inverted_residual(steps, outputs):
 
 
 def _is_depthwise(step):
-    """A depthwise convolution (groups == channels) with a constant weight and no residual."""
+    """A depthwise convolution (groups == channels) with a constant, finite weight and no
+    residual. (The fused op's NHWC path skips the padding's taps, but a border output must see
+    0 * w where w is infinite or nan, as eager convolutions do.)"""
     if step.op not in ("conv2d", "_conv2d_fused") or not isinstance(step.value, core.Tensor):
         return False
     x, w, b, _, padding, _, groups, _, residual = _conv_call(step)
     return (isinstance(x, Step) and isinstance(w, core.Tensor) and w.dim() == 4 and w.shape[1] == 1
             and groups == w.shape[0] == x.value.shape[1] and residual is None and not isinstance(b, Step)
             and not isinstance(padding, str) and (len(step.args) < 10 or step.args[9] is None)
-            and w.dtype == x.value.dtype and step.value.dim() == 4)
+            and w.dtype == x.value.dtype and step.value.dim() == 4 and bool(core.isfinite(w).all()))
 
 
 def _is_plain_pointwise(step, live_outputs, projection=False):

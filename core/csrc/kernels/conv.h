@@ -9,7 +9,9 @@
 //     gradient always runs in NHWC). Every build accumulates each output's
 //     taps in the same order with fused multiply-adds (FMA instructions in the AVX2/AVX-512
 //     builds, std::fma in the baseline: one rounding each), so the baseline, AVX2 and
-//     AVX-512 builds give bit-identical results.
+//     AVX-512 builds give bit-identical results. A third forward kernel reads channel-blocked
+//     planes with zero columns, for the fused inverted-residual block's expanded rows
+//     (kernels/isa/conv_dw_blocked_kernels.cpp).
 //   - few input channels (groups == 1, C <= 4: image stems): a direct forward kernel with
 //     output channels in lanes, and for NCHW a direct weight gradient with output columns in
 //     lanes (kernels/isa/conv_direct_kernels.cpp).
@@ -92,6 +94,37 @@ extern DispatchStub<DepthwiseFn> dw_bwd_weight_nhwc_stub;
 extern DispatchStub<DepthwiseFn> dw_fwd_nchw_stub;
 extern DispatchStub<DepthwiseFn> dw_bwd_input_nchw_stub;
 
+// The depthwise shapes with fixed-size kernels (undilated along rows, 3 or 5 wide, stride 1
+// or 2): the NHWC kernel's eight-pixel steps and the channel-blocked kernel take only these.
+inline bool dw_fixed_form(const ConvShape& s) {
+  return s.dw == 1 && (s.KW == 3 || s.KW == 5) && (s.sw == 1 || s.sw == 2);
+}
+
+// The depthwise forward over a channel-blocked input, for a shape with dw_fixed_form: planes
+// of `lanes` channels (dw_blocked_lanes_stub; the last plane's spare lanes hold any finite
+// values), each (H, W + 2 * pw, lanes) with pw zero columns either side of every row, so
+// every tap of every output pixel lies inside its plane. Rows outside [0, H) are skipped, as
+// the NHWC kernel skips them (ph: the padding rows above row 0, as usual). Each output adds its
+// taps from the bias in (kh, kw) order with fused multiply-adds, the zero columns' taps
+// included: the NHWC kernel's bits wherever no weight is infinite or NaN and no bias is -0.
+struct DepthwiseBlockedArgs {
+  ConvShape s;       // s.N == 1
+  const void* in;    // planes of the input
+  int64_t plane;     // elements from one plane to the next
+  const void* w;     // (KH, KW, w_step): channel c's taps at c, w_step apart (as DepthwiseArgs)
+  int64_t w_step;
+  const void* bias;  // (C), or null
+  void* out;         // NHWC: channel c of output pixel (oh, ow) at (oh * OW + ow) * y_step + c
+  int64_t y_step;
+  ConvAct act = ConvAct::None;  // applied before the store
+};
+// Vector lanes of this build for float32 / float64: the blocked planes' width.
+using DepthwiseLanesFn = int64_t (*)(DType dtype);
+extern DispatchStub<DepthwiseLanesFn> dw_blocked_lanes_stub;
+// Runs tasks [begin, end): (plane, output row) pairs, planes outermost.
+using DepthwiseBlockedFn = void (*)(DType dtype, const DepthwiseBlockedArgs& a, int64_t begin, int64_t end);
+extern DispatchStub<DepthwiseBlockedFn> dw_fwd_blocked_stub;
+
 // Regular convolutions with few input channels (groups == 1, the image stems): a direct
 // kernel with output channels in vector lanes, each tap one broadcast input value.
 // Weight packed as (KH, KW, C, Opad), Opad = O rounded up to 64 bytes' worth (a whole number
@@ -143,6 +176,12 @@ struct TileConvArgs {
   // from y; y_h = 0: the dense (N, OH, OW, O) above. The stride-phase sub-convolutions of a
   // strided input gradient each write every y_sh-th row and y_sw-th column of it.
   int64_t y_h = 0, y_w = 0, y_sh = 1, y_sw = 1;
+  // Output channel layout: y_pixel elements from one output pixel to the next (0: O, channels
+  // interleaved), y_vector from one vector of lanes to the next (0: lanes, channels
+  // contiguous). A channel-blocked output (y_pixel = lanes, y_vector = the plane's size, see
+  // DepthwiseBlockedArgs) takes the last block's vectors whole, spare lanes included; the
+  // residual must be null there (it is read in the dense layout).
+  int64_t y_pixel = 0, y_vector = 0;
   // Task order: (group of blocks, tile) pairs, groups outermost (a group's weights stay in
   // cache over all pixels), each task running its group's `group_blocks` consecutive blocks
   // over its tile (the last group may have fewer): one block, up to all of them (the output's

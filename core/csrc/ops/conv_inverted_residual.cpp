@@ -115,8 +115,19 @@ struct Bands {
   ConvAct act;
   DType dtype;
   int64_t itemsize, expand_block_bytes = 0;
+  // Expanded rows in planes of `lanes` channels with zero columns either side (the depthwise
+  // kernel then takes the blocked form, see DepthwiseBlockedArgs); 0: rows of W * g.channels.
+  int64_t lanes = 0;
 
   bool expands() const { return expand.w != nullptr; }
+  bool blocked() const { return lanes > 0; }
+  int64_t planes(const ChannelGroup& g) const { return (g.channels + lanes - 1) / lanes; }
+  int64_t padded_width() const { return dw.W + 2 * dw.pw; }
+  // The values of one expanded row in the scratch, and of one plane (`rows` rows).
+  int64_t row_values(const ChannelGroup& g) const {
+    return blocked() ? padded_width() * planes(g) * lanes : dw.W * g.channels;
+  }
+  int64_t plane_values(int64_t rows) const { return rows * padded_width() * lanes; }
   bool projects() const { return project.w != nullptr; }
   int64_t reach() const { return (dw.KH - 1) * dw.dh + 1; }  // input rows one output row reads
   // The input rows [lo, hi) that output rows [oh0, oh1) read (clipped to the image).
@@ -127,15 +138,17 @@ struct Bands {
   // Output rows per band (at most `most`) whose scratch rows fit kScratchBytes.
   int64_t band_rows(const ChannelGroup& g, int64_t most) const {
     auto bytes = [&](int64_t band) {
-      return ((expands() ? expanded_rows(band) * dw.W : 0) + (projects() ? band * dw.OW : 0)) * g.channels * itemsize;
+      return ((expands() ? expanded_rows(band) * row_values(g) : 0) + (projects() ? band * dw.OW * g.channels : 0)) *
+             itemsize;
     };
     int64_t band = 1;
     while (band < most && bytes(band + 1) <= kScratchBytes) ++band;
     return band;
   }
 
-  // Rows [r0, r1) of image n expanded into dst (rows of W * g.channels values).
-  void expand_rows(const ChannelGroup& g, int64_t n, int64_t r0, int64_t r1, char* dst) const {
+  // Rows [r0, r1) of image n expanded into dst: rows of W * g.channels values, or blocked, the
+  // first row of planes `plane` values apart.
+  void expand_rows(const ChannelGroup& g, int64_t n, int64_t r0, int64_t r1, char* dst, int64_t plane) const {
     const int64_t rows = r1 - r0, block = conv_tile_block_stub(dtype);
     TileConvArgs a = expand;
     a.s = ConvShape{1, in_channels, rows, dw.W, g.channels, 1, 1, rows, dw.W, 1, 1, 0, 0, 1, 1, 1};
@@ -144,21 +157,33 @@ struct Bands {
     a.w = static_cast<const char*>(expand.w) + g.block0 * expand_block_bytes;
     a.bias = expand_bias ? expand_bias + g.c0 * itemsize : nullptr;
     a.y = dst;
+    if (blocked()) {  // pixel (oh, ow) at (oh * padded_width + pw + ow) * lanes
+      a.y = dst + dw.pw * lanes * itemsize;
+      a.y_h = rows, a.y_w = padded_width(), a.y_pixel = lanes, a.y_vector = plane;
+    }
     a.group_blocks = std::min(a.group_blocks, (g.channels + block - 1) / block);
     conv_tile_stub(dtype, a, 0, conv_tile_tasks(a.s, block, a.group_blocks));
   }
 
   // Output rows [oh0, oh1) of the depthwise convolution from its input rows [lo, hi) at `in`
-  // (rows of W * g.channels values, or the block input's rows), into `out`, pixels E apart.
+  // (rows of W * g.channels values, or the block input's rows; blocked: planes `plane` values
+  // apart), into `out`, pixels E apart.
   void depthwise_rows(const ChannelGroup& g, int64_t oh0, int64_t oh1, int64_t lo, int64_t hi, const char* in,
-                      char* out) const {
-    DepthwiseArgs a{dw, in, dw_weight + g.c0 * itemsize, dw_bias ? dw_bias + g.c0 * itemsize : nullptr, out, act};
-    a.s.N = 1, a.s.C = a.s.O = a.s.groups = g.channels;
-    a.w_step = dw.C;
-    a.s.H = std::max<int64_t>(0, hi - lo), a.s.OH = oh1 - oh0;
-    a.s.ph = dw.ph + lo - oh0 * dw.sh;  // >= 0: lo is the first row oh0 reads, or 0
-    a.y_step = dw.O;
-    dw_fwd_nhwc_stub(dtype, a, 0, oh1 - oh0);
+                      char* out, int64_t plane) const {
+    ConvShape s = dw;
+    s.N = 1, s.C = s.O = s.groups = g.channels;
+    s.H = std::max<int64_t>(0, hi - lo), s.OH = oh1 - oh0;
+    s.ph = dw.ph + lo - oh0 * dw.sh;  // >= 0: lo is the first row oh0 reads, or 0
+    const char* w = dw_weight + g.c0 * itemsize;
+    const char* bias = dw_bias ? dw_bias + g.c0 * itemsize : nullptr;
+    if (blocked()) {
+      const DepthwiseBlockedArgs a{s, in, plane, w, dw.C, bias, out, dw.O, act};
+      dw_fwd_blocked_stub(dtype, a, 0, planes(g) * s.OH);
+      return;
+    }
+    DepthwiseArgs a{s, in, w, bias, out, act};
+    a.w_step = dw.C, a.y_step = dw.O;
+    dw_fwd_nhwc_stub(dtype, a, 0, s.OH);
   }
 
   // Output rows [oh0, oh1) of image n: the projection of the depthwise rows at `rows`.
@@ -180,29 +205,45 @@ struct Bands {
     const int64_t n = part / split.groups / split.parts, r = part / split.groups % split.parts;
     const int64_t begin = dw.OH * r / split.parts, end = dw.OH * (r + 1) / split.parts;
     const int64_t band = band_rows(g, std::max<int64_t>(1, end - begin));
-    const int64_t row_bytes = dw.W * g.channels * itemsize;  // an expanded row
     Tensor expanded, depthwise;
-    if (expands()) expanded = Tensor::empty({expanded_rows(band) * dw.W * g.channels}, dtype);
     if (projects()) depthwise = Tensor::empty({band * dw.OW * dw.O}, dtype);
+    if (expands()) expanded = Tensor::empty({expanded_rows(band) * row_values(g)}, dtype);
     char* s = expands() ? static_cast<char*>(expanded.raw_data()) : nullptr;
+    // blocked: every plane holds the band's rows; otherwise the rows hold every channel
+    const int64_t plane = blocked() ? plane_values(expanded_rows(band)) : 0, slices = blocked() ? planes(g) : 1;
+    const int64_t row_bytes = (blocked() ? padded_width() * lanes : dw.W * g.channels) * itemsize;
+    if (blocked()) zero_columns(s, slices * expanded_rows(band));
     int64_t have_lo = 0, have_hi = 0;  // the expanded rows in the scratch
     for (int64_t oh0 = begin; oh0 < end; oh0 += band) {
       const int64_t oh1 = std::min(end, oh0 + band), lo = first_row(oh0), hi = end_row(oh1);
-      const char* in = x + (n * dw.H + lo) * row_bytes;  // no expansion: the input's rows (g is all of them)
+      const char* in = x + (n * dw.H + lo) * dw.W * g.channels * itemsize;  // no expansion: the input's rows
       if (expands()) {
         int64_t from = lo;
         if (lo >= have_lo && lo < have_hi && hi > lo) {
           from = std::min(have_hi, hi);
-          std::memmove(s, s + (lo - have_lo) * row_bytes, (from - lo) * row_bytes);
+          for (int64_t i = 0; i < slices; ++i) {
+            char* slice = s + i * plane * itemsize;
+            std::memmove(slice, slice + (lo - have_lo) * row_bytes, (from - lo) * row_bytes);
+          }
         }
-        if (hi > from) expand_rows(g, n, from, hi, s + (from - lo) * row_bytes);
+        if (hi > from) expand_rows(g, n, from, hi, s + (from - lo) * row_bytes, plane);
         have_lo = lo, have_hi = std::max(lo, hi);
         in = s;
       }
       char* out = projects() ? static_cast<char*>(depthwise.raw_data())
                              : y + ((n * dw.OH + oh0) * dw.OW * dw.O + g.c0) * itemsize;
-      depthwise_rows(g, oh0, oh1, lo, hi, in, out);
+      depthwise_rows(g, oh0, oh1, lo, hi, in, out, plane);
       if (projects()) project_rows(n, oh0, oh1, out);
+    }
+  }
+
+  // The zero columns either side of `rows` blocked rows from s (the expansion writes only
+  // between them).
+  void zero_columns(char* s, int64_t rows) const {
+    const int64_t edge = dw.pw * lanes * itemsize, row = padded_width() * lanes * itemsize;
+    for (int64_t i = 0; i < rows; ++i, s += row) {
+      std::memset(s, 0, edge);
+      std::memset(s + row - edge, 0, edge);
     }
   }
 };
@@ -247,6 +288,8 @@ Tensor conv2d_inverted_residual(const Tensor& x_, const InvertedResidual& block)
   }
   if (block.project_weight.defined())
     b.project = pointwise_args(block.project_weight, N, E, OH, OW, P, pb, ConvAct::None);
+  // (without an expansion the depthwise kernel reads the block input's own NHWC rows)
+  if (b.expands() && dw_fixed_form(b.dw)) b.lanes = dw_blocked_lanes_stub(dt);
 
   const int64_t tile_block = conv_tile_block_stub(dt), threads = get_num_threads();
   b.split = choose_split(N, OH, E, tile_block, threads, b.expands() && !b.projects());

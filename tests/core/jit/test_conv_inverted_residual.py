@@ -33,6 +33,8 @@ _CASES = [
     ("wide_rows", (1, 16, 40, 112), 64, 3, 2, 1, 1),  # a band of two output rows: rows kept across bands
     ("tall_rows", (2, 24, 60, 56), 72, 5, 1, 2, 1),  # many bands, each keeping four rows
     ("wide_padding", (1, 4, 3, 3), 8, 3, 1, 3, 1),  # bands with output rows that read no input row
+    ("narrow_rows", (1, 8, 5, 3), 16, 3, 1, 1, 1),  # rows of three outputs: one pixel at a time
+    ("four_left", (1, 8, 6, 12), 24, 3, 1, 1, 1),  # eight outputs and four after them
 ]
 
 
@@ -196,6 +198,27 @@ def test_refuses_bad_arguments():
         call(dw=core.randn(8, 1, 9, 9), conv=((1, 1), (0, 0), (1, 1)))
     with pytest.raises(ValueError, match="unknown activation"):
         call(act="gelu")
+
+
+@pytest.mark.parametrize("expand", [True, False])
+def test_compiler_leaves_non_finite_depthwise_weights_unfused(expand):
+    """A border output of a padded convolution sees 0 * w: nan where w is infinite. The fused
+    op's NHWC path skips the padding, so such a block runs unfused, as eager gives it."""
+    core.manual_seed(0)
+    layers = [core.nn.Conv2d(8, 16, 1), core.nn.ReLU()] if expand else []
+    model = core.nn.Sequential(*layers, core.nn.Conv2d(16, 16, 3, padding=1, groups=16),
+                               core.nn.Conv2d(16, 8, 1)).eval()
+    x = core.randn(1, 8 if expand else 16, 96, 96)  # (a projection fuses from 512 KiB of depthwise output)
+    fused = _ops_of(core.jit._compile.compile_program(model, (x,)))
+    assert "_conv2d_inverted_residual" in fused
+    with core.no_grad():
+        model[-2].weight[3, 0, 0, 0] = float("inf")
+        want = model(x)
+    assert "_conv2d_inverted_residual" not in _ops_of(core.jit._compile.compile_program(model, (x,)))
+    got = core.compile(model, x)(x)
+    assert core.isnan(want).any() and core.equal(core.isnan(got), core.isnan(want))
+    finite = core.isfinite(want)
+    assert core.allclose(got[finite], want[finite], rtol=1e-4, atol=1e-4)
 
 
 def _ops_of(program):

@@ -14,6 +14,7 @@
 
 #include "kernels/conv.h"
 #include "kernels/isa/conv_activation.h"
+#include "kernels/isa/conv_dw_pixels.h"
 #include "kernels/isa_vector.h"
 #include "kernels/simd_vec.h"
 
@@ -164,43 +165,24 @@ template <ConvAct A, typename T, int KW, int SW>
 TZ_VINLINE void eight_pixels_fixed(const ConvShape& s, ConvRange kh_r, const T* x, const T* w, int64_t wc,
                                    const T* bias, T* y, int64_t ystep) {
   using V = vec<T>;
-  const int64_t C = s.C, xrow = s.W * C;
   const V bv = bias ? vm::load(bias) : V{};
   V acc[8];
 #pragma GCC unroll 8
   for (int p = 0; p < 8; ++p) acc[p] = bv;
-  for (int64_t kh = kh_r.lo; kh < kh_r.hi; ++kh) {
-    const T* xr = x + kh * s.dh * xrow;
-    const T* wr = w + kh * KW * wc;
-#pragma GCC unroll 8
-    for (int kw = 0; kw < KW; ++kw) {
-      const V wv = vm::load(wr + kw * wc);
-#pragma GCC unroll 8
-      for (int p = 0; p < 8; ++p) acc[p] = vfma(vm::load(xr + (p * SW + kw) * C), wv, acc[p]);
-    }
-  }
+  dw_fixed_pixels<T, KW, SW>(acc, x, s.C, s.dh * s.W * s.C, kh_r, w, wc);
 #pragma GCC unroll 8
   for (int p = 0; p < 8; ++p) vm::store(y + p * ystep, conv_activate<A>(acc[p]));
 }
 
-// The kernel shapes with fixed-size forms (undilated 3x3 and 5x5, stride 1 or 2).
-bool has_fixed_form(const ConvShape& s) { return s.dw == 1 && (s.KW == 3 || s.KW == 5) && (s.sw == 1 || s.sw == 2); }
-
-// four_pixels_fixed (Q == 4) or eight_pixels_fixed (Q == 8) for a shape with has_fixed_form.
+// four_pixels_fixed (Q == 4) or eight_pixels_fixed (Q == 8) for a shape with dw_fixed_form.
 template <ConvAct A, int Q, typename T>
 TZ_VINLINE void pixels_fixed(const ConvShape& s, ConvRange kh_r, const T* x, const T* w, int64_t wc, const T* bias,
                              T* y, int64_t ystep) {
-  auto run = [&](auto kw, auto sw) {
+  with_dw_fixed_form(s, [&](auto kw, auto sw) {
     if constexpr (Q == 8)
       eight_pixels_fixed<A, T, decltype(kw)::value, decltype(sw)::value>(s, kh_r, x, w, wc, bias, y, ystep);
     else four_pixels_fixed<A, T, decltype(kw)::value, decltype(sw)::value>(s, kh_r, x, w, wc, bias, y, ystep);
-  };
-  using I3 = std::integral_constant<int, 3>;
-  using I5 = std::integral_constant<int, 5>;
-  using I1 = std::integral_constant<int, 1>;
-  using I2 = std::integral_constant<int, 2>;
-  if (s.KW == 3) s.sw == 1 ? run(I3{}, I1{}) : run(I3{}, I2{});
-  else s.sw == 1 ? run(I5{}, I1{}) : run(I5{}, I2{});
+  });
 }
 
 template <typename T, ConvAct A>
@@ -214,7 +196,7 @@ void fwd_nhwc_act(const DepthwiseArgs& a, int64_t begin, int64_t end) {
   T* y = static_cast<T*>(a.out);
   const Blocks blk(C, kLanes<T>);
   const int64_t nl = blk.lanes();
-  const bool full = nl == kLanes<T> && mult == 1, fixed = full && has_fixed_form(s);
+  const bool full = nl == kLanes<T> && mult == 1, fixed = full && dw_fixed_form(s);
   // Output columns whose taps are all inside the input.
   const ConvRange inner = conv_valid_range(s.OW, s.W - (s.KW - 1) * s.dw, s.sw, -s.pw);
   const int64_t xrow = s.W * C;

@@ -28,6 +28,9 @@ template <typename T> constexpr int64_t kBlock = kBlockVectors * kLanes<T>;
 
 int64_t block_width(DType dtype) { return dtype == DType::Float64 ? kBlock<double> : kBlock<float>; }
 
+// Output elements from one vector of channels to the next (see TileConvArgs::y_vector).
+template <typename T> int64_t vector_step(const TileConvArgs& a) { return a.y_vector ? a.y_vector : kLanes<T>; }
+
 // Consecutive tiles one call runs: `count` of them, each tile's pixels x and y (and residual)
 // elements on from the last's. Where pixels follow each other in memory (a 1x1 convolution of
 // stride 1 into a dense output) a run of tiles costs one call, not one per tile (16 -> 16
@@ -52,7 +55,8 @@ TZ_VINLINE void tile(const TileConvArgs& a, const T* const* x, const T* w, const
   const ConvShape& s = a.s;
   const int64_t C = s.C, KH = s.KH, KW = s.KW, step = (s.dh * a.Wp) * C, wstep = s.dw * C;
   const int64_t next_block = KH * KW * C * B;
-  const bool has_residual = r[0] != nullptr;
+  const bool has_residual = r[0] != nullptr, blocked = a.y_vector != 0;
+  const int64_t yv = vector_step<T>(a);
   const T* xs[P];
   T* ys[P];
   const T* rs[P];
@@ -68,7 +72,7 @@ TZ_VINLINE void tile(const TileConvArgs& a, const T* const* x, const T* w, const
     }
     const T* wb = w;
     for (int64_t blk = 0; blk < blocks; ++blk, wb += next_block) {
-      const int64_t o = blk * B, real = blk + 1 == blocks ? count : NL;
+      const int64_t o = blk * B, real = blk + 1 == blocks ? count : NL, yo = blk * kBlockVectors * yv;
       V init[NV];
       if (!bias) {
         for (int v = 0; v < NV; ++v) init[v] = V{};
@@ -107,7 +111,13 @@ TZ_VINLINE void tile(const TileConvArgs& a, const T* const* x, const T* w, const
 #pragma GCC unroll 16
         for (int p = 0; p < P; ++p)
 #pragma GCC unroll 4
-          for (int v = 0; v < NV; ++v) vm::store(ys[p] + o + v * L, conv_activate<A>(acc[p][v]));
+          for (int v = 0; v < NV; ++v) vm::store(ys[p] + yo + v * yv, conv_activate<A>(acc[p][v]));
+      } else if (blocked) {  // whole vectors: a plane has room for their spare lanes
+#pragma GCC unroll 16
+        for (int p = 0; p < P; ++p)
+#pragma GCC unroll 4
+          for (int v = 0; v < NV; ++v)
+            if (v * L < real) vm::store(ys[p] + yo + v * yv, conv_activate<A>(acc[p][v]));
       } else if (real == NL) {
 #pragma GCC unroll 16
         for (int p = 0; p < P; ++p)
@@ -203,7 +213,8 @@ TZ_VINLINE void run_blocks(const TileConvArgs& a, int64_t b0, int64_t b1, int64_
   const T* bb = a.bias ? static_cast<const T*>(a.bias) + o0 : nullptr;
   T* yb[kWidePixels];
   const T* rb[kWidePixels];
-  for (int64_t p = 0; p < P; ++p) yb[p] = yp[p] + o0, rb[p] = rp[p] ? rp[p] + o0 : nullptr;
+  const int64_t y0 = b0 * kBlockVectors * vector_step<T>(a);  // (the residual is dense)
+  for (int64_t p = 0; p < P; ++p) yb[p] = yp[p] + y0, rb[p] = rp[p] ? rp[p] + o0 : nullptr;
   if (merged) {
     if constexpr (kMergesNarrow) merged_tile_of<T, A>(P, a, xp, wb, bb, count, yb, rb, st);
     return;
@@ -265,11 +276,12 @@ void tiles(const TileConvArgs& a, int64_t begin, int64_t end) {
   // pixel and task to task (divisions and index products cost as much as the whole tile at
   // small C); `at`: its flat index, -1 until the first task divides.
   int64_t at = -1, ow = 0, oh = 0, n = 0, xo = 0, yo = 0;
-  const int64_t x_step = s.sw * s.C, y_step = a.y_sw * s.O;
+  const int64_t y_pixel = a.y_pixel ? a.y_pixel : s.O;
+  const int64_t x_step = s.sw * s.C, y_step = a.y_sw * y_pixel;
   // the offsets of pixel (n, oh, ow)
   auto locate = [&] {
     xo = ((n * a.Hp + oh * s.sh) * a.Wp + ow * s.sw) * s.C;
-    yo = ((n * yh + oh * a.y_sh) * yw + ow * a.y_sw) * s.O;
+    yo = ((n * yh + oh * a.y_sh) * yw + ow * a.y_sw) * y_pixel;
   };
   const int64_t group = std::clamp<int64_t>(a.group_blocks, 1, nblocks), groups = (nblocks + group - 1) / group;
   const int64_t chunk = a.chunk_tiles > 0 ? std::min(a.chunk_tiles, ntiles) : ntiles;
@@ -322,7 +334,7 @@ void tiles(const TileConvArgs& a, int64_t begin, int64_t end) {
         }
       }
       // (in rows the next step's pixels are P on; `at` then differs from the next task's first)
-      blocks_of<T, A>(a, b0, b1, P, xp, yp, rp, TileSteps{steps, P * s.C, P * s.O});
+      blocks_of<T, A>(a, b0, b1, P, xp, yp, rp, TileSteps{steps, P * s.C, P * y_pixel});
       const int64_t done = steps * ((P + kPixels - 1) / kPixels);
       task += done, at_tile += done;
     }

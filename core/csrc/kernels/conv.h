@@ -121,7 +121,7 @@ struct DepthwiseBlockedArgs {
 // Vector lanes of this build for float32 / float64: the blocked planes' width.
 using DepthwiseLanesFn = int64_t (*)(DType dtype);
 extern DispatchStub<DepthwiseLanesFn> dw_blocked_lanes_stub;
-// Runs tasks [begin, end): (plane, output row) pairs, planes outermost.
+// Runs the planes [begin, end), every output row of each.
 using DepthwiseBlockedFn = void (*)(DType dtype, const DepthwiseBlockedArgs& a, int64_t begin, int64_t end);
 extern DispatchStub<DepthwiseBlockedFn> dw_fwd_blocked_stub;
 

@@ -135,10 +135,13 @@ struct Bands {
   int64_t end_row(int64_t oh1) const { return std::min(dw.H, (oh1 - 1) * dw.sh - dw.ph + reach()); }
   int64_t expanded_rows(int64_t band) const { return std::min(dw.H, (band - 1) * dw.sh + reach()); }
 
-  // Output rows per band (at most `most`) whose scratch rows fit kScratchBytes.
+  // Output rows per band (at most `most`) whose scratch rows fit kScratchBytes, the blocked
+  // rows' zero columns not counted: at 7x7 and 5x5 they make a row 11/7 as large, and the bands
+  // of one output row that this left cost the expansion a third more (a tile of one pixel in
+  // every row) and moved four rows per row made.
   int64_t band_rows(const ChannelGroup& g, int64_t most) const {
     auto bytes = [&](int64_t band) {
-      return ((expands() ? expanded_rows(band) * row_values(g) : 0) + (projects() ? band * dw.OW * g.channels : 0)) *
+      return ((expands() ? expanded_rows(band) * dw.W * g.channels : 0) + (projects() ? band * dw.OW * g.channels : 0)) *
              itemsize;
     };
     int64_t band = 1;
@@ -178,7 +181,7 @@ struct Bands {
     const char* bias = dw_bias ? dw_bias + g.c0 * itemsize : nullptr;
     if (blocked()) {
       const DepthwiseBlockedArgs a{s, in, plane, w, dw.C, bias, out, dw.O, act};
-      dw_fwd_blocked_stub(dtype, a, 0, planes(g) * s.OH);
+      dw_fwd_blocked_stub(dtype, a, 0, planes(g));
       return;
     }
     DepthwiseArgs a{s, in, w, bias, out, act};

@@ -201,21 +201,41 @@ struct Bands {
     conv_tile_stub(dtype, a, 0, conv_tile_tasks(a.s, block, a.group_blocks));
   }
 
+  // A thread's buffers, kept from part to part: the expanded rows (blocked: zero columns laid
+  // out for one group and plane size, which the next part of that layout keeps) and the
+  // depthwise output rows.
+  struct Scratch {
+    Tensor rows, depthwise;
+    const ChannelGroup* zeroed_for = nullptr;
+    int64_t zeroed_plane = 0;
+  };
+
+  // At least `values` elements in t.
+  void reserve(Tensor& t, int64_t values) const {
+    if (!t.defined() || t.numel() < values) t = Tensor::empty({values}, dtype);
+  }
+
   // One part: its bands in order. Expanded rows the previous band made and this one reads move
   // to the scratch's start instead of being made again.
-  void run(int64_t part) const {
+  void run(int64_t part, Scratch& scratch) const {
     const ChannelGroup& g = groups[part % split.groups];
     const int64_t n = part / split.groups / split.parts, r = part / split.groups % split.parts;
     const int64_t begin = dw.OH * r / split.parts, end = dw.OH * (r + 1) / split.parts;
     const int64_t band = band_rows(g, std::max<int64_t>(1, end - begin));
-    Tensor expanded, depthwise;
-    if (projects()) depthwise = Tensor::empty({band * dw.OW * dw.O}, dtype);
-    if (expands()) expanded = Tensor::empty({expanded_rows(band) * row_values(g)}, dtype);
-    char* s = expands() ? static_cast<char*>(expanded.raw_data()) : nullptr;
     // blocked: every plane holds the band's rows; otherwise the rows hold every channel
     const int64_t plane = blocked() ? plane_values(expanded_rows(band)) : 0, slices = blocked() ? planes(g) : 1;
     const int64_t row_bytes = (blocked() ? padded_width() * lanes : dw.W * g.channels) * itemsize;
-    if (blocked()) zero_columns(s, slices * expanded_rows(band));
+    if (projects()) reserve(scratch.depthwise, band * dw.OW * dw.O);
+    char* s = nullptr;
+    if (expands()) {
+      const void* before = scratch.rows.defined() ? scratch.rows.raw_data() : nullptr;
+      reserve(scratch.rows, expanded_rows(band) * row_values(g));
+      s = static_cast<char*>(scratch.rows.raw_data());
+      if (blocked() && (s != before || scratch.zeroed_for != &g || scratch.zeroed_plane != plane)) {
+        zero_columns(s, slices * expanded_rows(band));
+        scratch.zeroed_for = &g, scratch.zeroed_plane = plane;
+      }
+    }
     int64_t have_lo = 0, have_hi = 0;  // the expanded rows in the scratch
     for (int64_t oh0 = begin; oh0 < end; oh0 += band) {
       const int64_t oh1 = std::min(end, oh0 + band), lo = first_row(oh0), hi = end_row(oh1);
@@ -233,7 +253,7 @@ struct Bands {
         have_lo = lo, have_hi = std::max(lo, hi);
         in = s;
       }
-      char* out = projects() ? static_cast<char*>(depthwise.raw_data())
+      char* out = projects() ? static_cast<char*>(scratch.depthwise.raw_data())
                              : y + ((n * dw.OH + oh0) * dw.OW * dw.O + g.c0) * itemsize;
       depthwise_rows(g, oh0, oh1, lo, hi, in, out, plane);
       if (projects()) project_rows(n, oh0, oh1, out);
@@ -304,7 +324,8 @@ Tensor conv2d_inverted_residual(const Tensor& x_, const InvertedResidual& block)
     b.groups.push_back({c0, channels, block0});
   }
   parallel_for(0, b.split.groups * N * b.split.parts, 1, [&](int64_t p0, int64_t p1) {
-    for (int64_t p = p0; p < p1; ++p) b.run(p);
+    Bands::Scratch scratch;
+    for (int64_t p = p0; p < p1; ++p) b.run(p, scratch);
   });
   return permute(y, {0, 3, 1, 2});
 }

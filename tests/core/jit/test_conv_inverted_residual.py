@@ -35,6 +35,8 @@ _CASES = [
     ("wide_padding", (1, 4, 3, 3), 8, 3, 1, 3, 1),  # bands with output rows that read no input row
     ("narrow_rows", (1, 8, 5, 3), 16, 3, 1, 1, 1),  # rows of three outputs: one pixel at a time
     ("four_left", (1, 8, 6, 12), 24, 3, 1, 1, 1),  # eight outputs and four after them
+    # two threads: halves of images of 4 and 5 rows, three per thread, one scratch re-laid out
+    ("row_halves", (3, 8, 9, 9), 48, 3, 1, 1, 1),
 ]
 
 

@@ -3,11 +3,11 @@
 // compile-time constant (the NHWC kernel keeps one register per pixel for its offsets and
 // spills), and with the zero columns no output pixel takes a border path.
 #include <algorithm>
-#include <vector>
 
 #include "kernels/conv.h"
 #include "kernels/isa/conv_activation.h"
 #include "kernels/isa/conv_dw_pixels.h"
+#include "kernels/isa_vector.h"
 #include "kernels/simd_vec.h"
 
 namespace tz {
@@ -44,7 +44,7 @@ void planes(const DepthwiseBlockedArgs& a, int64_t begin, int64_t end) {
   // A partial last plane: its weights with zeros in the spare lanes (whole vectors read in
   // place would run past the weight's end), and each of its rows' outputs made whole in `row`
   // (a store of some lanes in the pixel loop kept the accumulators on the stack).
-  std::vector<T> last, row;
+  Vector<T> last, row;
   if (nl > 0 && end > whole) {
     last.assign(s.KH * KW * L, T(0));
     for (int64_t k = 0; k < s.KH * KW; ++k)

@@ -37,7 +37,12 @@ _CASES = [
     ("four_left", (1, 8, 6, 12), 24, 3, 1, 1, 1),  # eight outputs and four after them
     # two threads: halves of images of 4 and 5 rows, three per thread, one scratch re-laid out
     ("row_halves", (3, 8, 9, 9), 48, 3, 1, 1, 1),
+    ("rows_dilated", (1, 8, 12, 10), 24, 3, (2, 1), (2, 1), (2, 1)),  # strided and dilated along rows only
 ]
+
+
+def _pair(v):
+    return tuple(v) if isinstance(v, (tuple, list)) else (v, v)
 
 
 _PARTS = [(True, False), (True, True), (False, True), (False, False)]  # (expansion, projection)
@@ -85,7 +90,7 @@ def test_same_bits_as_the_separate_calls(parts, case, dtype, threads):
     core.manual_seed(0)
     x = (core.randn(*xs, dtype=dtype) * 2).contiguous(memory_format=core.channels_last)
     b = _block(xs[1], expanded, k, dtype, expand, project)
-    conv = ((stride, stride), (padding, padding), (dilation, dilation))
+    conv = (_pair(stride), _pair(padding), _pair(dilation))
     previous = core.get_num_threads()
     try:
         core.set_num_threads(threads)
@@ -119,10 +124,11 @@ def test_matches_numpy_reference(case):
     ew, eb, dw, db = core.randn(expanded, xs[1], 1, 1, dtype=f64), core.randn(expanded, dtype=f64), \
         core.randn(expanded, 1, k, k, dtype=f64), core.randn(expanded, dtype=f64)
     pw, pb = core.randn(7, expanded, 1, 1, dtype=f64), core.randn(7, dtype=f64)
-    oh = (xs[2] + 2 * padding - dilation * (k - 1) - 1) // stride + 1
-    ow = (xs[3] + 2 * padding - dilation * (k - 1) - 1) // stride + 1
+    (sh, sw), (ph, pw_), (dh, dw_) = _pair(stride), _pair(padding), _pair(dilation)
+    oh = (xs[2] + 2 * ph - dh * (k - 1) - 1) // sh + 1
+    ow = (xs[3] + 2 * pw_ - dw_ * (k - 1) - 1) // sw + 1
     residual = core.randn(xs[0], 7, oh, ow, dtype=f64)
-    got = _op(x, _pack(ew), eb, expanded, "relu", dw, db, (stride, stride), (padding, padding), (dilation, dilation),
+    got = _op(x, _pack(ew), eb, expanded, "relu", dw, db, _pair(stride), _pair(padding), _pair(dilation),
               "relu6", _pack(pw), pb, 7, residual)
     want = _reference(x.numpy(), ew.numpy(), eb.numpy(), dw.numpy(), db.numpy(), pw.numpy(), pb.numpy(),
                       residual.numpy(), stride, padding, dilation)

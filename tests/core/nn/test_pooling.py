@@ -147,6 +147,20 @@ def test_channels_last_in_channels_last_out(fn):
     np.testing.assert_allclose(out.numpy(), ref.numpy(), rtol=1e-6)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_channels_last_average_sums_pixels_in_order(dtype):
+    """Channels-last averages sum whole vectors of channels in registers, eight at a time, and the
+    channels past them lane by lane: each channel's pixels in order, then one division. 75
+    channels take an eight-vector chunk, fewer vectors and spare lanes in every build."""
+    x = _t((2, 75, 5, 6), dtype)
+    xc = _channels_last(x)
+    pixels = np.ascontiguousarray(x.numpy().transpose(0, 2, 3, 1)).reshape(2, 30, 75)
+    want = (np.cumsum(pixels, axis=1, dtype=dtype)[:, -1] / dtype(30)).reshape(2, 75, 1, 1)
+    assert np.array_equal(F.adaptive_avg_pool2d(xc, 1).numpy(), want)  # bit for bit
+    for fn in (lambda t: F.avg_pool2d(t, 3, 2, 1), lambda t: F.adaptive_avg_pool2d(t, (2, 3))):
+        np.testing.assert_allclose(fn(xc).numpy(), fn(x).numpy(), rtol=1e-6 if dtype == np.float32 else 1e-12)
+
+
 @pytest.mark.parametrize("fn", [
     lambda x: F.max_pool2d(x, 3, 2, 1), lambda x: F.max_pool2d(x, 2, 1, dilation=2, ceil_mode=True),
     lambda x: F.avg_pool2d(x, 3, 2, 1, count_include_pad=False), lambda x: F.avg_pool2d(x, 2, ceil_mode=True),

@@ -141,8 +141,7 @@ struct Bands {
   // every row) and moved four rows per row made.
   int64_t band_rows(const ChannelGroup& g, int64_t most) const {
     auto bytes = [&](int64_t band) {
-      return ((expands() ? expanded_rows(band) * dw.W * g.channels : 0) + (projects() ? band * dw.OW * g.channels : 0)) *
-             itemsize;
+      return ((expands() ? expanded_rows(band) * dw.W : 0) + (projects() ? band * dw.OW : 0)) * g.channels * itemsize;
     };
     int64_t band = 1;
     while (band < most && bytes(band + 1) <= kScratchBytes) ++band;

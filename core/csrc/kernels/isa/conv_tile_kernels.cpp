@@ -123,7 +123,7 @@ TZ_VINLINE void tile(const TileConvArgs& a, const T* const* x, const T* w, const
         for (int p = 0; p < P; ++p)
 #pragma GCC unroll 4
           for (int v = 0; v < NV; ++v)
-            vm::store(ys[p] + o + v * L, conv_activate<A>(acc[p][v] + vm::load(rs[p] + o + v * L)));
+            vm::store(ys[p] + yo + v * yv, conv_activate<A>(acc[p][v] + vm::load(rs[p] + o + v * L)));
       } else {  // (unrolled, as every loop over acc: one that is not keeps acc in memory throughout)
 #pragma GCC unroll 16
         for (int p = 0; p < P; ++p) {

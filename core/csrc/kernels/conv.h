@@ -154,6 +154,11 @@ using ConvEpilogueFn = void (*)(DType dtype, ConvAct act, void* y, const void* b
                                 const void* residual, int64_t n);
 extern DispatchStub<ConvEpilogueFn> conv_epilogue_stub;
 
+// Squeeze-excitation's scale of a channels-last image: x[p * channels + c] *= scale[c] for
+// `pixels` pixels, one rounding each, as mul's.
+using ChannelScaleFn = void (*)(DType dtype, void* x, const void* scale, int64_t pixels, int64_t channels);
+extern DispatchStub<ChannelScaleFn> conv_channel_scale_stub;
+
 // Regular convolutions (groups == 1) as tiles of pixels x blocks of output channels in
 // vector lanes. The input is a zero-padded NHWC copy, so every tap of every pixel is inside
 // it: x (N, Hp, Wp, C) with Hp = (OH - 1) * sh + (KH - 1) * dh + 1 or more, likewise Wp.

@@ -12,6 +12,7 @@ DispatchStub<DepthwiseLanesFn> dw_blocked_lanes_stub("depthwise_conv_blocked_lan
 DispatchStub<DepthwiseBlockedFn> dw_fwd_blocked_stub("depthwise_conv_blocked");
 DispatchStub<SmallInputConvFn> conv_small_input_stub("conv_small_input");
 DispatchStub<ConvEpilogueFn> conv_epilogue_stub("conv_epilogue");
+DispatchStub<ChannelScaleFn> conv_channel_scale_stub("conv_channel_scale");
 DispatchStub<TileConvBlockFn> conv_tile_block_stub("conv_tile_block");
 DispatchStub<TileConvFn> conv_tile_stub("conv_tile");
 }  // namespace tz

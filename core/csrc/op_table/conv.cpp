@@ -48,6 +48,11 @@ Value inverted_residual_op(Stack& a) {
   block.act = conv_act_from_name(a[10].str(), op);
   block.project_weight = a[11].opt_tensor(), block.project_bias = a[12].opt_tensor();
   block.out_channels = a[13].to_int(), block.residual = a[14].opt_tensor();
+  SqueezeExcitation& se = block.excitation;
+  se.fc1_weight = a[15].opt_tensor(), se.fc1_bias = a[16].opt_tensor(), se.squeeze_channels = a[17].to_int();
+  se.fc1_act = conv_act_from_name(a[18].str(), op);
+  se.fc2_weight = a[19].opt_tensor(), se.fc2_bias = a[20].opt_tensor();
+  se.scale_act = conv_act_from_name(a[21].str(), op);
   return conv2d_inverted_residual(a[0].tensor(), block);
 }
 
@@ -82,8 +87,9 @@ const OpDef kConvOps[] = {
                                a[8].opt_tensor());
      }, ""},
     // An inverted-residual block's depthwise convolution with its 1x1 expansion before it and
-    // projection (+ residual) after it, each optional, band by band with the rows in cache.
-    {"_conv2d_inverted_residual(Tensor input, Tensor? expand_weight, Tensor? expand_bias, int expanded_channels, str expand_activation, Tensor depthwise_weight, Tensor? depthwise_bias, int[2] stride, int[2] padding, int[2] dilation, str activation, Tensor? project_weight, Tensor? project_bias, int out_channels, Tensor? residual) -> Tensor",
+    // projection (+ residual) after it, each optional, band by band with the rows in cache; and
+    // a squeeze-excitation before the projection, image by image.
+    {"_conv2d_inverted_residual(Tensor input, Tensor? expand_weight, Tensor? expand_bias, int expanded_channels, str expand_activation, Tensor depthwise_weight, Tensor? depthwise_bias, int[2] stride, int[2] padding, int[2] dilation, str activation, Tensor? project_weight, Tensor? project_bias, int out_channels, Tensor? residual, Tensor? excite_fc1_weight=None, Tensor? excite_fc1_bias=None, int squeeze_channels=0, str excite_fc1_activation='none', Tensor? excite_fc2_weight=None, Tensor? excite_fc2_bias=None, str excite_scale_activation='none') -> Tensor",
      kInternal, N::Keep, OP { return inverted_residual_op(a); }, ""},
     // The derivatives' building blocks: a convolution or its transpose, and the weight gradient.
     {"_convolution(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, int[] dilation, bool transposed, int[] output_padding, int groups) -> Tensor",

@@ -5,9 +5,12 @@
 #include <vector>
 
 #include "iter/thread_pool.h"
+#include "kernels/nn_pool.h"
 #include "ops/conv.h"
 #include "ops/conv_tile.h"
 #include "ops/conversion.h"
+#include "ops/elementwise.h"
+#include "ops/nn_pool.h"
 #include "ops/views.h"
 #include "tensor/memory_format.h"
 
@@ -68,6 +71,20 @@ IntList check_arguments(const Tensor& x, const InvertedResidual& b) {
   }
   check_channel_vector(b.project_bias, P, dt, "a projection bias", kOp);
   check_residual(b.residual, Shape{x.size(0), P, e.out[0], e.out[1]}, dt, kOp);
+  const SqueezeExcitation& se = b.excitation;
+  if (se.defined()) {
+    TZ_CHECK(b.project_weight.defined(), Runtime, kOp, "(): a squeeze-excitation without a projection weight");
+    check_prepacked(se.fc1_weight, E, dt, se.squeeze_channels, kOp, "the pooled depthwise output");
+    check_1x1(se.fc1_weight, "excitation's first layer");
+    check_channel_vector(se.fc1_bias, se.squeeze_channels, dt, "an excitation fc1 bias", kOp);
+    TZ_CHECK(se.fc2_weight.defined(), Runtime, kOp, "(): a squeeze-excitation without its second layer's weight");
+    check_prepacked(se.fc2_weight, se.squeeze_channels, dt, E, kOp, "the excitation's first layer");
+    check_1x1(se.fc2_weight, "excitation's second layer");
+    check_channel_vector(se.fc2_bias, E, dt, "an excitation fc2 bias", kOp);
+  } else {
+    TZ_CHECK(!se.fc1_bias.defined() && !se.fc2_weight.defined() && !se.fc2_bias.defined(), Runtime, kOp,
+             "(): an excitation's second layer or bias without its first layer's weight");
+  }
   return e.out;
 }
 
@@ -112,6 +129,8 @@ struct Bands {
   const char* dw_bias;
   TileConvArgs expand{};   // packed weight (null: no expansion), activation and task order set
   TileConvArgs project{};  // packed weight (null: no projection), bias and task order set
+  // The excitation's two layers over one pixel, the channel means (null weight: none).
+  TileConvArgs fc1{}, fc2{};
   ConvAct act;
   DType dtype;
   int64_t itemsize, expand_block_bytes = 0;
@@ -129,6 +148,9 @@ struct Bands {
   }
   int64_t plane_values(int64_t rows) const { return rows * padded_width() * lanes; }
   bool projects() const { return project.w != nullptr; }
+  bool excites() const { return fc1.w != nullptr; }
+  // Each band's depthwise rows projected at once; with an excitation, the whole image at the end.
+  bool projects_bands() const { return projects() && !excites(); }
   int64_t reach() const { return (dw.KH - 1) * dw.dh + 1; }  // input rows one output row reads
   // The input rows [lo, hi) that output rows [oh0, oh1) read (clipped to the image).
   int64_t first_row(int64_t oh0) const { return std::max<int64_t>(0, oh0 * dw.sh - dw.ph); }
@@ -141,7 +163,8 @@ struct Bands {
   // every row) and moved four rows per row made.
   int64_t band_rows(const ChannelGroup& g, int64_t most) const {
     auto bytes = [&](int64_t band) {
-      return ((expands() ? expanded_rows(band) * dw.W : 0) + (projects() ? band * dw.OW : 0)) * g.channels * itemsize;
+      return ((expands() ? expanded_rows(band) * dw.W : 0) + (projects_bands() ? band * dw.OW : 0)) * g.channels *
+             itemsize;
     };
     int64_t band = 1;
     while (band < most && bytes(band + 1) <= kScratchBytes) ++band;
@@ -200,11 +223,32 @@ struct Bands {
     conv_tile_stub(dtype, a, 0, conv_tile_tasks(a.s, block, a.group_blocks));
   }
 
+  // The image's channel means, its excitation's hidden layer and scale (at `values`, 2E + S of
+  // them), and the image's depthwise output times that scale.
+  void excite(char* image, char* values) const {
+    char* means = values;
+    char* hidden = means + dw.O * itemsize;
+    char* scale = hidden + fc1.s.O * itemsize;
+    const int64_t zero = 0, rows = dw.OH, columns = dw.OW;
+    const double row_div = static_cast<double>(rows), column_div = static_cast<double>(columns);
+    avg_pool_stub(dtype, image, means, PoolGeom{1, dw.OH, dw.OW, dw.O, 1, 1}, PoolWindows{&zero, &rows, 1, &row_div},
+                  PoolWindows{&zero, &columns, 1, &column_div});
+    fully_connected(fc1, means, hidden);
+    fully_connected(fc2, hidden, scale);
+    conv_channel_scale_stub(dtype, image, scale, dw.OH * dw.OW, dw.O);
+  }
+
+  // One excitation layer (a 1x1 convolution of one pixel) from x into y.
+  void fully_connected(TileConvArgs a, const char* x, char* y) const {
+    a.x = x, a.y = y;
+    conv_tile_stub(dtype, a, 0, conv_tile_tasks(a.s, conv_tile_block_stub(dtype), a.group_blocks));
+  }
+
   // A thread's buffers, kept from part to part: the expanded rows (blocked: zero columns laid
-  // out for one group and plane size, which the next part of that layout keeps) and the
-  // depthwise output rows.
+  // out for one group and plane size, which the next part of that layout keeps), the
+  // depthwise output rows, and with an excitation the image's and the excitation's values.
   struct Scratch {
-    Tensor rows, depthwise;
+    Tensor rows, depthwise, image, excitation;
     const ChannelGroup* zeroed_for = nullptr;
     int64_t zeroed_plane = 0;
   };
@@ -224,7 +268,12 @@ struct Bands {
     // blocked: every plane holds the band's rows; otherwise the rows hold every channel
     const int64_t plane = blocked() ? plane_values(expanded_rows(band)) : 0, slices = blocked() ? planes(g) : 1;
     const int64_t row_bytes = (blocked() ? padded_width() * lanes : dw.W * g.channels) * itemsize;
-    if (projects()) reserve(scratch.depthwise, band * dw.OW * dw.O);
+    if (projects_bands()) reserve(scratch.depthwise, band * dw.OW * dw.O);
+    if (excites()) {
+      reserve(scratch.image, dw.OH * dw.OW * dw.O);
+      reserve(scratch.excitation, 2 * dw.O + fc1.s.O);
+    }
+    char* image = excites() ? static_cast<char*>(scratch.image.raw_data()) : nullptr;
     char* s = nullptr;
     if (expands()) {
       const void* before = scratch.rows.defined() ? scratch.rows.raw_data() : nullptr;
@@ -252,10 +301,15 @@ struct Bands {
         have_lo = lo, have_hi = std::max(lo, hi);
         in = s;
       }
-      char* out = projects() ? static_cast<char*>(scratch.depthwise.raw_data())
-                             : y + ((n * dw.OH + oh0) * dw.OW * dw.O + g.c0) * itemsize;
+      char* out = excites()          ? image + oh0 * dw.OW * dw.O * itemsize
+                  : projects_bands() ? static_cast<char*>(scratch.depthwise.raw_data())
+                                     : y + ((n * dw.OH + oh0) * dw.OW * dw.O + g.c0) * itemsize;
       depthwise_rows(g, oh0, oh1, lo, hi, in, out, plane);
-      if (projects()) project_rows(n, oh0, oh1, out);
+      if (projects_bands()) project_rows(n, oh0, oh1, out);
+    }
+    if (excites()) {  // (a part is a whole image then)
+      excite(image, static_cast<char*>(scratch.excitation.raw_data()));
+      project_rows(n, 0, dw.OH, image);
     }
   }
 
@@ -279,6 +333,23 @@ TileConvArgs pointwise_args(const Tensor& packed, int64_t N, int64_t C, int64_t 
                             packed);
 }
 
+// The block with its excitation between two calls, as the separate ops run it: where the
+// threads share images out by rows or channels, none holds a whole image.
+Tensor excited_in_two_calls(const Tensor& x, const InvertedResidual& block) {
+  InvertedResidual head = block;
+  head.project_weight = head.project_bias = head.residual = Tensor();
+  head.out_channels = block.expanded_channels, head.excitation = SqueezeExcitation{};
+  const Tensor depthwise = conv2d_inverted_residual(x, head);
+  const SqueezeExcitation& se = block.excitation;
+  const IntList one{1, 1}, none{0, 0};
+  const Tensor hidden = conv2d_prepacked(adaptive_avg_pool2d(depthwise, one), se.fc1_weight, se.fc1_bias,
+                                         se.squeeze_channels, one, none, one, se.fc1_act, Tensor());
+  const Tensor scale = conv2d_prepacked(hidden, se.fc2_weight, se.fc2_bias, block.expanded_channels, one, none, one,
+                                        se.scale_act, Tensor());
+  return conv2d_prepacked(mul(depthwise, scale), block.project_weight, block.project_bias, block.out_channels, one,
+                          none, one, ConvAct::None, block.residual);
+}
+
 }  // namespace
 
 Tensor conv2d_inverted_residual(const Tensor& x_, const InvertedResidual& block) {
@@ -286,6 +357,10 @@ Tensor conv2d_inverted_residual(const Tensor& x_, const InvertedResidual& block)
   const DType dt = x_.dtype();
   const int64_t N = x_.size(0), H = x_.size(2), W = x_.size(3), OH = out[0], OW = out[1];
   const int64_t E = block.expanded_channels, P = block.out_channels;
+  const int64_t tile_block = conv_tile_block_stub(dt);
+  const bool expands = block.expand_weight.defined(), projects = block.project_weight.defined();
+  const Split split = choose_split(N, OH, E, tile_block, get_num_threads(), expands && !projects);
+  if (block.excitation.defined() && (split.groups > 1 || split.parts > 1)) return excited_in_two_calls(x_, block);
   Tensor y = Tensor::empty({N, OH, OW, P}, dt);
   if (y.numel() == 0) return permute(y, {0, 3, 1, 2});  // (no channels: no blocks to share out either)
   const Tensor x = contiguous(x_, MemoryFormat::ChannelsLast);
@@ -304,18 +379,24 @@ Tensor conv2d_inverted_residual(const Tensor& x_, const InvertedResidual& block)
   b.expand_bias = eb.defined() ? static_cast<const char*>(eb.raw_data()) : nullptr;
   b.dw_weight = static_cast<const char*>(wt.raw_data());
   b.dw_bias = db.defined() ? static_cast<const char*>(db.raw_data()) : nullptr;
-  if (block.expand_weight.defined()) {
+  if (expands) {
     b.expand = pointwise_args(block.expand_weight, N, b.in_channels, H, W, E, Tensor(), block.expand_act);
     b.expand_block_bytes = block.expand_weight.numel() / block.expand_weight.size(0) * b.itemsize;
   }
-  if (block.project_weight.defined())
+  if (projects)
     b.project = pointwise_args(block.project_weight, N, E, OH, OW, P, pb, ConvAct::None);
+  const SqueezeExcitation& se = block.excitation;
+  const Tensor fb1 = se.fc1_bias.defined() ? contiguous(se.fc1_bias) : Tensor();
+  const Tensor fb2 = se.fc2_bias.defined() ? contiguous(se.fc2_bias) : Tensor();
+  if (se.defined()) {
+    b.fc1 = pointwise_args(se.fc1_weight, 1, E, 1, 1, se.squeeze_channels, fb1, se.fc1_act);
+    b.fc2 = pointwise_args(se.fc2_weight, 1, se.squeeze_channels, 1, 1, E, fb2, se.scale_act);
+  }
   // (without an expansion the depthwise kernel reads the block input's own NHWC rows)
   if (b.expands() && dw_fixed_form(b.dw)) b.lanes = dw_blocked_lanes_stub(dt);
 
-  const int64_t tile_block = conv_tile_block_stub(dt), threads = get_num_threads();
-  b.split = choose_split(N, OH, E, tile_block, threads, b.expands() && !b.projects());
-  const int64_t blocks = b.expands() ? block.expand_weight.size(0) : 1;
+  b.split = split;
+  const int64_t blocks = expands ? block.expand_weight.size(0) : 1;
   for (int64_t g = 0; g < b.split.groups; ++g) {
     const int64_t block0 = blocks * g / b.split.groups, block1 = blocks * (g + 1) / b.split.groups;
     const int64_t c0 = b.split.groups == 1 ? 0 : block0 * tile_block;

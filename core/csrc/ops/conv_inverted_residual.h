@@ -8,13 +8,28 @@
 // kept rather than made again. With a 3 or 5 wide depthwise kernel of stride 1 or 2, the
 // expansion writes its rows in planes of one vector of channels with zero columns either side
 // (DepthwiseBlockedArgs): the depthwise kernel then reads every tap at a fixed offset, and a
-// plane's rows stay in L1 while it makes their output rows.
+// plane's rows stay in L1 while it makes their output rows. A squeeze-excitation before the
+// projection needs the whole image's depthwise output: its rows collect in a per-thread image,
+// which is pooled, scaled and projected while still in L2.
 #pragma once
 #include "kernels/conv.h"
 #include "ops/value.h"
 #include "tensor/tensor.h"
 
 namespace tz {
+
+// Squeeze-excitation between the depthwise convolution and the projection (MobileNetV3): each
+// image's depthwise output times scale_act(fc2(fc1_act(fc1(its channel means)))).
+struct SqueezeExcitation {
+  Tensor fc1_weight;  // undefined (none), or conv_tile_pack of an (S, E, 1, 1) weight
+  Tensor fc1_bias;    // (S) or undefined
+  int64_t squeeze_channels = 0;  // S
+  ConvAct fc1_act = ConvAct::None;
+  Tensor fc2_weight;  // conv_tile_pack of an (E, S, 1, 1) weight
+  Tensor fc2_bias;    // (E) or undefined
+  ConvAct scale_act = ConvAct::None;
+  bool defined() const { return fc1_weight.defined(); }
+};
 
 // What runs around the depthwise convolution, and its own arguments.
 struct InvertedResidual {
@@ -29,10 +44,13 @@ struct InvertedResidual {
   Tensor project_bias;    // (P) or undefined
   int64_t out_channels = 0;  // P; E where there is no projection
   Tensor residual;           // added to the projection: undefined, or the output's shape
+  SqueezeExcitation excitation;  // before the projection (which it needs), or undefined
 };
 
-// project(act(depthwise(expand_act(expand(x))))) + residual as an (N, P, OH, OW) tensor in
-// channels-last memory; x (N, C, H, W) in any layout.
+// project(excite(act(depthwise(expand_act(expand(x)))))) + residual as an (N, P, OH, OW)
+// tensor in channels-last memory; x (N, C, H, W) in any layout. With an excitation, an image
+// whole per thread (the split of choose_split) runs in cache from expansion to projection;
+// otherwise the excitation runs between two calls, as the separate ops.
 Tensor conv2d_inverted_residual(const Tensor& x, const InvertedResidual& block);
 
 }  // namespace tz

@@ -9,6 +9,7 @@ import pytest
 
 import core
 import vision
+from vision.models.mobilenetv3 import SqueezeExcitation
 
 _TESTS = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(_TESTS, "core"))
@@ -208,6 +209,138 @@ def test_refuses_bad_arguments():
         call(act="gelu")
 
 
+def _excitation(expanded, squeeze, dtype):
+    """The packed layers of a squeeze-excitation of `expanded` channels."""
+    core.manual_seed(expanded + squeeze)
+    return dict(f1=_pack(core.randn(squeeze, expanded, 1, 1, dtype=dtype) * 0.3), b1=core.randn(squeeze, dtype=dtype),
+                f2=_pack(core.randn(expanded, squeeze, 1, 1, dtype=dtype) * 0.3), b2=core.randn(expanded, dtype=dtype),
+                squeeze=squeeze)
+
+
+def _call_excited(x, b, se, expanded, conv, fc1_act, scale_act, residual=None, bias=True):
+    return _op(x, b["ew"], b["eb"], expanded, "hardswish", b["dw"], b["db"], *conv, "hardswish", b["pw"], b["pb"],
+               b["out"], residual, se["f1"], se["b1"] if bias else None, se["squeeze"], fc1_act, se["f2"],
+               se["b2"] if bias else None, scale_act)
+
+
+def _separate_excited(x, b, se, expanded, conv, fc1_act, scale_act, residual=None, bias=True):
+    """The steps of a block with squeeze-excitation, one call each (the compiled program's
+    steps before the fusion)."""
+    y = _separate_calls(x, {**b, "pw": None}, expanded, conv, "hardswish", "hardswish")
+    one, none = (1, 1), (0, 0)
+    pooled = core.nn.functional.adaptive_avg_pool2d(y, 1)
+    hidden = _prepacked(pooled, se["f1"], se["b1"] if bias else None, se["squeeze"], one, none, one, fc1_act, None)
+    scale = _prepacked(hidden, se["f2"], se["b2"] if bias else None, expanded, one, none, one, scale_act, None)
+    return _prepacked(y * scale, b["pw"], b["pb"], b["out"], one, none, one, "none", residual)
+
+
+# (name, input (C, H, W), expanded channels (None: no expansion), squeeze channels, kernel, stride)
+_EXCITED = [
+    ("5x5_stride2", (8, 13, 13), 72, 18, 5, 2),
+    ("3x3_stride1", (16, 9, 11), 48, 12, 3, 1),
+    ("no_expansion", (16, 6, 7), None, 8, 3, 1),
+    ("one_pixel", (8, 1, 1), 24, 6, 3, 1),
+]
+
+
+@pytest.mark.parametrize("case", _EXCITED, ids=[c[0] for c in _EXCITED])
+@pytest.mark.parametrize("batch", [1, 2, 3, 5])
+@pytest.mark.parametrize("dtype", [core.float32, core.float64])
+@pytest.mark.parametrize("threads", [1, 2])
+def test_excitation_same_bits_as_the_separate_calls(case, batch, dtype, threads):
+    """Image by image (one thread, or images shared evenly among two) or in two calls (the
+    threads sharing an image's rows or channels: batches of one, three, five on two threads),
+    the bits of the separate steps."""
+    _, (channels, h, w), expanded, squeeze, k, stride = case
+    expand = expanded is not None
+    expanded = expanded or channels
+    core.manual_seed(batch)
+    x = (core.randn(batch, channels, h, w, dtype=dtype) * 2).contiguous(memory_format=core.channels_last)
+    b = _block(channels, expanded, k, dtype, expand, True, out_channels=10)
+    se = _excitation(expanded, squeeze, dtype)
+    conv = ((stride, stride), (k // 2, k // 2), (1, 1))
+    previous = core.get_num_threads()
+    try:
+        core.set_num_threads(threads)
+        plain = _separate_excited(x, b, se, expanded, conv, "relu", "hardsigmoid")
+        for fc1_act, scale_act in (("relu", "hardsigmoid"), ("none", "relu6"), ("hardswish", "none")):
+            for bias in (True, False):
+                for residual in (None, core.randn(*plain.shape, dtype=dtype)):
+                    want = _separate_excited(x, b, se, expanded, conv, fc1_act, scale_act, residual, bias)
+                    got = _call_excited(x, b, se, expanded, conv, fc1_act, scale_act, residual, bias)
+                    assert got.shape == want.shape and got.dtype == dtype
+                    assert got.is_contiguous(memory_format=core.channels_last)
+                    assert core.equal(got, want), (fc1_act, scale_act, bias, residual is None)
+    finally:
+        core.set_num_threads(previous)
+
+
+def test_excitation_matches_numpy_reference():
+    core.manual_seed(2)
+    f64 = core.float64
+    x = core.randn(2, 6, 7, 7, dtype=f64)
+    ew, eb = core.randn(18, 6, 1, 1, dtype=f64), core.randn(18, dtype=f64)
+    dw, db = core.randn(18, 1, 3, 3, dtype=f64), core.randn(18, dtype=f64)
+    f1, b1 = core.randn(5, 18, 1, 1, dtype=f64), core.randn(5, dtype=f64)
+    f2, b2 = core.randn(18, 5, 1, 1, dtype=f64), core.randn(18, dtype=f64)
+    pw, pb = core.randn(4, 18, 1, 1, dtype=f64), core.randn(4, dtype=f64)
+    got = _op(x, _pack(ew), eb, 18, "relu", dw, db, (1, 1), (1, 1), (1, 1), "relu6", _pack(pw), pb, 4, None,
+              _pack(f1), b1, 5, "relu", _pack(f2), b2, "none")
+    n = {k: v.numpy() for k, v in dict(x=x, ew=ew, eb=eb, dw=dw, db=db, f1=f1, b1=b1, f2=f2, b2=b2, pw=pw,
+                                         pb=pb).items()}
+    y = np.clip(conv_ref(np.maximum(conv_ref(n["x"], n["ew"], n["eb"]), 0), n["dw"], n["db"], 1, 1, 1, groups=18), 0, 6)
+    scale = conv_ref(np.maximum(conv_ref(y.mean(axis=(2, 3), keepdims=True), n["f1"], n["b1"]), 0), n["f2"], n["b2"])
+    np.testing.assert_allclose(got.numpy(), conv_ref(y * scale, n["pw"], n["pb"]), rtol=1e-12, atol=1e-12)
+
+
+def test_excitation_refuses_bad_arguments():
+    x = core.randn(2, 4, 6, 6)
+    full = _block(4, 8, 3, core.float32, True, True, out_channels=5)
+    se = _excitation(8, 3, core.float32)
+
+    def call(block=full, **changes):
+        return _call_excited(x, block, {**se, **changes}, 8, ((1, 1), (1, 1), (1, 1)), "relu", "hardsigmoid")
+
+    with pytest.raises(RuntimeError, match="a squeeze-excitation without a projection weight"):
+        call(block={**full, "pw": None, "pb": None, "out": 8})
+    with pytest.raises(RuntimeError, match="the pooled depthwise output has 8 channels, the packed weight expects 6"):
+        call(f1=_pack(core.randn(3, 6, 1, 1)))
+    with pytest.raises(RuntimeError, match="the excitation's first layer must be a 1x1 convolution"):
+        call(f1=_pack(core.randn(3, 8, 3, 3)))
+    with pytest.raises(RuntimeError, match="expected an excitation fc1 bias of 3"):
+        call(b1=core.randn(4))
+    with pytest.raises(RuntimeError, match="a squeeze-excitation without its second layer's weight"):
+        call(f2=None)
+    with pytest.raises(RuntimeError, match="the excitation's first layer has 3 channels, the packed weight expects 2"):
+        call(f2=_pack(core.randn(8, 2, 1, 1)))
+    with pytest.raises(RuntimeError, match="expected an excitation fc2 bias of 8"):
+        call(b2=core.randn(3))
+    with pytest.raises(RuntimeError, match="an excitation's second layer or bias without its first layer's weight"):
+        call(f1=None, b1=None)
+    with pytest.raises(ValueError, match="unknown activation"):
+        _call_excited(x, full, se, 8, ((1, 1), (1, 1), (1, 1)), "gelu", "hardsigmoid")
+
+
+def test_compiled_excitation_takes_the_blocks_of_enough_pixels():
+    """A squeeze-excitation block of torchvision's form fuses whole where an image has as many
+    pixels as squeeze channels, and stays separate steps where it has fewer."""
+    core.manual_seed(3)
+    for size, fused in ((6, True), (3, False)):  # 36 and 9 pixels for 16 squeeze channels
+        model = core.nn.Sequential(core.nn.Conv2d(8, 64, 1), core.nn.Hardswish(),
+                                   core.nn.Conv2d(64, 64, 3, padding=1, groups=64), core.nn.Hardswish(),
+                                   SqueezeExcitation(64), core.nn.Conv2d(64, 8, 1)).eval()
+        x = core.randn(4, 8, size, size)
+        ops = _ops_of(core.jit._compile.compile_program(model, (x,)))
+        assert ops.count("_conv2d_inverted_residual") == 1
+        if fused:
+            assert ops == ["_conv2d_inverted_residual"]
+        else:
+            assert "adaptive_avg_pool2d" in ops and "mul_" in ops
+        with core.no_grad():
+            want = model(x)
+        assert core.allclose(core.compile(model, x)(x), want, rtol=1e-5, atol=1e-5)
+
+
 @pytest.mark.parametrize("expand", [True, False])
 def test_compiler_leaves_non_finite_depthwise_weights_unfused(expand):
     """A border output of a padded convolution sees 0 * w: nan where w is infinite. The fused
@@ -233,12 +366,15 @@ def _ops_of(program):
     return [program._program.name(i) for i in range(len(program))]
 
 
-@pytest.mark.parametrize("batch, size, projected", [(1, 64, 0), (2, 224, 3), (8, 160, 7)])
-def test_compiled_mobilenet_runs_its_blocks_fused(batch, size, projected):
+@pytest.mark.parametrize("batch, size, projected, excited", [(1, 64, 0, 3), (2, 224, 3, 5), (8, 160, 7, 3)])
+def test_compiled_mobilenet_runs_its_blocks_fused(batch, size, projected, excited):
     """Every block with an expansion runs it fused with its depthwise convolution, and the
     blocks without squeeze-excitation whose depthwise output (the batch's) is 512 KiB or more
     fuse their projection too: at 2x224x224 the first three, at 8x160x160 also the four at
-    10x10. The first block, without an expansion, is fused only with its projection."""
+    10x10. The first block, without an expansion, is fused only with its projection. Of the
+    eight blocks with squeeze-excitation, those with as many pixels as squeeze channels take
+    it in with their projection: the three at 28x28 (24 and 32 channels; at 64x64 and 160x160
+    their 8x8 and 20x20), and at 224x224 the two at 14x14 (120 and 168) too."""
     core.manual_seed(0)
     model = vision.models.mobilenet_v3_large().eval()
     x = core.randn(batch, 3, size, size)
@@ -247,7 +383,9 @@ def test_compiled_mobilenet_runs_its_blocks_fused(batch, size, projected):
     without = _ops_of(core.jit._compile.compile_program(model, (x,), passes))
     first_block = 1 if projected else 0
     assert with_pass.count("_conv2d_inverted_residual") == 14 + first_block
-    assert without.count("_conv2d_prepacked") - with_pass.count("_conv2d_prepacked") == 14 + projected
+    assert without.count("_conv2d_prepacked") - with_pass.count("_conv2d_prepacked") == 14 + projected + 3 * excited
+    assert with_pass.count("adaptive_avg_pool2d") == 1 + 8 - excited  # (the classifier's pooling stays)
+    assert with_pass.count("mul_") + with_pass.count("mul") == 8 - excited
     compiled = core.compile(model, x)
     with core.no_grad():
         want = model(x)
@@ -274,6 +412,10 @@ for threads in (1, 2):
             out[f"{i}-{dt}-expand-{threads}"] = hashlib.sha256(y.contiguous().numpy().tobytes()).hexdigest()
             y = op(x, ew, eb, e, "hardswish", dw, db, *conv, "relu", pw, pb, 9, None)
             out[f"{i}-{dt}-project-{threads}"] = hashlib.sha256(y.contiguous().numpy().tobytes()).hexdigest()
+            f1, f2 = pack(core.randn(6, e, 1, 1, dtype=dt)), pack(core.randn(e, 6, 1, 1, dtype=dt))
+            y = op(x, ew, eb, e, "hardswish", dw, db, *conv, "relu", pw, pb, 9, None, f1, None, 6, "relu", f2, None,
+                   "hardsigmoid")
+            out[f"{i}-{dt}-excite-{threads}"] = hashlib.sha256(y.contiguous().numpy().tobytes()).hexdigest()
 print(json.dumps(out))
 """
 

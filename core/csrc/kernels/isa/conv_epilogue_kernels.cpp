@@ -1,5 +1,6 @@
 // The inference epilogue of _conv2d_fused (see conv_epilogue_stub in kernels/conv.h):
-// y = act(y + bias + residual) over a block of output the convolution has just written. Plain loops
+// y = act(y + bias + residual) over a block of output the convolution has just written, and
+// the fused squeeze-excitation's channel scale (conv_channel_scale_stub). Plain loops
 // over lane-generic selects, which the compiler vectorises for each build (as the eager
 // activation kernels are), on the activations of conv_activation.h.
 #include <cstdint>
@@ -52,7 +53,20 @@ void conv_epilogue(DType dtype, ConvAct act, void* y, const void* bias, int64_t 
              n);
 }
 
+template <typename T> void scale_channels(T* __restrict x, const T* __restrict scale, int64_t pixels, int64_t channels) {
+  for (int64_t p = 0; p < pixels; ++p, x += channels)
+    for (int64_t c = 0; c < channels; ++c) x[c] *= scale[c];
+}
+
+void channel_scale(DType dtype, void* x, const void* scale, int64_t pixels, int64_t channels) {
+  if (dtype == DType::Float64)
+    scale_channels(static_cast<double*>(x), static_cast<const double*>(scale), pixels, channels);
+  else
+    scale_channels(static_cast<float*>(x), static_cast<const float*>(scale), pixels, channels);
+}
+
 }  // namespace
 TZ_REGISTER_KERNEL(conv_epilogue_stub, &conv_epilogue);
+TZ_REGISTER_KERNEL(conv_channel_scale_stub, &channel_scale);
 }  // namespace TZ_CPU_CAPABILITY
 }  // namespace tz

@@ -113,6 +113,19 @@ Split choose_split(int64_t N, int64_t OH, int64_t E, int64_t block, int64_t thre
   return {1, std::min(threads, OH)};
 }
 
+// The channel groups of a split of E channels, whole blocks of `block` channels each out of
+// `blocks` packed blocks of the expansion (1: none).
+std::vector<ChannelGroup> channel_groups(const Split& split, int64_t blocks, int64_t E, int64_t block) {
+  std::vector<ChannelGroup> groups;
+  for (int64_t g = 0; g < split.groups; ++g) {
+    const int64_t block0 = blocks * g / split.groups, block1 = blocks * (g + 1) / split.groups;
+    const int64_t c0 = split.groups == 1 ? 0 : block0 * block;
+    const int64_t channels = split.groups == 1 ? E : std::min(E, block1 * block) - c0;
+    groups.push_back({c0, channels, block0});
+  }
+  return groups;
+}
+
 // What every part needs: the geometry, the pointers, and the kernels' arguments, filled in per
 // band: the tile kernel's for the expansion and the projection, the depthwise kernel's.
 struct Bands {
@@ -131,6 +144,9 @@ struct Bands {
   TileConvArgs project{};  // packed weight (null: no projection), bias and task order set
   // The excitation's two layers over one pixel, the channel means (null weight: none).
   TileConvArgs fc1{}, fc2{};
+  // Without a projection, where parts are whole images: each image's channel means (E apart),
+  // pooled as its part ends, while its output is still in cache; null: none.
+  char* means = nullptr;
   ConvAct act;
   DType dtype;
   int64_t itemsize, expand_block_bytes = 0;
@@ -229,13 +245,18 @@ struct Bands {
     char* means = values;
     char* hidden = means + dw.O * itemsize;
     char* scale = hidden + fc1.s.O * itemsize;
-    const int64_t zero = 0, rows = dw.OH, columns = dw.OW;
-    const double row_div = static_cast<double>(rows), column_div = static_cast<double>(columns);
-    avg_pool_stub(dtype, image, means, PoolGeom{1, dw.OH, dw.OW, dw.O, 1, 1}, PoolWindows{&zero, &rows, 1, &row_div},
-                  PoolWindows{&zero, &columns, 1, &column_div});
+    channel_means(image, means, 1);
     fully_connected(fc1, means, hidden);
     fully_connected(fc2, hidden, scale);
     conv_channel_scale_stub(dtype, image, scale, dw.OH * dw.OW, dw.O);
+  }
+
+  // The channel means of `images` whole depthwise outputs from `images` into `means`.
+  void channel_means(const char* image, char* means, int64_t images) const {
+    const int64_t zero = 0, rows = dw.OH, columns = dw.OW;
+    const double row_div = static_cast<double>(rows), column_div = static_cast<double>(columns);
+    avg_pool_stub(dtype, image, means, PoolGeom{images, dw.OH, dw.OW, dw.O, 1, 1},
+                  PoolWindows{&zero, &rows, 1, &row_div}, PoolWindows{&zero, &columns, 1, &column_div});
   }
 
   // One excitation layer (a 1x1 convolution of one pixel) from x into y.
@@ -263,7 +284,7 @@ struct Bands {
   void run(int64_t part, Scratch& scratch) const {
     const ChannelGroup& g = groups[part % split.groups];
     const int64_t n = part / split.groups / split.parts, r = part / split.groups % split.parts;
-    const int64_t begin = dw.OH * r / split.parts, end = dw.OH * (r + 1) / split.parts;
+    const int64_t begin = part_begin(r), end = part_end(r);
     const int64_t band = band_rows(g, std::max<int64_t>(1, end - begin));
     // blocked: every plane holds the band's rows; otherwise the rows hold every channel
     const int64_t plane = blocked() ? plane_values(expanded_rows(band)) : 0, slices = blocked() ? planes(g) : 1;
@@ -310,7 +331,21 @@ struct Bands {
     if (excites()) {  // (a part is a whole image then)
       excite(image, static_cast<char*>(scratch.excitation.raw_data()));
       project_rows(n, 0, dw.OH, image);
+    } else if (means) {  // (a whole image, and no projection: y holds its rows)
+      channel_means(y + n * dw.OH * dw.OW * dw.O * itemsize, means + n * dw.O * itemsize, 1);
     }
+  }
+
+  // The part's rows [begin, end) of image n (split.parts per image).
+  int64_t part_begin(int64_t r) const { return dw.OH * r / split.parts; }
+  int64_t part_end(int64_t r) const { return dw.OH * (r + 1) / split.parts; }
+
+  // Every part on the pool, each thread with its scratch.
+  void run_parts() const {
+    parallel_for(0, split.groups * dw.N * split.parts, 1, [&](int64_t p0, int64_t p1) {
+      Scratch scratch;
+      for (int64_t p = p0; p < p1; ++p) run(p, scratch);
+    });
   }
 
   // The zero columns either side of `rows` blocked rows from s (the expansion writes only
@@ -333,21 +368,40 @@ TileConvArgs pointwise_args(const Tensor& packed, int64_t N, int64_t C, int64_t 
                             packed);
 }
 
-// The block with its excitation between two calls, as the separate ops run it: where the
-// threads share images out by rows or channels, none holds a whole image.
-Tensor excited_in_two_calls(const Tensor& x, const InvertedResidual& block) {
-  InvertedResidual head = block;
-  head.project_weight = head.project_bias = head.residual = Tensor();
-  head.out_channels = block.expanded_channels, head.excitation = SqueezeExcitation{};
-  const Tensor depthwise = conv2d_inverted_residual(x, head);
-  const SqueezeExcitation& se = block.excitation;
+// The block with its excitation where no thread holds a whole image, or an image has fewer
+// pixels than the excitation's squeeze channels (its layers' weights, read once per image,
+// would cost more than the image's pass through cache saves): every image's depthwise output
+// first (pooled image by image where a part is one), the two layers over all images' means at
+// once, then each part's rows scaled and projected. The same arithmetic as the separate ops.
+void excite_all_images(const Bands& b, const SqueezeExcitation& se, int64_t expand_blocks) {
+  const ConvShape& s = b.dw;
+  const Tensor depthwise = Tensor::empty({s.N, s.OH, s.OW, s.O}, b.dtype);
+  const Tensor means = Tensor::empty({s.N, 1, 1, s.O}, b.dtype);
+  Bands head = b;  // shared out as a block without a projection: by channels too
+  head.project = head.fc1 = head.fc2 = TileConvArgs{};
+  head.out_channels = s.O, head.residual = nullptr;
+  const int64_t block = conv_tile_block_stub(b.dtype);
+  head.split = choose_split(s.N, s.OH, s.O, block, get_num_threads(), head.expands());
+  head.groups = channel_groups(head.split, expand_blocks, s.O, block);
+  const bool whole_images = head.split.groups == 1 && head.split.parts == 1;
+  head.y = static_cast<char*>(depthwise.raw_data());
+  head.means = whole_images ? static_cast<char*>(means.raw_data()) : nullptr;
+  head.run_parts();
+  if (!whole_images) head.channel_means(head.y, static_cast<char*>(means.raw_data()), s.N);
   const IntList one{1, 1}, none{0, 0};
-  const Tensor hidden = conv2d_prepacked(adaptive_avg_pool2d(depthwise, one), se.fc1_weight, se.fc1_bias,
+  const Tensor hidden = conv2d_prepacked(permute(means, {0, 3, 1, 2}), se.fc1_weight, se.fc1_bias,
                                          se.squeeze_channels, one, none, one, se.fc1_act, Tensor());
-  const Tensor scale = conv2d_prepacked(hidden, se.fc2_weight, se.fc2_bias, block.expanded_channels, one, none, one,
-                                        se.scale_act, Tensor());
-  return conv2d_prepacked(mul(depthwise, scale), block.project_weight, block.project_bias, block.out_channels, one,
-                          none, one, ConvAct::None, block.residual);
+  const Tensor scale = conv2d_prepacked(hidden, se.fc2_weight, se.fc2_bias, s.O, one, none, one, se.scale_act,
+                                        Tensor());  // (N, E, 1, 1) channels-last: E values per image
+  const char* scales = static_cast<const char*>(scale.raw_data());
+  parallel_for(0, s.N * b.split.parts, 1, [&](int64_t p0, int64_t p1) {
+    for (int64_t p = p0; p < p1; ++p) {
+      const int64_t n = p / b.split.parts, begin = b.part_begin(p % b.split.parts), end = b.part_end(p % b.split.parts);
+      char* rows = head.y + (n * s.OH + begin) * s.OW * s.O * b.itemsize;
+      conv_channel_scale_stub(b.dtype, rows, scales + n * s.O * b.itemsize, (end - begin) * s.OW, s.O);
+      b.project_rows(n, begin, end, rows);
+    }
+  });
 }
 
 }  // namespace
@@ -360,7 +414,6 @@ Tensor conv2d_inverted_residual(const Tensor& x_, const InvertedResidual& block)
   const int64_t tile_block = conv_tile_block_stub(dt);
   const bool expands = block.expand_weight.defined(), projects = block.project_weight.defined();
   const Split split = choose_split(N, OH, E, tile_block, get_num_threads(), expands && !projects);
-  if (block.excitation.defined() && (split.groups > 1 || split.parts > 1)) return excited_in_two_calls(x_, block);
   Tensor y = Tensor::empty({N, OH, OW, P}, dt);
   if (y.numel() == 0) return permute(y, {0, 3, 1, 2});  // (no channels: no blocks to share out either)
   const Tensor x = contiguous(x_, MemoryFormat::ChannelsLast);
@@ -396,17 +449,13 @@ Tensor conv2d_inverted_residual(const Tensor& x_, const InvertedResidual& block)
   if (b.expands() && dw_fixed_form(b.dw)) b.lanes = dw_blocked_lanes_stub(dt);
 
   b.split = split;
-  const int64_t blocks = expands ? block.expand_weight.size(0) : 1;
-  for (int64_t g = 0; g < b.split.groups; ++g) {
-    const int64_t block0 = blocks * g / b.split.groups, block1 = blocks * (g + 1) / b.split.groups;
-    const int64_t c0 = b.split.groups == 1 ? 0 : block0 * tile_block;
-    const int64_t channels = b.split.groups == 1 ? E : std::min(E, block1 * tile_block) - c0;
-    b.groups.push_back({c0, channels, block0});
-  }
-  parallel_for(0, b.split.groups * N * b.split.parts, 1, [&](int64_t p0, int64_t p1) {
-    Bands::Scratch scratch;
-    for (int64_t p = p0; p < p1; ++p) b.run(p, scratch);
-  });
+  b.groups = channel_groups(split, expands ? block.expand_weight.size(0) : 1, E, tile_block);
+  // (with an excitation, groups == 1: the projection needs every channel)
+  const bool image_by_image = split.parts == 1 && OH * OW >= se.squeeze_channels;
+  if (se.defined() && !image_by_image)
+    excite_all_images(b, se, expands ? block.expand_weight.size(0) : 1);
+  else
+    b.run_parts();
   return permute(y, {0, 3, 1, 2});
 }
 

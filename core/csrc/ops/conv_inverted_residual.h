@@ -10,7 +10,8 @@
 // (DepthwiseBlockedArgs): the depthwise kernel then reads every tap at a fixed offset, and a
 // plane's rows stay in L1 while it makes their output rows. A squeeze-excitation before the
 // projection needs the whole image's depthwise output: its rows collect in a per-thread image,
-// which is pooled, scaled and projected while still in L2.
+// which is pooled, scaled and projected while still in L2; or, where threads share images or an
+// image is small, every image is made and pooled first and its rows scaled as they are projected.
 #pragma once
 #include "kernels/conv.h"
 #include "ops/value.h"
@@ -49,8 +50,9 @@ struct InvertedResidual {
 
 // project(excite(act(depthwise(expand_act(expand(x)))))) + residual as an (N, P, OH, OW)
 // tensor in channels-last memory; x (N, C, H, W) in any layout. With an excitation, an image
-// whole per thread (the split of choose_split) runs in cache from expansion to projection;
-// otherwise the excitation runs between two calls, as the separate ops.
+// whole per thread (the split of choose_split) of at least as many pixels as squeeze channels
+// runs in cache from expansion to projection; otherwise the excitation's layers run once over
+// all images between the two halves. Either way the same bits as the separate ops.
 Tensor conv2d_inverted_residual(const Tensor& x, const InvertedResidual& block);
 
 }  // namespace tz

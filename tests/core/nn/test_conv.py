@@ -292,8 +292,8 @@ def test_padding_taps_see_non_finite_weights(bad, dtype):
 
 # The NHWC kernels' activation in registers (_conv2d_fused without a residual): depthwise
 # eight- and four-pixel steps, border pixels, a partial channel block; the direct kernel for
-# few input channels (a stem) in five- and four-pixel steps, a one-vector last block, NHWC
-# outputs and NCHW ones (rows transposed from a buffer).
+# few input channels (a stem) in its widest pixel steps and the shorter ones after them, a
+# one-vector last block, NHWC outputs and NCHW ones (rows transposed from a buffer).
 _FUSED_DEPTHWISE = r"""
 fused = core._C._op("_conv2d_fused")
 for i, (xs, k, s) in enumerate([((1, 19, 5, 23), 3, 1), ((1, 8, 6, 30), 3, 2), ((1, 16, 6, 26), 5, 1)]):

@@ -1,8 +1,8 @@
 // Direct convolution for few input channels (see SmallInputConvArgs in kernels/conv.h):
 // output channels in vector lanes, two vectors of them at a time (one for an odd last
-// vector); each tap broadcasts one input value. Four or five output pixels (eight or ten FMA
-// chains) share every weight load where all their taps are inside the input (one flat loop
-// over the taps); border pixels go one at a time over their valid taps. The fused activation
+// vector); each tap broadcasts one input value. Several output pixels (interior_step: eight
+// to twelve FMA chains) share every weight load where all their taps are inside the input (one
+// flat loop over the taps); border pixels go one at a time over their valid taps. The fused activation
 // is applied before the store; NCHW rows are transposed from an NHWC buffer.
 #include <algorithm>
 #include <cmath>
@@ -57,7 +57,7 @@ TZ_VINLINE void interior_pixels(const SmallInputConvArgs& a, const T* x, int64_t
   constexpr int64_t L = kLanes<T>;
   V acc[P][NV];
   load_bias<NV>(bias, o0, a.s.O, acc[0]);
-#pragma GCC unroll 8
+#pragma GCC unroll 16
   for (int p = 1; p < P; ++p)
 #pragma GCC unroll 4
     for (int v = 0; v < NV; ++v) acc[p][v] = acc[0][v];
@@ -67,15 +67,39 @@ TZ_VINLINE void interior_pixels(const SmallInputConvArgs& a, const T* x, int64_t
 #pragma GCC unroll 4
     for (int v = 0; v < NV; ++v) wv[v] = vm::load(wt + v * L);
     const T* xp = x + taps[t];
-#pragma GCC unroll 8
+#pragma GCC unroll 16
     for (int p = 0; p < P; ++p, xp += pixel_step) {
       const V xv = vm::splat<V>(*xp);
 #pragma GCC unroll 4
       for (int v = 0; v < NV; ++v) acc[p][v] = vfma(xv, wv[v], acc[p][v]);
     }
   }
-#pragma GCC unroll 8
+#pragma GCC unroll 16
   for (int p = 0; p < P; ++p) store_pixel<A, NV>(a, acc[p], o0, y + p * a.y_w);
+}
+
+// Interior pixels per step for NV vectors of output channels: FMA chains enough to hide the
+// FMA latency. With 32 registers twelve chains, the activations' constants beside them (a
+// 224x224 RGB stem to 16 channels under hardswish, four pixels a step: 151 us, 1 thread,
+// AVX-512). With 16: five pixels (ten chains hid the latency better than eight: a 7x7
+// stride-2 RGB stem 6% faster), four under the hard activations (with their constants in the
+// register file, GCC kept six pixels' accumulators on the stack, stored and reloaded at every
+// tap: 348 us instead of 242).
+template <ConvAct A, int NV> constexpr int interior_step() {
+  if constexpr (vm::kVecBytes == 64) return 12 / NV;
+  return A == ConvAct::Hardswish || A == ConvAct::Hardsigmoid ? 4 : 5;
+}
+
+// `count` interior pixels from x (`pixel_step` apart) into y (a.y_w apart), P at a time, the
+// rest fewer at a time: every pixel sums its taps in the same order, whatever its step.
+template <ConvAct A, int P, int NV, typename T>
+void interior_run(const SmallInputConvArgs& a, const T* x, int64_t pixel_step, const int64_t* taps, int64_t n_taps,
+                  const T* w, int64_t o0, const T* bias, T* y, int64_t count) {
+  int64_t i = 0;
+  for (; i + P <= count; i += P)
+    interior_pixels<A, P, NV>(a, x + i * pixel_step, pixel_step, taps, n_taps, w, o0, bias, y + i * a.y_w);
+  if constexpr (P > 1)
+    interior_run<A, P / 2, NV>(a, x + i * pixel_step, pixel_step, taps, n_taps, w, o0, bias, y + i * a.y_w, count - i);
 }
 
 // One pixel over its valid taps kh_r x kw_r. x: its input at (kh, kw) = (0, 0), which may
@@ -155,22 +179,16 @@ void small_input_rows(const SmallInputConvArgs& a, int64_t begin, int64_t end) {
     };
     int64_t ow = 0;
     for (; ow < inner.lo; ++ow) one(ow);
-    // P interior pixels from ow, every block of channels.
-    auto interior = [&](auto p, int64_t ow) {
-      constexpr int P = decltype(p)::value;
-      T* yp = yrow + ow * r.y_w;
-      for (int64_t o0 = 0; o0 < pairs_end; o0 += 2 * L)
-        interior_pixels<A, P, 2>(r, x_at(ow), pixel_step, taps.data(), int64_t(taps.size()), w, o0, bias, yp);
-      if (pairs_end < a.opad)
-        interior_pixels<A, P, 1>(r, x_at(ow), pixel_step, taps.data(), int64_t(taps.size()), w, pairs_end, bias, yp);
-    };
-    // Five pixels at a time (ten FMA chains hide the FMA latency better than eight: a 7x7
-    // stride-2 RGB stem 6% faster), four under the hard activations: with their constants in
-    // the register file, GCC kept accumulators on the stack, stored and reloaded at every tap
-    // (six pixels and hardswish: a 224x224 RGB stem took 348 us instead of 242).
-    constexpr int kPixels = A == ConvAct::Hardswish || A == ConvAct::Hardsigmoid ? 4 : 5;
-    for (; all_rows && ow + kPixels <= inner.hi; ow += kPixels) interior(std::integral_constant<int, kPixels>{}, ow);
-    for (; ow < s.OW; ++ow) one(ow);
+    // the interior pixels, each block of channels over all of them
+    const int64_t interior_end = all_rows ? std::max(ow, inner.hi) : ow, count = interior_end - ow;
+    const int64_t n_taps = static_cast<int64_t>(taps.size());
+    for (int64_t o0 = 0; o0 < pairs_end; o0 += 2 * L)
+      interior_run<A, interior_step<A, 2>(), 2>(r, x_at(ow), pixel_step, taps.data(), n_taps, w, o0, bias,
+                                               yrow + ow * r.y_w, count);
+    if (pairs_end < a.opad)
+      interior_run<A, interior_step<A, 1>(), 1>(r, x_at(ow), pixel_step, taps.data(), n_taps, w, pairs_end, bias,
+                                               yrow + ow * r.y_w, count);
+    for (ow = interior_end; ow < s.OW; ++ow) one(ow);
     if (planes) transpose_row(row_buffer.data(), s.OW, s.O, y + n * s.O * s.OH * s.OW + oh * s.OW, a.y_o);
   }
 }

@@ -65,14 +65,40 @@ template <typename T> TZ_VINLINE vec<T> load(const T* p) {
   return v;
 }
 template <typename T> TZ_VINLINE void store(T* p, const vec<T>& v) { std::memcpy(p, &v, sizeof(v)); }
-// The first n (< lanes) elements of p, zeros elsewhere. Both go through a local array: a
-// variable-length copy into the vector itself would pin it (and whatever it flows into) to the stack.
+// The first n (0 <= n < lanes) elements of p, zeros elsewhere: masked loads and stores of
+// float and double with AVX-512 or AVX2 (neither touches the lanes left out), otherwise
+// through a local array (a variable-length copy into the vector itself would pin it, and
+// whatever it flows into, to the stack).
+#if defined(__AVX512F__)
+TZ_VINLINE __mmask16 first_lanes(int64_t n) { return static_cast<__mmask16>((1u << n) - 1); }
+#elif defined(__AVX2__)
+template <typename T> TZ_VINLINE __m256i first_lanes(int64_t n) {  // all ones in lanes below n
+  if constexpr (sizeof(T) == 4)
+    return _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(n)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+  else
+    return _mm256_cmpgt_epi64(_mm256_set1_epi64x(n), _mm256_setr_epi64x(0, 1, 2, 3));
+}
+#endif
 template <typename T> TZ_VINLINE vec<T> load_partial(const T* p, int64_t n) {
+#if defined(__AVX512F__)
+  if constexpr (std::is_same_v<T, float>) return (vec<T>)_mm512_maskz_loadu_ps(first_lanes(n), p);
+  if constexpr (std::is_same_v<T, double>) return (vec<T>)_mm512_maskz_loadu_pd(static_cast<__mmask8>(first_lanes(n)), p);
+#elif defined(__AVX2__)
+  if constexpr (std::is_same_v<T, float>) return (vec<T>)_mm256_maskload_ps(p, first_lanes<T>(n));
+  if constexpr (std::is_same_v<T, double>) return (vec<T>)_mm256_maskload_pd(p, first_lanes<T>(n));
+#endif
   alignas(kVecBytes) T lanes[kLanes<T>] = {};
   std::memcpy(lanes, p, n * sizeof(T));
   return load(lanes);
 }
 template <typename T> TZ_VINLINE void store_partial(T* p, const vec<T>& v, int64_t n) {
+#if defined(__AVX512F__)
+  if constexpr (std::is_same_v<T, float>) return _mm512_mask_storeu_ps(p, first_lanes(n), (__m512)v);
+  if constexpr (std::is_same_v<T, double>) return _mm512_mask_storeu_pd(p, static_cast<__mmask8>(first_lanes(n)), (__m512d)v);
+#elif defined(__AVX2__)
+  if constexpr (std::is_same_v<T, float>) return _mm256_maskstore_ps(p, first_lanes<T>(n), (__m256)v);
+  if constexpr (std::is_same_v<T, double>) return _mm256_maskstore_pd(p, first_lanes<T>(n), (__m256d)v);
+#endif
   alignas(kVecBytes) T lanes[kLanes<T>];
   store(lanes, v);
   std::memcpy(p, lanes, n * sizeof(T));

@@ -124,19 +124,20 @@ TZ_VINLINE void tile(const TileConvArgs& a, const T* const* x, const T* w, const
 #pragma GCC unroll 4
           for (int v = 0; v < NV; ++v)
             vm::store(ys[p] + yo + v * yv, conv_activate<A>(acc[p][v] + vm::load(rs[p] + o + v * L)));
-      } else {  // (unrolled, as every loop over acc: one that is not keeps acc in memory throughout)
+      } else {  // the real lanes: whole vectors, then a masked one (dense, so yv == L)
+        // (unrolled, as every loop over acc: one that is not keeps acc in memory throughout)
 #pragma GCC unroll 16
-        for (int p = 0; p < P; ++p) {
-          alignas(vm::kVecBytes) T lanes[NL] = {}, res[NL] = {};
-          if (has_residual) std::memcpy(res, rs[p] + o, real * sizeof(T));
+        for (int p = 0; p < P; ++p)
 #pragma GCC unroll 4
           for (int v = 0; v < NV; ++v) {
+            const int64_t n = real - v * L;  // real lanes in this vector
+            if (n <= 0) break;
             V out = acc[p][v];
-            if (has_residual) out = out + vm::load(res + v * L);
-            vm::store(lanes + v * L, conv_activate<A>(out));
+            if (has_residual) out = out + (n >= L ? vm::load(rs[p] + o + v * L) : vm::load_partial(rs[p] + o + v * L, n));
+            out = conv_activate<A>(out);
+            if (n >= L) vm::store(ys[p] + o + v * L, out);
+            else vm::store_partial(ys[p] + o + v * L, out, n);
           }
-          std::memcpy(ys[p] + o, lanes, real * sizeof(T));
-        }
       }
     }
   }

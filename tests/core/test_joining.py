@@ -131,6 +131,23 @@ def test_cat_legacy_empty_vectors_are_skipped_but_promote():
     assert core.cat([core.zeros((0,)), core.zeros((0,))], 7).shape == (0,)  # dim is not checked
 
 
+@pytest.mark.parametrize("dim", [0, 1, 2, 3, -1, -3])
+def test_cat_keeps_channels_last(dim):
+    """Channels-last inputs give a channels-last output, as PyTorch's cat does; one
+    contiguous input among them gives a contiguous output."""
+    parts = [arange(2, 3, 4, 5) + 100 * i for i in range(3)]
+    want = np.concatenate([p.numpy() for p in parts], axis=dim)
+    nhwc = [p.contiguous(memory_format=core.channels_last) for p in parts]
+    out = core.cat(nhwc, dim)
+    assert out.is_contiguous(memory_format=core.channels_last) and not out.is_contiguous()
+    np.testing.assert_array_equal(out.numpy(), want)
+    mixed = core.cat([nhwc[0], parts[1], nhwc[2]], dim)
+    assert mixed.is_contiguous()
+    np.testing.assert_array_equal(mixed.numpy(), want)
+    with pytest.raises(IndexError, match="dimension out of range"):
+        core.cat(nhwc, 4)
+
+
 def test_cat_single_tensor_is_a_copy():
     x = arange(2, 3)
     out = core.cat([x])

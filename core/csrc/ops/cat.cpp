@@ -6,6 +6,7 @@
 #include "ops/joining_util.h"
 #include "ops/promotion.h"
 #include "ops/views.h"
+#include "tensor/memory_format.h"
 #include "tensor/quantizer.h"
 
 namespace tz {
@@ -54,6 +55,13 @@ TensorList map_list(const TensorList& tensors, TensorFn fn) {
   return out;
 }
 
+// Whether every tensor is 4-d and channels-last (PyTorch's cat keeps that layout then).
+bool all_channels_last(const TensorList& tensors) {
+  for (const Tensor& t : tensors)
+    if (t.dim() != 4 || suggest_memory_format(t) != MemoryFormat::ChannelsLast) return false;
+  return true;
+}
+
 void check_non_empty(const TensorList& tensors, const char* op) {
   TZ_CHECK(!tensors.empty(), Runtime, op, " expects a non-empty TensorList");
 }
@@ -88,6 +96,12 @@ Tensor cat(const TensorList& tensors, int64_t dim) {
   for (size_t i = 0; i < tensors.size(); ++i)
     TZ_CHECK(tensors[i].dim() > 0, Runtime, "zero-dimensional tensor (at position ", i,
              ") cannot be concatenated");
+  if (all_channels_last(tensors)) {  // as NHWC tensors, whole pixels copied at once
+    static constexpr int64_t kNhwcDim[4] = {0, 3, 1, 2};  // where each NCHW dim sits in NHWC
+    TensorList nhwc;
+    for (const Tensor& t : tensors) nhwc.push_back(permute(t, {0, 2, 3, 1}));
+    return permute(cat(nhwc, kNhwcDim[wrap_dim(dim, 4, "cat")]), {0, 3, 1, 2});
+  }
   DType dtype = result_type(tensors);
   const Tensor* ref = nullptr;
   for (const Tensor& t : tensors)

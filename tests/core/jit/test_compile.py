@@ -255,3 +255,56 @@ def test_refusals():
     with pytest.raises(TypeError, match="expected 1 inputs"):
         program.run()
     assert core.equal(program.run(core.tensor([-1.0, 2.0]))[0], core.tensor([0.0, 2.0]))
+
+
+def test_large_first_values_run_over_chunks_of_the_batch():
+    """MobileNetV3-Large's stem and first three blocks make values of 256 KiB or more per image:
+    at batch 8 they run over four chunks of two images and the chunks' outputs are joined,
+    channels-last, with the same bits as the whole batch at once; smaller batches, and batches
+    that do not divide into chunks, run whole."""
+    import vision
+
+    core.manual_seed(0)
+    model = vision.models.mobilenet_v3_large().eval()
+    unchunked = tuple(p for p in _compile.PASSES if p is not _compile.chunk_batch)
+    for batch, chunks in ((8, 4), (3, 0), (2, 0)):
+        x = core.randn(batch, 3, 224, 224)
+        ops = [step.op for step in _steps_after_passes(model, x)]
+        assert ops.count("narrow") == chunks and ops.count("cat") == (1 if chunks else 0)
+        if chunks:
+            first = ops.index("cat")
+            assert ops[:first].count("_conv2d_fused") == chunks  # the stem, chunk by chunk
+            assert ops[:first].count("_conv2d_inverted_residual") == 3 * chunks
+            got = core.compile(model, x)(x)
+            assert core.equal(got, _compile.CompiledModule(model, passes=unchunked)(x))
+
+
+def test_batch_chunks_stop_at_values_shared_across_images():
+    """An add of a constant that holds a value per image, or a step whose value the chunks'
+    end does not carry (read after it), keeps the steps whole."""
+
+    class PerImage(nn.Module):
+        def __init__(self, per_image):
+            super().__init__()
+            self.conv1, self.conv2 = nn.Conv2d(3, 16, 3, padding=1), nn.Conv2d(16, 16, 3, padding=1)
+            self.register_buffer("offset", per_image)
+
+        def forward(self, x):
+            return self.conv2(self.conv1(x) + self.offset)
+
+    x = core.randn(4, 3, 64, 64)  # 256 KiB per image of 16 channels
+    shared = randomised(PerImage(core.randn(1, 16, 1, 1))).eval()
+    assert "cat" in [step.op for step in _steps_after_passes(shared, x)]
+    per_image = randomised(PerImage(core.randn(4, 16, 1, 1))).eval()
+    assert "cat" not in [step.op for step in _steps_after_passes(per_image, x)]
+
+    class ReadsEarlier(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv1, self.conv2 = nn.Conv2d(3, 16, 3, padding=1), nn.Conv2d(16, 16, 3, padding=1)
+
+        def forward(self, x):
+            y = self.conv1(x)
+            return self.conv2(y) * 2 + y.mean()
+
+    assert "cat" not in [step.op for step in _steps_after_passes(randomised(ReadsEarlier()).eval(), x)]

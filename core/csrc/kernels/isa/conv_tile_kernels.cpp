@@ -6,7 +6,6 @@
 // channel of a tap: the block's weight vectors are loaded once and each pixel's input value
 // is broadcast once, for pixels x vectors FMAs. The epilogue runs on the accumulators.
 #include <algorithm>
-#include <cstring>
 
 #include "kernels/conv.h"
 #include "kernels/isa/conv_activation.h"
@@ -79,9 +78,10 @@ TZ_VINLINE void tile(const TileConvArgs& a, const T* const* x, const T* w, const
       } else if (real == NL) {
         for (int v = 0; v < NV; ++v) init[v] = vm::load(bias + o + v * L);
       } else {
-        alignas(vm::kVecBytes) T lanes[NL] = {};
-        std::memcpy(lanes, bias + o, real * sizeof(T));
-        for (int v = 0; v < NV; ++v) init[v] = vm::load(lanes + v * L);
+        for (int v = 0; v < NV; ++v) {
+          const int64_t n = real - v * L;  // real lanes in this vector
+          init[v] = n >= L ? vm::load(bias + o + v * L) : n > 0 ? vm::load_partial(bias + o + v * L, n) : V{};
+        }
       }
       V acc[P][NV];
 #pragma GCC unroll 16

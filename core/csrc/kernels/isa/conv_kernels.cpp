@@ -169,7 +169,7 @@ TZ_VINLINE void eight_pixels_fixed(const ConvShape& s, ConvRange kh_r, const T* 
   V acc[8];
 #pragma GCC unroll 8
   for (int p = 0; p < 8; ++p) acc[p] = bv;
-  dw_fixed_pixels<T, KW, SW>(acc, x, s.C, s.dh * s.W * s.C, kh_r, w, wc);
+  dw_fixed_pixels<T, KW, SW, 8, KW == 3>(acc, x, s.C, s.dh * s.W * s.C, kh_r, w, wc);
 #pragma GCC unroll 8
   for (int p = 0; p < 8; ++p) vm::store(y + p * ystep, conv_activate<A>(acc[p]));
 }

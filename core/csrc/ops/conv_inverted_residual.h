@@ -5,8 +5,8 @@
 // L2's size just before it reads them, and its output rows are projected while they are still
 // in cache: neither the expanded tensor (3.2 MB at MobileNetV3's first expansion) nor the
 // depthwise output goes out to memory and back. Expanded rows the next band reads again are
-// kept rather than made again. With a 3 or 5 wide depthwise kernel of stride 1 or 2, the
-// expansion writes its rows in planes of one vector of channels with zero columns either side
+// kept rather than made again. With a 5 wide depthwise kernel of stride 1 or 2, or a 3 wide
+// one of stride 1, the expansion writes its rows in planes of one vector of channels with zero columns either side
 // (DepthwiseBlockedArgs): the depthwise kernel then reads every tap at a fixed offset, and a
 // plane's rows stay in L1 while it makes their output rows. A squeeze-excitation before the
 // projection needs the whole image's depthwise output: its rows collect in a per-thread image,

@@ -279,8 +279,8 @@ def test_transformed_weight_refuses_what_does_not_fit():
     x, w = core.randn(1, 16, 8, 8), core.randn(24, 16, 3, 3)
     packed = _pack(w)
     one = ((1, 1), (1, 1), (1, 1), 1, "none", None)
-    # (the check is as fine as the kernels' blocks of output channels, up to 48 of them: 24 and 40
-    # fill one block alike where the blocks are 48 wide)
+    # (the check is as fine as the kernels' blocks of output channels: 24 and 40 fill one block
+    # alike where the blocks are 64 wide, AVX-512's float32)
     with pytest.raises(RuntimeError, match=r"_conv2d_fused.*not _conv_winograd_pack's for 16 -> 120 channels"):
         _fused(x, core.randn(120, 16, 3, 3), None, *one, packed)
     with pytest.raises(RuntimeError, match=r"_conv2d_fused.*not _conv_winograd_pack's"):

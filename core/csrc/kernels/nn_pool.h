@@ -11,6 +11,9 @@ namespace tz {
 
 struct PoolGeom {
   int64_t P, H, W, L, oH, oW;
+  // Elements from one input pixel to the next, for L channels of wider NHWC pixels (0: L). The
+  // forward average kernel only: a squeeze-excitation's channel groups pool their own channels.
+  int64_t stride = 0;
 };
 
 // Windows along one axis: output o reads start[o], start[o] + step, ... below end[o] (empty

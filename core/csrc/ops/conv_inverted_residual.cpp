@@ -144,8 +144,8 @@ struct Bands {
   TileConvArgs project{};  // packed weight (null: no projection), bias and task order set
   // The excitation's two layers over one pixel, the channel means (null weight: none).
   TileConvArgs fc1{}, fc2{};
-  // Without a projection, where parts are whole images: each image's channel means (E apart),
-  // pooled as its part ends, while its output is still in cache; null: none.
+  // Without a projection, where parts hold all of an image's rows: each image's channel means
+  // (E apart), the part's channels pooled as it ends, while its output is in cache; null: none.
   char* means = nullptr;
   ConvAct act;
   DType dtype;
@@ -251,11 +251,13 @@ struct Bands {
     conv_channel_scale_stub(dtype, image, scale, dw.OH * dw.OW, dw.O);
   }
 
-  // The channel means of `images` whole depthwise outputs from `images` into `means`.
-  void channel_means(const char* image, char* means, int64_t images) const {
+  // The means of channels [c0, c0 + channels) of `images` whole depthwise outputs from `image`
+  // (every channel: the default) into `means` (E per image).
+  void channel_means(const char* image, char* means, int64_t images, int64_t c0 = 0, int64_t channels = -1) const {
     const int64_t zero = 0, rows = dw.OH, columns = dw.OW;
     const double row_div = static_cast<double>(rows), column_div = static_cast<double>(columns);
-    avg_pool_stub(dtype, image, means, PoolGeom{images, dw.OH, dw.OW, dw.O, 1, 1},
+    const int64_t count = channels < 0 ? dw.O : channels;
+    avg_pool_stub(dtype, image + c0 * itemsize, means + c0 * itemsize, PoolGeom{images, dw.OH, dw.OW, count, 1, 1, dw.O},
                   PoolWindows{&zero, &rows, 1, &row_div}, PoolWindows{&zero, &columns, 1, &column_div});
   }
 
@@ -331,8 +333,8 @@ struct Bands {
     if (excites()) {  // (a part is a whole image then)
       excite(image, static_cast<char*>(scratch.excitation.raw_data()));
       project_rows(n, 0, dw.OH, image);
-    } else if (means) {  // (a whole image, and no projection: y holds its rows)
-      channel_means(y + n * dw.OH * dw.OW * dw.O * itemsize, means + n * dw.O * itemsize, 1);
+    } else if (means) {  // (all the image's rows, and no projection: y holds them)
+      channel_means(y + n * dw.OH * dw.OW * dw.O * itemsize, means + n * dw.O * itemsize, 1, g.c0, g.channels);
     }
   }
 
@@ -383,11 +385,21 @@ void excite_all_images(const Bands& b, const SqueezeExcitation& se, int64_t expa
   const int64_t block = conv_tile_block_stub(b.dtype);
   head.split = choose_split(s.N, s.OH, s.O, block, get_num_threads(), head.expands());
   head.groups = channel_groups(head.split, expand_blocks, s.O, block);
-  const bool whole_images = head.split.groups == 1 && head.split.parts == 1;
   head.y = static_cast<char*>(depthwise.raw_data());
-  head.means = whole_images ? static_cast<char*>(means.raw_data()) : nullptr;
+  char* const mean_values = static_cast<char*>(means.raw_data());
+  const bool whole_rows = head.split.parts == 1;  // each part pools its channels of its image
+  head.means = whole_rows ? mean_values : nullptr;
   head.run_parts();
-  if (!whole_images) head.channel_means(head.y, static_cast<char*>(means.raw_data()), s.N);
+  if (!whole_rows) {  // the threads pool blocks of channels (one thread alone: 10 us per 28x28 block)
+    const int64_t blocks = (s.O + block - 1) / block;
+    parallel_for(0, s.N * blocks, 1, [&](int64_t t0, int64_t t1) {
+      for (int64_t t = t0; t < t1; ++t) {
+        const int64_t n = t / blocks, c0 = t % blocks * block;
+        head.channel_means(head.y + n * s.OH * s.OW * s.O * b.itemsize, mean_values + n * s.O * b.itemsize, 1, c0,
+                           std::min(block, s.O - c0));
+      }
+    });
+  }
   const IntList one{1, 1}, none{0, 0};
   const Tensor hidden = conv2d_prepacked(permute(means, {0, 3, 1, 2}), se.fc1_weight, se.fc1_bias,
                                          se.squeeze_channels, one, none, one, se.fc1_act, Tensor());

@@ -241,6 +241,7 @@ _EXCITED = [
     ("no_expansion", (16, 6, 7), None, 8, 3, 1),
     ("one_pixel", (8, 1, 1), 24, 6, 3, 1),
     ("fewer_pixels_than_squeeze", (16, 4, 4), 32, 24, 3, 1),
+    ("channel_groups", (16, 6, 6), 128, 32, 3, 1),  # (two threads on one image: each pools its channels)
 ]
 
 

@@ -219,17 +219,17 @@ template <typename Acc, typename T> Acc sum_box(const T* xp, int64_t W, int64_t 
   return s;
 }
 
-// NV vectors of channels from c of one NHWC window's average, summed in registers pixel by
-// pixel (the order of the lane loop below, so the same bits), into o.
+// NV vectors of channels from c of one NHWC window's average (pixels S elements apart), summed
+// in registers pixel by pixel (the order of the lane loop below, so the same bits), into o.
 template <int NV, typename T>
-TZ_VINLINE void window_mean(const T* xp, int64_t W, int64_t L, int64_t c, int64_t h0, int64_t h1, int64_t w0, int64_t w1,
+TZ_VINLINE void window_mean(const T* xp, int64_t W, int64_t S, int64_t c, int64_t h0, int64_t h1, int64_t w0, int64_t w1,
                             T div, T* o) {
   using V = vm::vec<T>;
   constexpr int64_t kL = vm::kLanes<T>;
   V acc[NV] = {};
   for (int64_t ih = h0; ih < h1; ++ih)
     for (int64_t iw = w0; iw < w1; ++iw) {
-      const T* src = xp + (ih * W + iw) * L + c;
+      const T* src = xp + (ih * W + iw) * S + c;
 #pragma GCC unroll 8
       for (int v = 0; v < NV; ++v) acc[v] += vm::load(src + v * kL);
     }
@@ -240,21 +240,21 @@ TZ_VINLINE void window_mean(const T* xp, int64_t W, int64_t L, int64_t c, int64_
 
 // The whole vectors of channels of one NHWC window's average, eight at a time (an accumulator
 // array in memory cost a load and a store per vector and pixel: global pooling of 120 channels
-// at 28x28 ran at a third of the bandwidth); returns the channels done.
+// at 28x28 ran at a third of the bandwidth); returns the channels done. Pixels S elements apart.
 template <typename T>
-int64_t window_mean_vectors(const T* xp, int64_t W, int64_t L, int64_t h0, int64_t h1, int64_t w0, int64_t w1, T div,
-                            T* o) {
+int64_t window_mean_vectors(const T* xp, int64_t W, int64_t L, int64_t S, int64_t h0, int64_t h1, int64_t w0,
+                            int64_t w1, T div, T* o) {
   constexpr int64_t kL = vm::kLanes<T>;
   int64_t c = 0;
-  for (; c + 8 * kL <= L; c += 8 * kL) window_mean<8>(xp, W, L, c, h0, h1, w0, w1, div, o);
+  for (; c + 8 * kL <= L; c += 8 * kL) window_mean<8>(xp, W, S, c, h0, h1, w0, w1, div, o);
   switch ((L - c) / kL) {
-    case 7: window_mean<7>(xp, W, L, c, h0, h1, w0, w1, div, o); break;
-    case 6: window_mean<6>(xp, W, L, c, h0, h1, w0, w1, div, o); break;
-    case 5: window_mean<5>(xp, W, L, c, h0, h1, w0, w1, div, o); break;
-    case 4: window_mean<4>(xp, W, L, c, h0, h1, w0, w1, div, o); break;
-    case 3: window_mean<3>(xp, W, L, c, h0, h1, w0, w1, div, o); break;
-    case 2: window_mean<2>(xp, W, L, c, h0, h1, w0, w1, div, o); break;
-    case 1: window_mean<1>(xp, W, L, c, h0, h1, w0, w1, div, o); break;
+    case 7: window_mean<7>(xp, W, S, c, h0, h1, w0, w1, div, o); break;
+    case 6: window_mean<6>(xp, W, S, c, h0, h1, w0, w1, div, o); break;
+    case 5: window_mean<5>(xp, W, S, c, h0, h1, w0, w1, div, o); break;
+    case 4: window_mean<4>(xp, W, S, c, h0, h1, w0, w1, div, o); break;
+    case 3: window_mean<3>(xp, W, S, c, h0, h1, w0, w1, div, o); break;
+    case 2: window_mean<2>(xp, W, S, c, h0, h1, w0, w1, div, o); break;
+    case 1: window_mean<1>(xp, W, S, c, h0, h1, w0, w1, div, o); break;
     default: break;
   }
   return c + (L - c) / kL * kL;
@@ -262,19 +262,19 @@ int64_t window_mean_vectors(const T* xp, int64_t W, int64_t L, int64_t h0, int64
 
 template <typename T, typename Acc>
 void avg_pool_impl(const T* x, T* out, const PoolGeom& g, const PoolWindows& h, const PoolWindows& w) {
-  const int64_t L = g.L, W = g.W;
+  const int64_t L = g.L, W = g.W, S = g.stride ? g.stride : L;
   const int64_t win = (h.end[0] - h.start[0]) * (w.end[0] - w.start[0]);
   parallel_for(0, g.P * g.oH, grain_for(g.oW * L * win), [&](int64_t b, int64_t e) {
     Vector<Acc> acc(L);
     // (p, oh) of row r, stepped without a division per row.
     for (int64_t r = b, p = b / g.oH, oh = b % g.oH; r < e; ++r, oh = oh + 1 == g.oH ? (++p, 0) : oh + 1) {
       const int64_t h0 = h.start[oh], h1 = h.end[oh];
-      const T* xp = x + p * g.H * W * L;
+      const T* xp = x + p * g.H * W * S;
       T* o = out + r * g.oW * L;
       for (int64_t ow = 0; ow < g.oW; ++ow) {
         const int64_t w0 = w.start[ow], w1 = w.end[ow];
         const Acc div = static_cast<Acc>(h.div[oh] * w.div[ow]);
-        if (L == 1) {
+        if (L == 1 && S == 1) {
           // Windows spanning whole rows (global pooling: every classifier head) are one
           // contiguous run: summed with independent partial sums, which vectorise.
           const Acc s = w0 == 0 && w1 == W ? sum_run<Acc>(xp + h0 * W, (h1 - h0) * W) : sum_box<Acc>(xp, W, h0, h1, w0, w1);
@@ -283,13 +283,13 @@ void avg_pool_impl(const T* x, T* out, const PoolGeom& g, const PoolWindows& h, 
         }
         T* __restrict ol = o + ow * L;
         int64_t done = 0;
-        if constexpr (std::is_floating_point_v<T>) done = window_mean_vectors(xp, W, L, h0, h1, w0, w1, div, ol);
+        if constexpr (std::is_floating_point_v<T>) done = window_mean_vectors(xp, W, L, S, h0, h1, w0, w1, div, ol);
         if (done == L) continue;
         Acc* __restrict a = acc.data();
         std::fill(a + done, a + L, Acc(0));
         for (int64_t ih = h0; ih < h1; ++ih)
           for (int64_t iw = w0; iw < w1; ++iw) {
-            const T* __restrict src = xp + (ih * W + iw) * L;
+            const T* __restrict src = xp + (ih * W + iw) * S;
             for (int64_t l = done; l < L; ++l) a[l] += src[l];
           }
         for (int64_t l = done; l < L; ++l) ol[l] = static_cast<T>(a[l] / div);

@@ -246,6 +246,9 @@ void fwd_nhwc_act(const DepthwiseArgs& a, int64_t begin, int64_t end) {
     for (; ow < inner.lo; ++ow) pixel(ow);
     for (; fixed && ow + 8 <= inner.hi; ow += 8) interior(std::integral_constant<int, 8>{}, ow);
     for (; ow + 4 <= inner.hi; ow += 4) interior(std::integral_constant<int, 4>{}, ow);
+    // Fewer than four interior pixels left: the last four again (the same bits), not the border
+    // path's loops (two of each row's four slow pixels at 112 wide)
+    if (ow < inner.hi && inner.hi - inner.lo >= 4) interior(std::integral_constant<int, 4>{}, inner.hi - 4), ow = inner.hi;
     for (; ow < s.OW; ++ow) pixel(ow);
   }
 }

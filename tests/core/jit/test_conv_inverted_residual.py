@@ -347,7 +347,7 @@ def test_compiler_leaves_non_finite_depthwise_weights_unfused(expand):
     layers = [core.nn.Conv2d(8, 16, 1), core.nn.ReLU()] if expand else []
     model = core.nn.Sequential(*layers, core.nn.Conv2d(16, 16, 3, padding=1, groups=16),
                                core.nn.Conv2d(16, 8, 1)).eval()
-    x = core.randn(1, 8 if expand else 16, 96, 96)  # (a projection fuses from 512 KiB of depthwise output)
+    x = core.randn(1, 8 if expand else 16, 96, 96)
     fused = _ops_of(core.jit._compile.compile_program(model, (x,)))
     assert "_conv2d_inverted_residual" in fused
     with core.no_grad():
@@ -364,13 +364,11 @@ def _ops_of(program):
     return [program._program.name(i) for i in range(len(program))]
 
 
-@pytest.mark.parametrize("batch, size, projected", [(1, 64, 0), (2, 224, 3), (8, 160, 7)])
-def test_compiled_mobilenet_runs_its_blocks_fused(batch, size, projected):
-    """Every block with an expansion runs it fused with its depthwise convolution, and the
-    blocks without squeeze-excitation whose depthwise output (the batch's) is 512 KiB or more
-    fuse their projection too: at 2x224x224 the first three, at 8x160x160 also the four at
-    10x10. The first block, without an expansion, is fused only with its projection. The
-    eight blocks with squeeze-excitation take it in with their projection."""
+@pytest.mark.parametrize("batch, size", [(1, 64), (2, 224), (8, 160)])
+def test_compiled_mobilenet_runs_its_blocks_fused(batch, size):
+    """Every block with an expansion runs it fused with its depthwise convolution and its
+    projection (the seven blocks without squeeze-excitation: the first, without an expansion,
+    fused with its projection alone), and the eight with squeeze-excitation take it in too."""
     core.manual_seed(0)
     model = vision.models.mobilenet_v3_large().eval()
     x = core.randn(batch, 3, size, size)
@@ -378,9 +376,8 @@ def test_compiled_mobilenet_runs_its_blocks_fused(batch, size, projected):
     with_pass = _ops_of(core.jit._compile.compile_program(model, (x,), whole))
     passes = tuple(p for p in whole if p is not core.jit._compile.fuse_inverted_residual)
     without = _ops_of(core.jit._compile.compile_program(model, (x,), passes))
-    first_block = 1 if projected else 0
-    assert with_pass.count("_conv2d_inverted_residual") == 14 + first_block
-    assert without.count("_conv2d_prepacked") - with_pass.count("_conv2d_prepacked") == 14 + projected + 3 * 8
+    assert with_pass.count("_conv2d_inverted_residual") == 15
+    assert without.count("_conv2d_prepacked") - with_pass.count("_conv2d_prepacked") == 14 + 7 + 3 * 8
     assert with_pass.count("adaptive_avg_pool2d") == 1  # (the classifier's)
     assert with_pass.count("mul_") + with_pass.count("mul") == 0
     compiled = core.compile(model, x)

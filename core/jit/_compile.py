@@ -625,11 +625,11 @@ def chunk_batch(steps, outputs):
         value = step.value
         if not (step.op in _PER_IMAGE and not step.kwargs and isinstance(value, core.Tensor) and value.dim() == 4
                 and value.shape[0] == batch and value[0].numel() * value.element_size() >= _CHUNKED_IMAGE_MIN_BYTES
-                and all(a in prefix or a is inputs[0] for a in step.inputs()) and _batch_free(step)):
+                and set(step.inputs()) <= {*prefix, inputs[0]} and _batch_free(step)):
             break
         prefix.append(step)
     # only the last step's value is read past the chunks (the input is the program's own)
-    while prefix and any(s in live_outputs or any(u not in prefix for u in s.users) for s in prefix[:-1]):
+    while prefix and any(s in live_outputs or not set(s.users) <= set(prefix) for s in prefix[:-1]):
         prefix.pop()
     if len(prefix) < 2:
         return steps, outputs
@@ -646,7 +646,8 @@ def chunk_batch(steps, outputs):
             made.append(of[step])
         chunk_lasts.append(of[last])
     joined = Step("cat", (chunk_lasts, 0), value=last.value)
-    rest = [s for s in body if s not in prefix]
+    chunked = set(prefix)
+    rest = [s for s in body if s not in chunked]
     _replace(rest, last, joined)
     outputs = _swap(outputs, last, joined)
     return inputs + made + [joined] + rest, outputs

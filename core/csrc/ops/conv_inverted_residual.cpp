@@ -373,8 +373,9 @@ TileConvArgs pointwise_args(const Tensor& packed, int64_t N, int64_t C, int64_t 
 // The block with its excitation where no thread holds a whole image, or an image has fewer
 // pixels than the excitation's squeeze channels (its layers' weights, read once per image,
 // would cost more than the image's pass through cache saves): every image's depthwise output
-// first (pooled image by image where a part is one), the two layers over all images' means at
-// once, then each part's rows scaled and projected. The same arithmetic as the separate ops.
+// first (each part pooling its channels where it holds all of an image's rows; otherwise the
+// threads pool blocks of channels after), the two layers over all images' means at once, then
+// each part's rows scaled and projected. The same arithmetic as the separate ops.
 void excite_all_images(const Bands& b, const SqueezeExcitation& se, int64_t expand_blocks) {
   const ConvShape& s = b.dw;
   const Tensor depthwise = Tensor::empty({s.N, s.OH, s.OW, s.O}, b.dtype);
@@ -408,7 +409,7 @@ void excite_all_images(const Bands& b, const SqueezeExcitation& se, int64_t expa
   const char* scales = static_cast<const char*>(scale.raw_data());
   parallel_for(0, s.N * b.split.parts, 1, [&](int64_t p0, int64_t p1) {
     for (int64_t p = p0; p < p1; ++p) {
-      const int64_t n = p / b.split.parts, begin = b.part_begin(p % b.split.parts), end = b.part_end(p % b.split.parts);
+      const int64_t n = p / b.split.parts, r = p % b.split.parts, begin = b.part_begin(r), end = b.part_end(r);
       char* rows = head.y + (n * s.OH + begin) * s.OW * s.O * b.itemsize;
       conv_channel_scale_stub(b.dtype, rows, scales + n * s.O * b.itemsize, (end - begin) * s.OW, s.O);
       b.project_rows(n, begin, end, rows);
@@ -464,11 +465,12 @@ Tensor conv2d_inverted_residual(const Tensor& x_, const InvertedResidual& block)
   if (b.expands() && dw_fixed_form(b.dw) && blocked_wins) b.lanes = dw_blocked_lanes_stub(dt);
 
   b.split = split;
-  b.groups = channel_groups(split, expands ? block.expand_weight.size(0) : 1, E, tile_block);
+  const int64_t expand_blocks = expands ? block.expand_weight.size(0) : 1;
+  b.groups = channel_groups(split, expand_blocks, E, tile_block);
   // (with an excitation, groups == 1: the projection needs every channel)
   const bool image_by_image = split.parts == 1 && OH * OW >= se.squeeze_channels;
   if (se.defined() && !image_by_image)
-    excite_all_images(b, se, expands ? block.expand_weight.size(0) : 1);
+    excite_all_images(b, se, expand_blocks);
   else
     b.run_parts();
   return permute(y, {0, 3, 1, 2});
